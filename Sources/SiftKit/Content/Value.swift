@@ -1,0 +1,140 @@
+import Foundation
+/// A value read from a dataset, front matter or settings file, and the context templates render.
+public enum Value: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number kept as written in the source (`3`, `2.50`), so output shows what the author typed.
+    case number(String)
+    case string(String)
+    case list([Value])
+    case map(Fields)
+
+    /// The value as text, as a template prints it; lists and maps give "".
+    public var text: String {
+        switch self {
+        case .null: return ""
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let s), .string(let s): return s
+        case .list, .map: return ""
+        }
+    }
+
+    /// Mustache truthiness: null, false, "" and the empty list are false.
+    public var isTruthy: Bool {
+        switch self {
+        case .null: return false
+        case .bool(let b): return b
+        case .string(let s): return !s.isEmpty
+        case .list(let l): return !l.isEmpty
+        case .number, .map: return true
+        }
+    }
+
+    /// The number this value holds, when it is a number or a numeric string.
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let s), .string(let s): return Double(s.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
+    }
+
+    /// The boolean this value holds (`true`/`false`, also as strings `yes`/`no`).
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .string(let s):
+            switch s.lowercased() {
+            case "true", "yes", "on": return true
+            case "false", "no", "off": return false
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The list of strings this value holds: a list's texts, or a single string as one element.
+    public var stringList: [String]? {
+        switch self {
+        case .list(let l): return l.map(\.text)
+        case .string(let s): return [s]
+        default: return nil
+        }
+    }
+
+    /// The mapping this value holds, if any.
+    public var fields: Fields? {
+        if case .map(let f) = self { return f }
+        return nil
+    }
+
+    /// Looks up a dotted path (`a.b`) through nested maps.
+    public func value(at path: String) -> Value? {
+        guard case .map(let f) = self else { return nil }
+        return f.value(at: path)
+    }
+}
+
+extension Value: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByIntegerLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: Value...) { self = .list(elements) }
+    public init(dictionaryLiteral elements: (String, Value)...) { self = .map(Fields(elements)) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+}
+
+/// An ordered mapping of names to values: keys keep the order they were written in.
+public struct Fields: Hashable, Sendable, Sequence {
+    public private(set) var keys: [String] = []
+    private var storage: [String: Value] = [:]
+
+    /// Creates an empty mapping.
+    public init() {}
+
+    /// Creates a mapping from pairs; a repeated key keeps its first place and its last value.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
+        for (k, v) in pairs { self[k] = v }
+    }
+
+    /// The value for a key; setting nil removes it.
+    public subscript(key: String) -> Value? {
+        get { storage[key] }
+        set {
+            if let newValue {
+                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
+            } else if storage.removeValue(forKey: key) != nil {
+                keys.removeAll { $0 == key }
+            }
+        }
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// Looks up `a.b.c` through nested maps; a key that itself contains dots is tried first.
+    public func value(at path: String) -> Value? {
+        if let direct = storage[path] { return direct }
+        guard let dot = path.firstIndex(of: ".") else { return nil }
+        guard case .map(let inner)? = storage[String(path[..<dot])] else { return nil }
+        return inner.value(at: String(path[path.index(after: dot)...]))
+    }
+
+    /// Copies every key of `other` over this mapping.
+    public mutating func merge(_ other: Fields) {
+        for (k, v) in other { self[k] = v }
+    }
+
+    public func makeIterator() -> AnyIterator<(String, Value)> {
+        var i = 0
+        return AnyIterator {
+            guard i < keys.count else { return nil }
+            defer { i += 1 }
+            return (keys[i], storage[keys[i]]!)
+        }
+    }
+
+    public static func == (a: Fields, b: Fields) -> Bool { a.keys == b.keys && a.storage == b.storage }
+    public func hash(into h: inout Hasher) { h.combine(keys); h.combine(storage) }
+}

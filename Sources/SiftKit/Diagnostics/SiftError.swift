@@ -1,0 +1,47 @@
+/// The one error Sift reports: a message at a source position, printed as
+/// `path:line:column: error: message`. A build that finds several throws them together.
+public struct SiftError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How bad it is: errors fail the build, warnings only inform.
+    public enum Severity: String, Sendable { case error, warning }
+
+    /// Where the problem is; nil for problems that belong to no file (bad command-line usage).
+    public var position: SourcePosition?
+    public var message: String
+    public var severity: Severity
+    /// Further errors found in the same run, reported after this one.
+    public var others: [SiftError]
+
+    /// Creates an error at a position.
+    public init(_ message: String, at position: SourcePosition?, severity: Severity = .error) {
+        self.message = message
+        self.position = position
+        self.severity = severity
+        self.others = []
+    }
+
+    /// Joins several errors into one to throw; nil when the list is empty.
+    public static func combined(_ errors: [SiftError]) -> SiftError? {
+        let flat = errors.flatMap(\.all)
+        guard var first = flat.first else { return nil }
+        first.others = Array(flat.dropFirst())
+        return first
+    }
+
+    /// This error followed by every other one it carries.
+    public var all: [SiftError] {
+        var head = self
+        head.others = []
+        return [head] + others.flatMap(\.all)
+    }
+
+    /// The one-line form of this error alone, without the others.
+    public var line: String {
+        let prefix = position.map { "\($0): " } ?? ""
+        return "\(prefix)\(severity.rawValue): \(message)"
+    }
+
+    /// Every error, one a line.
+    public var description: String {
+        all.map(\.line).joined(separator: "\n")
+    }
+}

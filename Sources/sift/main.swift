@@ -1,0 +1,2 @@
+import SiftKit
+print("sift")
