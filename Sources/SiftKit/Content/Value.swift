@@ -138,3 +138,7 @@ public struct Fields: Hashable, Sendable, Sequence {
     public static func == (a: Fields, b: Fields) -> Bool { a.keys == b.keys && a.storage == b.storage }
     public func hash(into h: inout Hasher) { h.combine(keys); h.combine(storage) }
 }
+
+extension Fields: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, Value)...) { self.init(elements) }
+}

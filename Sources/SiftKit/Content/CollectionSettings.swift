@@ -1,0 +1,56 @@
+/// The settings of a collection's `collection.yml`.
+public struct CollectionSettings: Sendable, Equatable {
+    /// The list page heading; nil means the folder name, capitalised.
+    public var title: String?
+    public var titleField: String?
+    public var slugField: String?
+    public var scopeField: String?
+    public var scopes: [String] = []
+    public var searchFields: [String]?
+    public var searchBody = true
+    public var listFields: [String] = []
+    /// A field to sort by; `descending` when written as `-name`.
+    public var sortField: String?
+    public var sortDescending = false
+    public var perPage = 0
+
+    /// Settings with every default.
+    public init() {}
+
+    /// Reads collection.yml's mapping, reporting every wrong value.
+    public init(fields: Fields, path: String) throws {
+        var errors: [SiftError] = []
+        let at = SourcePosition(path: path)
+        func list(_ key: String) -> [String]? {
+            guard let v = fields[key] else { return nil }
+            guard let l = v.stringList else {
+                errors.append(SiftError("\(key) must be a list of field names", at: at))
+                return nil
+            }
+            return l
+        }
+        title = fields["title"]?.text
+        titleField = fields["title_field"]?.text
+        slugField = fields["slug_field"]?.text
+        scopeField = fields["scope_field"]?.text
+        scopes = list("scopes") ?? []
+        searchFields = list("search_fields")
+        listFields = list("list_fields") ?? []
+        if let v = fields["search_body"] {
+            if let b = v.boolValue { searchBody = b } else { errors.append(SiftError("search_body must be true or false", at: at)) }
+        }
+        if let v = fields["sort"]?.text, !v.isEmpty {
+            sortDescending = v.hasPrefix("-")
+            sortField = sortDescending ? String(v.dropFirst()) : v
+        }
+        if let v = fields["per_page"] {
+            if let n = Int(v.text), n >= 0 { perPage = n } else {
+                errors.append(SiftError("per_page must be a whole number, 0 for one page (found '\(v.text)')", at: at))
+            }
+        }
+        if scopeField == nil && !scopes.isEmpty {
+            errors.append(SiftError("scopes are set but scope_field is not", at: at))
+        }
+        if let e = SiftError.combined(errors) { throw e }
+    }
+}

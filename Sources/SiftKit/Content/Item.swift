@@ -1,0 +1,57 @@
+import Foundation
+
+/// One entry of a collection: a dataset row, a Markdown page, or both joined by slug.
+public struct Item: Sendable {
+    public var collection: String
+    public var slug: String
+    public var title: String
+    /// The row's fields with the page's front matter laid over them, in order.
+    public var fields: Fields
+    /// The Markdown page, when the item has one.
+    public var page: MarkdownSource?
+    /// Where the item comes from: its row, else its page.
+    public var source: SourcePosition
+    /// True when the title was taken from the page's first level-1 heading, which the page then leaves out.
+    public var titleFromHeading = false
+    public var date: String?
+    public var weight: Double?
+
+    /// Creates an item.
+    public init(collection: String, slug: String, title: String, fields: Fields, page: MarkdownSource?, source: SourcePosition) {
+        self.collection = collection
+        self.slug = slug
+        self.title = title
+        self.fields = fields
+        self.page = page
+        self.source = source
+    }
+}
+
+/// A Markdown file as loaded: its front matter is read, its body is read again when rendered,
+/// so a 100k-page build never holds every body in memory at once.
+public struct MarkdownSource: Sendable {
+    /// The file on disk.
+    public var url: URL
+    /// The path printed in errors.
+    public var displayPath: String
+    /// The UTF-8 offset where the body starts, after the front matter.
+    public var bodyOffset: Int
+    public var bodyLine: Int
+
+    /// Creates a reference to a Markdown file's body.
+    public init(url: URL, displayPath: String, bodyOffset: Int, bodyLine: Int) {
+        self.url = url
+        self.displayPath = displayPath
+        self.bodyOffset = bodyOffset
+        self.bodyLine = bodyLine
+    }
+
+    /// Reads the body again from disk.
+    public func body() throws -> String {
+        let bytes = try FileSystem.read(url, displayPath: displayPath)
+        let text = try SourceText.decode(bytes, path: displayPath)
+        let utf8 = text.utf8
+        guard bodyOffset <= utf8.count else { return "" }
+        return String(decoding: utf8.dropFirst(bodyOffset), as: UTF8.self)
+    }
+}

@@ -1,0 +1,8 @@
+/// Everything a build reads from a site folder.
+public struct Site: Sendable {
+    public var settings: SiteSettings
+    public var collections: [SiteCollection]
+    public var pages: [StandalonePage]
+    /// Content/index.md, shown on the home page.
+    public var intro: MarkdownSource?
+}

@@ -1,0 +1,269 @@
+import Foundation
+
+/// Reads a site folder into a `Site`: settings, collections with their rows and pages joined,
+/// standalone pages. Every problem found is collected and thrown together at the end.
+public struct SiteLoader: Sendable {
+    /// The site folder.
+    public var root: URL
+    /// How paths are printed in errors: the site folder as the user named it.
+    public var displayRoot: String
+    public var includeDrafts = false
+    public var baseURLOverride: String?
+
+    static let datasetExtensions: Set<String> = ["txt", "csv", "tsv", "json", "yml", "yaml"]
+    /// Output paths a collection or page may not take.
+    static let reservedNames: Set<String> = ["assets", "search", "404.html", "sitemap.xml", "page"]
+
+    /// Creates a loader for a site folder.
+    public init(root: URL, displayRoot: String, includeDrafts: Bool = false, baseURLOverride: String? = nil) {
+        self.root = root
+        self.displayRoot = displayRoot
+        self.includeDrafts = includeDrafts
+        self.baseURLOverride = baseURLOverride
+    }
+
+    /// The printed form of a path inside the site folder.
+    public func display(_ relative: String) -> String {
+        displayRoot.isEmpty || displayRoot == "." ? relative : (displayRoot.hasSuffix("/") ? displayRoot + relative : displayRoot + "/" + relative)
+    }
+
+    /// Loads the whole site.
+    public func load() throws -> Site {
+        var errors: [SiftError] = []
+        let content = root.appendingPathComponent("Content")
+        guard FileSystem.isDirectory(content) else {
+            throw SiftError("no Content/ folder: a site needs Content/ with at least one collection or page", at: SourcePosition(path: display("Content"), line: 0))
+        }
+        var settings = SiteSettings()
+        let siteFile = content.appendingPathComponent("site.yml")
+        if FileManager.default.fileExists(atPath: siteFile.path) {
+            do {
+                settings = try SiteSettings(fields: try readMapping(siteFile, display: display("Content/site.yml")), path: display("Content/site.yml"))
+            } catch let e as SiftError { errors.append(e) }
+        }
+        if let base = baseURLOverride { settings.baseURL = base }
+
+        var collections: [SiteCollection] = []
+        var pages: [StandalonePage] = []
+        var intro: MarkdownSource?
+        var taken: [String: String] = [:]
+        for name in FileSystem.list(content) where !name.hasPrefix(".") {
+            let url = content.appendingPathComponent(name)
+            let rel = "Content/\(name)"
+            if FileSystem.isDirectory(url) {
+                if let problem = Self.nameProblem(name) {
+                    errors.append(SiftError("collection folder '\(name)' \(problem)", at: SourcePosition(path: display(rel), line: 0)))
+                    continue
+                }
+                do {
+                    collections.append(try loadCollection(name: name, folder: url, unsafe: settings.unsafeMarkdown))
+                    taken[name] = display(rel)
+                } catch let e as SiftError { errors.append(e) }
+            } else if name.hasSuffix(".md") {
+                do {
+                    let loaded = try loadPage(url, display: display(rel), unsafe: settings.unsafeMarkdown)
+                    if name == "index.md" {
+                        intro = loaded.page
+                        continue
+                    }
+                    guard let fm = loaded.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { continue }
+                    var page = StandalonePage(slug: loaded.slug, title: loaded.title ?? loaded.fileTitle, fields: loaded.fields, page: loaded.page)
+                    page.titleFromHeading = loaded.titleFromHeading
+                    page.weight = fm["weight"]?.doubleValue
+                    if let problem = Self.nameProblem(page.slug) {
+                        errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
+                    } else if let other = taken[page.slug] {
+                        errors.append(SiftError("page slug '\(page.slug)' is also used by \(other)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
+                    } else {
+                        taken[page.slug] = display(rel)
+                        pages.append(page)
+                    }
+                } catch let e as SiftError { errors.append(e) }
+            }
+        }
+        pages.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
+        if let e = SiftError.combined(errors) { throw e }
+        return Site(settings: settings, collections: collections, pages: pages, intro: intro)
+    }
+
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if reservedNames.contains(name) { return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")))" }
+        if name.contains("/") || name == "." || name == ".." { return "cannot be a path" }
+        return nil
+    }
+
+    func readMapping(_ url: URL, display path: String) throws -> Fields {
+        let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
+        let value = try YAML.parse(text, path: path).value
+        switch value {
+        case .null: return Fields()
+        case .map(let f): return f
+        default: throw SiftError("expected a mapping of settings", at: SourcePosition(path: path))
+        }
+    }
+
+    // MARK: Collections
+
+    func loadCollection(name: String, folder: URL, unsafe: Bool) throws -> SiteCollection {
+        var errors: [SiftError] = []
+        let rel = "Content/\(name)"
+        var settings = CollectionSettings()
+        var datasets: [String] = []
+        var pageFiles: [String] = []
+        for file in FileSystem.list(folder) where !file.hasPrefix(".") {
+            if file == "collection.yml" || file == "collection.yaml" {
+                do {
+                    let path = display("\(rel)/\(file)")
+                    settings = try CollectionSettings(fields: try readMapping(folder.appendingPathComponent(file), display: path), path: path)
+                } catch let e as SiftError { errors.append(e) }
+            } else if file.hasSuffix(".md") {
+                pageFiles.append(file)
+            } else if Self.datasetExtensions.contains((file as NSString).pathExtension.lowercased()) {
+                datasets.append(file)
+            }
+        }
+        if datasets.count > 1 {
+            errors.append(SiftError("a collection has one dataset, found \(datasets.count): \(datasets.joined(separator: ", "))",
+                                    at: SourcePosition(path: display("\(rel)/\(datasets[1])"), line: 0)))
+        }
+        var records: [Record] = []
+        if let dataset = datasets.first {
+            do { records = try readDataset(folder.appendingPathComponent(dataset), display: display("\(rel)/\(dataset)")) } catch let e as SiftError { errors.append(e) }
+        }
+
+        // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
+        let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
+            do { return .success(try loadPage(folder.appendingPathComponent(file), display: display("\(rel)/\(file)"), unsafe: unsafe)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
+        }
+
+        var items: [Item] = []
+        var bySlug: [String: Int] = [:]
+        let firstColumn = records.first?.fields.keys.first
+        let titleField = settings.titleField ?? (records.first.map { r in
+            r.fields["title"] != nil ? "title" : (r.fields["name"] != nil ? "name" : (firstColumn ?? "title"))
+        } ?? "title")
+        for record in records {
+            let title = record.fields.value(at: titleField)?.text ?? ""
+            let slugSource = settings.slugField.flatMap { record.fields.value(at: $0)?.text }
+                ?? record.fields["slug"]?.text ?? title
+            let slug = Slug.make(slugSource)
+            if slug.isEmpty {
+                errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
+                continue
+            }
+            if let other = bySlug[slug] {
+                errors.append(SiftError("duplicate slug '\(slug)': also used by \(items[other].source)", at: record.position))
+                continue
+            }
+            bySlug[slug] = items.count
+            items.append(Item(collection: name, slug: slug, title: title, fields: record.fields, page: nil, source: record.position))
+        }
+        var ownItems: [Item] = []
+        var ownSlugs: [String: String] = [:]
+        for result in loadedPages {
+            switch result {
+            case .failure(let e): errors.append(e)
+            case .success(let page):
+                guard let fm = page.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { continue }
+                let pagePosition = SourcePosition(path: page.page.displayPath, line: 1, column: 1)
+                if let other = ownSlugs[page.slug] {
+                    errors.append(SiftError("duplicate slug '\(page.slug)': also used by \(other)", at: pagePosition))
+                    continue
+                }
+                ownSlugs[page.slug] = page.page.displayPath
+                if let index = bySlug[page.slug] {
+                    items[index].fields.merge(page.fields)
+                    items[index].page = page.page
+                    if let t = page.title, fm["title"] != nil || items[index].title.isEmpty {
+                        items[index].title = t
+                        items[index].titleFromHeading = page.titleFromHeading
+                    }
+                    items[index].date = fm["date"]?.text
+                    items[index].weight = fm["weight"]?.doubleValue
+                    continue
+                }
+                var item = Item(collection: name, slug: page.slug, title: page.title ?? page.fileTitle, fields: page.fields, page: page.page, source: pagePosition)
+                item.titleFromHeading = page.titleFromHeading
+                item.date = fm["date"]?.text
+                item.weight = fm["weight"]?.doubleValue
+                ownItems.append(item)
+            }
+        }
+        // Pages without a row follow the rows, by weight, then title.
+        ownItems.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
+        items += ownItems
+        if let field = settings.sortField {
+            items = Self.sorted(items, by: field, descending: settings.sortDescending)
+        }
+        if let e = SiftError.combined(errors) { throw e }
+        return SiteCollection(name: name, settings: settings, items: items)
+    }
+
+    /// Sorts by a field: folded first, then as written; items without the field go last; ties keep their order.
+    static func sorted(_ items: [Item], by field: String, descending: Bool) -> [Item] {
+        let keyed = items.enumerated().map { (i, item) -> (Int, String?, Double?, String?) in
+            let raw = field == "title" ? item.title : item.fields.value(at: field)?.text
+            return (i, raw.map(Fold.fold), raw.flatMap { Double($0) }, raw)
+        }
+        let order = keyed.sorted { a, b in
+            guard let fa = a.1 else { return false }
+            guard let fb = b.1 else { return true }
+            var cmp: Int
+            if let na = a.2, let nb = b.2 { cmp = na < nb ? -1 : (na > nb ? 1 : 0) }
+            else { cmp = fa < fb ? -1 : (fa > fb ? 1 : 0) }
+            if cmp == 0, let ra = a.3, let rb = b.3 { cmp = ra < rb ? -1 : (ra > rb ? 1 : 0) }
+            if cmp == 0 { return a.0 < b.0 }
+            return descending ? cmp > 0 : cmp < 0
+        }
+        return order.map { items[$0.0] }
+    }
+
+    func readDataset(_ url: URL, display path: String) throws -> [Record] {
+        let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
+        switch url.pathExtension.lowercased() {
+        case "txt": return TextDataset.records(from: text, path: path)
+        case "csv": return try CSVDataset.records(from: text, path: path)
+        case "tsv": return try CSVDataset.records(from: text, path: path, separator: "\t")
+        case "json": return try JSONDataset.records(from: text, path: path)
+        default: return try YAMLDataset.records(from: text, path: path)
+        }
+    }
+
+    // MARK: Pages
+
+    struct LoadedPage: Sendable {
+        var slug: String
+        var title: String?
+        var fileTitle: String
+        var titleFromHeading = false
+        var fields: Fields
+        /// nil for a file that is not published (a draft is still read, for its errors).
+        var frontMatter: Fields?
+        var page: MarkdownSource
+    }
+
+    func loadPage(_ url: URL, display path: String, unsafe: Bool) throws -> LoadedPage {
+        let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
+        let split = try FrontMatter.split(text, path: path)
+        var fields = split.fields
+        let base = (url.lastPathComponent as NSString).deletingPathExtension
+        let slugSource = fields["slug"]?.text ?? base
+        let slug = Slug.make(slugSource)
+        if slug.isEmpty {
+            throw SiftError("the slug of '\(slugSource)' is empty: set `slug:` in the front matter", at: SourcePosition(path: path, line: 1, column: 1))
+        }
+        var title = fields["title"]?.text
+        var fromHeading = false
+        if title == nil || title!.isEmpty {
+            title = Markdown.render(split.body, unsafe: unsafe).title
+            fromHeading = title != nil
+        }
+        let frontMatter = fields
+        for key in ["title", "slug", "draft", "date", "weight"] { fields[key] = nil }
+        if let date = frontMatter["date"] { fields["date"] = date }
+        let offset = text.utf8.count - split.body.utf8.count
+        return LoadedPage(slug: slug, title: title, fileTitle: base, titleFromHeading: fromHeading, fields: fields, frontMatter: frontMatter,
+                          page: MarkdownSource(url: url, displayPath: path, bodyOffset: offset, bodyLine: split.bodyLine))
+    }
+}

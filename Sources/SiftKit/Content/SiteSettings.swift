@@ -1,0 +1,117 @@
+import Foundation
+
+/// The settings of `Content/site.yml`, with SPEC.md's defaults for every key left out.
+public struct SiteSettings: Sendable, Equatable {
+    public var title = "Sift"
+    /// `base_url` as written: a path such as `/docs/` or an absolute URL.
+    public var baseURL = "/"
+    public var language = "en"
+    /// `markdown.unsafe`: keep raw HTML in Markdown.
+    public var unsafeMarkdown = false
+    public var search = SearchSettings()
+    /// `theme:` keys in order, each becoming a `--sift-<key>` CSS custom property.
+    public var theme: [(key: String, value: String)] = []
+
+    /// Settings with every default.
+    public init() {}
+
+    /// Reads site.yml's mapping; unknown or mistyped values are errors at the file.
+    public init(fields: Fields, path: String) throws {
+        var errors: [SiftError] = []
+        let at = SourcePosition(path: path)
+        if let v = fields["title"] { title = v.text }
+        if let v = fields["base_url"] { baseURL = v.text.isEmpty ? "/" : v.text }
+        if let v = fields["language"] { language = v.text }
+        if let md = fields["markdown"]?.fields, let unsafe = md["unsafe"] {
+            if let b = unsafe.boolValue { unsafeMarkdown = b } else {
+                errors.append(SiftError("markdown.unsafe must be true or false", at: at))
+            }
+        }
+        if let s = fields["search"] {
+            guard let searchFields = s.fields else {
+                throw SiftError("search must be a mapping of settings", at: at)
+            }
+            do { search = try SearchSettings(fields: searchFields, path: path) } catch let e as SiftError { errors.append(e) }
+        }
+        if let t = fields["theme"] {
+            guard let themeFields = t.fields else { throw SiftError("theme must be a mapping of settings", at: at) }
+            for (k, v) in themeFields {
+                let value = v.text
+                // A value may not close the declaration or the rule it is written into.
+                if value.contains(where: { ";{}<>\\\n\r".contains($0) }) {
+                    errors.append(SiftError("theme.\(k) may not contain ; { } < > or \\", at: at))
+                } else {
+                    theme.append((k, value))
+                }
+            }
+        }
+        if let e = SiftError.combined(errors) { throw e }
+    }
+
+    public static func == (a: SiteSettings, b: SiteSettings) -> Bool {
+        a.title == b.title && a.baseURL == b.baseURL && a.language == b.language
+            && a.unsafeMarkdown == b.unsafeMarkdown && a.search == b.search
+            && a.theme.map { "\($0.key)=\($0.value)" } == b.theme.map { "\($0.key)=\($0.value)" }
+    }
+
+    /// The path part of `base_url`, always starting and ending with `/`.
+    public var basePath: String {
+        var path = baseURL
+        if let url = URL(string: baseURL), url.scheme != nil { path = url.path }
+        if !path.hasPrefix("/") { path = "/" + path }
+        if !path.hasSuffix("/") { path += "/" }
+        return path
+    }
+
+    /// The absolute site URL ending in `/`, or "" when `base_url` is only a path.
+    public var absoluteBase: String {
+        guard let url = URL(string: baseURL), let scheme = url.scheme, let host = url.host else { return "" }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(host)\(port)\(basePath)"
+    }
+}
+
+/// The `search:` settings of site.yml: how the search bar looks and behaves.
+public struct SearchSettings: Sendable, Equatable {
+    /// The bar's look.
+    public enum Style: String, Sendable, CaseIterable { case prominent, minimal, centered }
+    /// When the scope bar shows.
+    public enum ScopeBar: String, Sendable, CaseIterable { case active, always }
+
+    public var placeholder = "Search"
+    public var instant = true
+    public var dimBackground = false
+    public var hideNavigation = true
+    public var style = Style.prominent
+    public var cancelText = "Cancel"
+    public var scopeBar = ScopeBar.active
+
+    /// Settings with every default.
+    public init() {}
+
+    /// Reads the `search:` mapping.
+    public init(fields: Fields, path: String) throws {
+        var errors: [SiftError] = []
+        let at = SourcePosition(path: path)
+        func flag(_ key: String, _ target: inout Bool) {
+            guard let v = fields[key] else { return }
+            if let b = v.boolValue { target = b } else { errors.append(SiftError("search.\(key) must be true or false", at: at)) }
+        }
+        if let v = fields["placeholder"] { placeholder = v.text }
+        if let v = fields["cancel_text"] { cancelText = v.text }
+        flag("instant", &instant)
+        flag("dim_background", &dimBackground)
+        flag("hide_navigation", &hideNavigation)
+        if let v = fields["style"] {
+            if let s = Style(rawValue: v.text) { style = s } else {
+                errors.append(SiftError("search.style must be one of prominent, minimal, centered (found '\(v.text)')", at: at))
+            }
+        }
+        if let v = fields["scope_bar"] {
+            if let s = ScopeBar(rawValue: v.text) { scopeBar = s } else {
+                errors.append(SiftError("search.scope_bar must be active or always (found '\(v.text)')", at: at))
+            }
+        }
+        if let e = SiftError.combined(errors) { throw e }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a build into a staging folder beside the output, then swaps it in at once, so a failed
+/// or killed build leaves the previous output exactly as it was. Nothing is written outside
+/// the staging folder: every path is checked.
+public final class OutputWriter: @unchecked Sendable {
+    /// The output folder (public/).
+    public let output: URL
+    /// Where this build writes until `commit()`.
+    public let staging: URL
+    private let stagingPath: String
+    private let createdDirs = Locked<Set<String>>([])
+
+    static let stagingMarker = ".sift-staging-"
+    static let oldMarker = ".sift-old-"
+
+    /// Prepares a fresh staging folder, first clearing what killed builds left behind.
+    public init(output: URL) throws {
+        self.output = output.standardizedFileURL
+        let parent = self.output.deletingLastPathComponent()
+        let name = self.output.lastPathComponent
+        try FileSystem.makeDirectory(parent.path)
+        Self.recoverLeftovers(parent: parent, name: name, output: self.output)
+        staging = parent.appendingPathComponent(".\(name)\(Self.stagingMarker)\(getpid())")
+        stagingPath = staging.path
+        FileSystem.remove(stagingPath)
+        try FileSystem.makeDirectory(stagingPath)
+    }
+
+    /// Removes staging folders of builds that died, and brings back an output a build died
+    /// while swapping out.
+    static func recoverLeftovers(parent: URL, name: String, output: URL) {
+        for entry in FileSystem.list(parent) where entry.hasPrefix(".\(name).sift-") {
+            let path = parent.appendingPathComponent(entry).path
+            if entry.hasPrefix(".\(name)\(oldMarker)") && !FileManager.default.fileExists(atPath: output.path) {
+                _ = rename(path, output.path)
+            } else {
+                FileSystem.remove(path)
+            }
+        }
+    }
+
+    /// Checks a relative output path: no absolute paths, no `..`, no empty or hidden segments.
+    public static func checked(_ relative: String) throws -> String {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relative.hasPrefix("/"), !parts.isEmpty,
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }) else {
+            throw SiftError("refusing to write '\(relative)': outside the output folder", at: nil)
+        }
+        return relative
+    }
+
+    /// Writes a file at a path relative to the output folder.
+    public func write(_ relative: String, _ bytes: some Collection<UInt8>) throws {
+        let rel = try Self.checked(relative)
+        if let slash = rel.lastIndex(of: "/") {
+            let dir = String(rel[..<slash])
+            if !createdDirs.withLock({ $0.contains(dir) }) {
+                try FileSystem.makeDirectory(stagingPath + "/" + dir)
+                createdDirs.withLock { _ = $0.insert(dir) }
+            }
+        }
+        try FileSystem.write(bytes, to: stagingPath + "/" + rel)
+    }
+
+    /// Writes text as UTF-8.
+    public func write(_ relative: String, text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(relative, $0) }
+    }
+
+    /// Swaps the staging folder in as the output. Top-level hidden entries of the old output
+    /// (`.git`, `.gitkeep`, `.well-known` …) are carried over: a build owns what it writes, not those.
+    public func commit() throws {
+        let old = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent)\(Self.oldMarker)\(getpid())").path
+        if FileManager.default.fileExists(atPath: output.path) {
+            for entry in FileSystem.list(output) where entry.hasPrefix(".") {
+                let target = stagingPath + "/" + entry
+                if !FileManager.default.fileExists(atPath: target) {
+                    try? FileManager.default.copyItem(atPath: output.path + "/" + entry, toPath: target)
+                }
+            }
+            if Self.exchange(stagingPath, output.path) {
+                FileSystem.remove(stagingPath)
+                return
+            }
+            guard rename(output.path, old) == 0 else {
+                throw SiftError("cannot replace \(output.path): \(FileSystem.errorText())", at: nil)
+            }
+        }
+        guard rename(stagingPath, output.path) == 0 else {
+            let reason = FileSystem.errorText()
+            _ = rename(old, output.path)
+            throw SiftError("cannot move the new site into \(output.path): \(reason)", at: nil)
+        }
+        FileSystem.remove(old)
+    }
+
+    /// Throws the staging folder away.
+    public func discard() {
+        FileSystem.remove(stagingPath)
+    }
+
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// Atomically exchanges two paths with Linux's renameat2(RENAME_EXCHANGE); false where the
+    /// kernel or file system cannot, and the caller falls back to two renames.
+    private static func exchange(_ a: String, _ b: String) -> Bool {
+        guard let sym = dlsym(nil, "renameat2") else { return false }
+        let renameat2 = unsafeBitCast(sym, to: RenameAt2.self)
+        let renameExchange: UInt32 = 2
+        return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0
+    }
+}
+
+/// A value guarded by a lock, for the few pieces of state worker threads share.
+final class Locked<T>: @unchecked Sendable {
+    private var value: T
+    private let lock = NSLock()
+    init(_ value: T) { self.value = value }
+    func withLock<R>(_ body: (inout T) throws -> R) rethrows -> R {
+        lock.lock(); defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+extension OutputWriter {
+    /// A writer into a throwaway folder, for `sift check`, which renders everything and keeps nothing.
+    public static func dryRun() throws -> OutputWriter {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-check-\(getpid())")
+        return try OutputWriter(output: dir.appendingPathComponent("public"))
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+
+/// The whole build: load → render → index → write, into a staging folder that replaces the
+/// output only when everything succeeded.
+public struct SiteBuilder: Sendable {
+    /// What `sift build` was asked to do.
+    public struct Options: Sendable {
+        public var site: URL
+        /// The site folder as the user named it, for printing paths.
+        public var displayRoot: String
+        public var output: URL?
+        public var baseURL: String?
+        public var drafts = false
+        /// Write nothing: `sift check`.
+        public var dryRun = false
+
+        /// Options for a site folder.
+        public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
+            self.site = site
+            self.displayRoot = displayRoot
+            self.output = output
+            self.baseURL = baseURL
+            self.drafts = drafts
+        }
+    }
+
+    /// What a finished build made.
+    public struct Report: Sendable {
+        public var pages = 0
+        public var items: [(collection: String, count: Int)] = []
+        public var seconds = 0.0
+        public var output: URL
+    }
+
+    public var options: Options
+
+    /// Creates a builder.
+    public init(options: Options) { self.options = options }
+
+    /// The output folder: `--output`, else public/ in the site.
+    public var outputURL: URL {
+        (options.output ?? options.site.appendingPathComponent("public")).standardizedFileURL
+    }
+
+    /// Builds the site; on any error nothing in the output changes and every error is thrown together.
+    @discardableResult
+    public func build() throws -> Report {
+        let start = Date()
+        let loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
+        var errors: [SiftError] = []
+        var loadedSite: Site?
+        do { loadedSite = try loader.load() } catch let e as SiftError { errors.append(e) }
+        var templates: TemplateSet?
+        do { templates = try TemplateSet(siteTemplates: options.site.appendingPathComponent("Templates"), display: loader.display) } catch let e as SiftError { errors.append(e) }
+        try checkOutput()
+        if let e = SiftError.combined(errors) { throw e }
+        guard let site = loadedSite, let templates else { throw SiftError("build failed", at: nil) }
+        try validate(site, display: loader.display)
+
+        if options.dryRun {
+            let writer = try OutputWriter.dryRun()
+            defer { writer.discard() }
+            return try render(site, templates: templates, writer: writer, loader: loader, start: start)
+        }
+        let writer = try OutputWriter(output: outputURL)
+        do {
+            let report = try render(site, templates: templates, writer: writer, loader: loader, start: start)
+            try writer.commit()
+            return report
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    /// Refuses an output folder that holds, or sits inside, the site's sources.
+    func checkOutput() throws {
+        let out = outputURL.resolvingSymlinksInPath().path + "/"
+        let site = options.site.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        let sources = ["Content/", "Templates/"].map { site + $0 }
+        if site.hasPrefix(out) || sources.contains(where: { out.hasPrefix($0) }) || out == "/" {
+            throw SiftError("the output folder \(outputURL.path) would replace the site's own files: choose another --output", at: nil)
+        }
+    }
+
+    /// Checks that need the whole site: slugs a paginated list needs.
+    func validate(_ site: Site, display: (String) -> String) throws {
+        var errors: [SiftError] = []
+        for c in site.collections where c.settings.perPage > 0 {
+            for item in c.items where item.slug == "page" {
+                errors.append(SiftError("slug 'page' is taken by the list's pagination (/\(c.name)/page/2/): give the item another slug", at: item.source))
+            }
+        }
+        for c in site.collections {
+            guard let field = c.settings.scopeField else { continue }
+            for item in c.items {
+                guard let scope = c.scope(of: item), !scope.isEmpty else { continue }
+                if !c.settings.scopes.isEmpty && !c.settings.scopes.contains(scope) {
+                    errors.append(SiftError("\(field) '\(scope)' is not one of the scopes \(c.settings.scopes.joined(separator: ", ")) in collection.yml", at: item.source, severity: .warning))
+                }
+            }
+        }
+        if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
+    }
+
+    func markdownHTML(_ source: MarkdownSource?, unsafe: Bool, dropTitle: Bool) throws -> RenderedMarkdown? {
+        guard let source else { return nil }
+        let r = Markdown.render(try source.body(), unsafe: unsafe)
+        return r
+    }
+
+    func render(_ site: Site, templates: TemplateSet, writer: OutputWriter, loader: SiteLoader, start: Date) throws -> Report {
+        let urls = SiteURLs(settings: site.settings)
+        let ctx = PageContext(site: site, urls: urls, hasTheme: !site.settings.theme.isEmpty)
+        let unsafe = site.settings.unsafeMarkdown
+        var report = Report(output: outputURL)
+        var errors: [SiftError] = []
+        var sitemap: [String] = [""]
+
+        func page(_ template: MustacheTemplate, _ context: Value, to relative: String) throws {
+            try writer.write(relative, text: try template.render(context, partials: templates))
+        }
+
+        let intro = try markdownHTML(site.intro, unsafe: unsafe, dropTitle: false)?.html ?? ""
+        try page(templates.page("home"), ctx.home(introHTML: intro), to: "index.html")
+        try page(templates.page("404"), ctx.notFound(), to: "404.html")
+        report.pages += 2
+
+        for p in site.pages {
+            do {
+                let md = try markdownHTML(p.page, unsafe: unsafe, dropTitle: p.titleFromHeading)
+                let html = (p.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
+                try page(templates.page("page"), ctx.page(p, contentHTML: html), to: "\(p.slug)/index.html")
+                sitemap.append("\(p.slug)/")
+                report.pages += 1
+            } catch let e as SiftError { errors.append(e) }
+        }
+
+        var index = SearchIndexBuilder()
+        for c in site.collections {
+            report.items.append((c.name, c.items.count))
+            let listTemplate = templates.page("list", collection: c.name)
+            let perPage = c.settings.perPage > 0 ? c.settings.perPage : max(c.items.count, 1)
+            let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
+            for n in 1...pageCount {
+                let slice = c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)]
+                let rel = SiteURLs.listPage(c.name, n)
+                try page(listTemplate, ctx.list(c, page: n, of: pageCount, items: slice), to: rel + "index.html")
+                sitemap.append(rel)
+                report.pages += 1
+            }
+
+            index.addCollection(SearchCollectionInfo(name: c.name, title: c.title, scopes: c.settings.scopes))
+            let detailTemplate = templates.page("detail", collection: c.name)
+            let titleField = c.settings.titleField ?? "title"
+            let searchFields = c.settings.searchFields ?? [titleField]
+            // Chunks keep memory flat: each chunk's pages are rendered, written and dropped
+            // before the next, and only the search digests stay.
+            let chunk = 512
+            var startIndex = 0
+            while startIndex < c.items.count {
+                let range = Array(startIndex..<min(startIndex + chunk, c.items.count))
+                let results = ParallelMap.map(range) { i -> Result<SearchDigest, SiftError> in
+                    let item = c.items[i]
+                    do {
+                        let md = try markdownHTML(item.page, unsafe: unsafe, dropTitle: item.titleFromHeading)
+                        let html = (item.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
+                        try page(detailTemplate, ctx.detail(c, index: i, contentHTML: html), to: SiteURLs.item(c.name, item.slug) + "index.html")
+                        var fields: [(name: String, value: String)] = [(titleField, item.title)]
+                        for name in searchFields where name != titleField {
+                            if let v = item.fields.value(at: name) { fields.append((name, ctx.display(v))) }
+                        }
+                        let doc = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: SiteURLs.item(c.name, item.slug),
+                                                 scope: c.scope(of: item), fields: fields, body: c.settings.searchBody ? (md?.plainText ?? "") : "")
+                        return .success(SearchIndexBuilder.digest(doc))
+                    } catch let e as SiftError {
+                        return .failure(e)
+                    } catch {
+                        return .failure(SiftError("\(error)", at: item.source))
+                    }
+                }
+                for r in results {
+                    switch r {
+                    case .success(let d): index.add(d)
+                    case .failure(let e): errors.append(e)
+                    }
+                }
+                startIndex += chunk
+            }
+            for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
+            report.pages += c.items.count
+        }
+        if let e = SiftError.combined(errors) { throw e }
+
+        try writeAssets(site, writer: writer)
+        try writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
+        try index.write(to: writer.staging.appendingPathComponent("search"), baseURL: urls.basePath)
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    func writeAssets(_ site: Site, writer: OutputWriter) throws {
+        for (name, bytes) in BuiltinResources.assets { try writer.write("assets/\(name)", bytes) }
+        if !site.settings.theme.isEmpty {
+            let vars = site.settings.theme.map { "--sift-\($0.key.replacingOccurrences(of: "_", with: "-")):\($0.value)" }
+            try writer.write("assets/theme.css", text: ":root{\(vars.joined(separator: ";"))}\n")
+        }
+        let assets = options.site.appendingPathComponent("Templates/assets")
+        try copyTree(assets, relative: "assets", writer: writer)
+    }
+
+    /// Copies a folder into the output; links are skipped so nothing outside the site is read.
+    func copyTree(_ folder: URL, relative: String, writer: OutputWriter) throws {
+        guard FileSystem.isDirectory(folder) else { return }
+        for name in FileSystem.list(folder) where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            let attrs = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let type = attrs?[.type] as? FileAttributeType
+            if type == .typeSymbolicLink { continue }
+            if type == .typeDirectory {
+                try copyTree(url, relative: "\(relative)/\(name)", writer: writer)
+            } else {
+                try writer.write("\(relative)/\(name)", try FileSystem.read(url, displayPath: url.path))
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Where each page of a site lives, as output paths and as links that respect `base_url`.
+public struct SiteURLs: Sendable {
+    /// The base path, starting and ending with `/`.
+    public var basePath: String
+    /// The absolute base URL ending in `/`, or "" when only a path is known.
+    public var absoluteBase: String
+
+    /// Creates the URL scheme for a site.
+    public init(settings: SiteSettings) {
+        basePath = settings.basePath
+        absoluteBase = settings.absoluteBase
+    }
+
+    /// A link to a path relative to the site root (`candies/` → `/docs/candies/`).
+    public func link(_ relative: String) -> String { basePath + relative }
+
+    /// An absolute URL where `base_url` is absolute, else the link; percent-encoded for sitemaps.
+    public func absolute(_ relative: String) -> String {
+        let encoded = relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative
+        return absoluteBase.isEmpty ? basePath + encoded : absoluteBase + encoded
+    }
+
+    /// The folder of a collection, relative to the root: `candies/`.
+    public static func collection(_ name: String) -> String { "\(name)/" }
+    /// An item's page folder: `candies/chocolate-bar/`.
+    public static func item(_ collection: String, _ slug: String) -> String { "\(collection)/\(slug)/" }
+    /// Page `n` (1-based) of a paginated list: `candies/` or `candies/page/2/`.
+    public static func listPage(_ collection: String, _ n: Int) -> String { n <= 1 ? "\(collection)/" : "\(collection)/page/\(n)/" }
+}
+
+import Foundation

@@ -1,0 +1,1 @@
+// The search core arrives with issue 4.

@@ -1,0 +1,1 @@
+// The search bar arrives with issue 4.

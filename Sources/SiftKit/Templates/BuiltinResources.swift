@@ -1,0 +1,26 @@
+/// The files compiled into the binary from Sources/SiftKit/Resources, so a folder with only
+/// Content/ builds a complete site and the `sift` binary can be copied anywhere.
+public enum BuiltinResources {
+    /// Default templates by name; partials under their own name.
+    public static let templates: [(String, String)] = [
+        ("layout", text(PackageResources.layout_mustache)),
+        ("home", text(PackageResources.home_mustache)),
+        ("list", text(PackageResources.list_mustache)),
+        ("detail", text(PackageResources.detail_mustache)),
+        ("page", text(PackageResources.page_mustache)),
+        ("404", text(PackageResources._04_mustache)),
+    ] + partials
+
+    static let partials: [(String, String)] = [
+    ]
+
+    /// Files written to public/assets/ by every build, by file name.
+    public static let assets: [(String, [UInt8])] = [
+        ("site.css", PackageResources.site_css),
+        ("sift.css", PackageResources.sift_css),
+        ("sift.js", PackageResources.sift_js),
+        ("sift-core.js", PackageResources.sift_core_js),
+    ]
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}

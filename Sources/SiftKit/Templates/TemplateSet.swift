@@ -1,0 +1,53 @@
+import Foundation
+
+/// The templates a build renders with: the built-in defaults, overridden by the site's
+/// Templates/ folder, including per-collection `list` and `detail` overrides.
+public struct TemplateSet: PartialResolver, Sendable {
+    /// Page templates and partials by name (`layout`, `list`, `nav`, `candies/list` …).
+    private var templates: [String: MustacheTemplate] = [:]
+
+    /// Loads the defaults, then every `.mustache` file under `Templates/` (except `assets/`).
+    public init(siteTemplates folder: URL?, display: (String) -> String) throws {
+        var errors: [SiftError] = []
+        for (name, source) in BuiltinResources.templates {
+            do { templates[name] = try MustacheTemplate(source: source, path: "(built-in)/\(name).mustache") } catch let e as SiftError { errors.append(e) }
+        }
+        if let folder, FileSystem.isDirectory(folder) {
+            for relative in Self.mustacheFiles(in: folder, prefix: "") {
+                let path = display("Templates/\(relative)")
+                do {
+                    let text = try SourceText.decode(try FileSystem.read(folder.appendingPathComponent(relative), displayPath: path), path: path)
+                    var name = String(relative.dropLast(".mustache".count))
+                    if name.hasPrefix("partials/") { name = String(name.dropFirst("partials/".count)) }
+                    templates[name] = try MustacheTemplate(source: text, path: path)
+                } catch let e as SiftError { errors.append(e) }
+            }
+        }
+        if let e = SiftError.combined(errors) { throw e }
+    }
+
+    static func mustacheFiles(in folder: URL, prefix: String) -> [String] {
+        var out: [String] = []
+        for name in FileSystem.list(folder) where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            if FileSystem.isDirectory(url) {
+                if prefix.isEmpty && name == "assets" { continue }
+                out += mustacheFiles(in: url, prefix: prefix + name + "/")
+            } else if name.hasSuffix(".mustache") {
+                out.append(prefix + name)
+            }
+        }
+        return out
+    }
+
+    /// Resolves partials and parents by name.
+    public func template(named name: String) throws -> MustacheTemplate? {
+        templates[name] ?? templates["partials/" + name]
+    }
+
+    /// The template for a page kind, preferring the collection's own override.
+    public func page(_ kind: String, collection: String? = nil) -> MustacheTemplate {
+        if let collection, let t = templates["\(collection)/\(kind)"] { return t }
+        return templates[kind]!
+    }
+}
