@@ -1,0 +1,231 @@
+import CCmark
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The only file in SiftKit that calls cmark_*. Every C pointer is created, used and freed
+// inside `Markdown.render`; what leaves is plain Swift values. Each call owns its parser and
+// tree, and libcmark 0.30 keeps no mutable globals (its allocator is a constant table), so
+// pages render concurrently without locks.
+
+/// A Markdown body rendered to HTML, with what the rest of the pipeline needs from it.
+public struct RenderedMarkdown: Sendable, Hashable {
+    /// The whole body as HTML, headings carrying `id` attributes.
+    public var html: String
+    /// The plain text of the first level-1 heading, if any.
+    public var title: String?
+    /// `html` without the title heading when that heading is the body's first block, else `html`.
+    public var htmlWithoutTitle: String
+    /// Every heading in document order.
+    public var headings: [Heading]
+    /// The text a reader sees, for the search index: no markup, code kept, blocks separated by "\n".
+    public var plainText: String
+
+    /// Creates a rendering from its parts.
+    public init(html: String, title: String?, htmlWithoutTitle: String, headings: [Heading], plainText: String) {
+        self.html = html
+        self.title = title
+        self.htmlWithoutTitle = htmlWithoutTitle
+        self.headings = headings
+        self.plainText = plainText
+    }
+}
+
+/// A heading of a rendered Markdown body.
+public struct Heading: Sendable, Hashable {
+    /// 1 to 6, as in `<h1>`…`<h6>`.
+    public var level: Int
+    /// The heading's plain text.
+    public var text: String
+    /// The anchor id: the slug of the text, `section` when that is empty, `-1`, `-2`… on repeats.
+    public var id: String
+
+    /// Creates a heading.
+    public init(level: Int, text: String, id: String) {
+        self.level = level
+        self.text = text
+        self.id = id
+    }
+}
+
+/// CommonMark rendering through libcmark.
+public enum Markdown {
+    /// Renders a CommonMark body. Unless `unsafe`, raw HTML becomes cmark's
+    /// `<!-- raw HTML omitted -->` and `javascript:`, `vbscript:`, `file:` and `data:` URLs
+    /// (but `data:image/png|gif|jpeg|webp`) become empty. Safe to call from several threads.
+    public static func render(_ source: String, unsafe: Bool = false) -> RenderedMarkdown {
+        let options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | (unsafe ? CMARK_OPT_UNSAFE : 0)
+        return CmarkDocument.render(source, options: options)
+    }
+}
+
+/// Parses, rewrites the headings, renders and frees one document.
+fileprivate enum CmarkDocument {
+    static func render(_ source: String, options: Int32) -> RenderedMarkdown {
+        // cmark's allocator aborts rather than returning NULL, so these guards never fail
+        // in practice; an empty rendering beats a crash if they ever do.
+        guard let parser = cmark_parser_new(options) else { return empty }
+        defer { cmark_parser_free(parser) }
+        var source = source
+        source.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                cmark_parser_feed(parser, $0, bytes.count)
+            }
+        }
+        guard let document = cmark_parser_finish(parser) else { return empty }
+        defer { cmark_node_free(document) }
+
+        var walk = Walk(options: options, capacity: source.utf8.count)
+        walk.run(document)
+
+        let html = takeHTML(cmark_render_html(document, options))
+        var htmlWithoutTitle = html
+        if walk.leadingTitleBytes > 0 {
+            htmlWithoutTitle = String(Substring(html.utf8.dropFirst(walk.leadingTitleBytes)))
+        }
+        return RenderedMarkdown(
+            html: html, title: walk.title, htmlWithoutTitle: htmlWithoutTitle,
+            headings: walk.headings, plainText: walk.plainText())
+    }
+
+    static let empty = RenderedMarkdown(html: "", title: nil, htmlWithoutTitle: "", headings: [], plainText: "")
+}
+
+/// Copies a string cmark allocated and frees it.
+fileprivate func takeHTML(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+    guard let pointer else { return "" }
+    defer { free(pointer) }
+    return String(cString: pointer)
+}
+
+/// Bytes of a NUL-terminated literal cmark owns, valid until the node changes.
+fileprivate func literalBytes(_ node: OpaquePointer) -> UnsafeRawBufferPointer {
+    guard let literal = cmark_node_get_literal(node) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    return UnsafeRawBufferPointer(start: literal, count: strlen(literal))
+}
+
+/// One pass over the tree that collects the plain text and the headings, and swaps each
+/// heading for a custom block holding its HTML with the `id` in place.
+///
+/// cmark's HTML renderer has no hook for attributes. Rendering each heading on its own and
+/// handing the result back as a custom block's `on_enter` (which cmark emits verbatim, in
+/// safe mode too) adds the id without ever scanning HTML, so raw HTML that happens to contain
+/// `<h2>` (possible with `unsafe`) cannot shift the ids.
+fileprivate struct Walk {
+    let options: Int32
+    var text: [UInt8] = []
+    var headings: [Heading] = []
+    var title: String?
+    /// The UTF-8 length of the title heading's HTML when it opens the document, else 0.
+    var leadingTitleBytes = 0
+    var usedIDs: Set<String> = []
+    var nextSuffix: [String: Int] = [:]
+    var headingStart = 0
+
+    init(options: Int32, capacity: Int) {
+        self.options = options
+        text.reserveCapacity(capacity)
+    }
+
+    mutating func run(_ document: OpaquePointer) {
+        guard let iterator = cmark_iter_new(document) else { return }
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator) else { break }
+            let entering = event == CMARK_EVENT_ENTER
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                text.append(contentsOf: literalBytes(node))
+            case CMARK_NODE_SOFTBREAK:
+                text.append(0x20)
+            case CMARK_NODE_LINEBREAK:
+                text.append(0x0A)
+            case CMARK_NODE_CODE_BLOCK:
+                endBlock()
+                text.append(contentsOf: literalBytes(node))
+                endBlock()
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE, CMARK_NODE_THEMATIC_BREAK:
+                break
+            case CMARK_NODE_HEADING:
+                if entering {
+                    endBlock()
+                    headingStart = text.count
+                } else {
+                    let replacement = finishHeading(node)
+                    endBlock()
+                    // The heading is gone from the tree; resume from its stand-in.
+                    cmark_iter_reset(iterator, replacement, CMARK_EVENT_EXIT)
+                }
+            case CMARK_NODE_PARAGRAPH, CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM,
+                 CMARK_NODE_CUSTOM_BLOCK:
+                if !entering { endBlock() }
+            default:
+                // Inline containers (emphasis, links, images) and the document add no breaks.
+                break
+            }
+        }
+    }
+
+    /// Records the heading, replaces it in the tree and frees it; returns the replacement.
+    mutating func finishHeading(_ node: OpaquePointer) -> OpaquePointer {
+        let level = Int(cmark_node_get_heading_level(node))
+        let plain = String(decoding: text[headingStart...], as: UTF8.self)
+        let id = uniqueID(for: plain)
+        headings.append(Heading(level: level, text: plain, id: id))
+
+        // cmark renders a heading as `<hN>…</hN>\n`: the id goes after the first three bytes.
+        var rendered = takeHTML(cmark_render_html(node, options))
+        rendered = "<h\(level) id=\"\(id)\"" + rendered.dropFirst(3)
+
+        guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return node }
+        cmark_node_set_on_enter(block, rendered)
+        guard cmark_node_replace(node, block) == 1 else {
+            cmark_node_free(block)
+            return node
+        }
+        if level == 1 && title == nil {
+            title = plain
+            if cmark_node_previous(block) == nil,
+               let parent = cmark_node_parent(block), cmark_node_get_type(parent) == CMARK_NODE_DOCUMENT {
+                leadingTitleBytes = rendered.utf8.count
+            }
+        }
+        cmark_node_free(node)
+        return block
+    }
+
+    /// Slugs are letters, digits and `-` only, so the id needs no escaping in the attribute.
+    mutating func uniqueID(for plain: String) -> String {
+        let slug = Slug.make(plain)
+        let base = slug.isEmpty ? "section" : slug
+        var id = base
+        if usedIDs.contains(id) {
+            var n = nextSuffix[base, default: 1]
+            repeat {
+                id = "\(base)-\(n)"
+                n += 1
+            } while usedIDs.contains(id)
+            nextSuffix[base] = n
+        }
+        usedIDs.insert(id)
+        return id
+    }
+
+    mutating func endBlock() {
+        if let last = text.last, last != 0x0A { text.append(0x0A) }
+    }
+
+    func plainText() -> String {
+        var end = text.count
+        while end > 0 && text[end - 1] == 0x0A { end -= 1 }
+        return String(decoding: text[..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+// MARK: CommonMark
+
+@Test func markdownHeading() { #expect(Markdown.render("# Hello").html == "<h1 id=\"hello\">Hello</h1>\n") }
+@Test func markdownParagraph() { #expect(Markdown.render("Hello, world").html == "<p>Hello, world</p>\n") }
+@Test func markdownTwoParagraphs() { #expect(Markdown.render("One\n\nTwo").html == "<p>One</p>\n<p>Two</p>\n") }
+@Test func markdownEmphasis() {
+    #expect(Markdown.render("*a* **b** `c`").html == "<p><em>a</em> <strong>b</strong> <code>c</code></p>\n")
+}
+@Test func markdownLink() {
+    #expect(Markdown.render("[Sift](https://example.com/a?b=1&c=2 \"T\")").html
+        == "<p><a href=\"https://example.com/a?b=1&amp;c=2\" title=\"T\">Sift</a></p>\n")
+}
+@Test func markdownImage() {
+    #expect(Markdown.render("![A cat](cat.png)").html == "<p><img src=\"cat.png\" alt=\"A cat\" /></p>\n")
+}
+@Test func markdownList() {
+    #expect(Markdown.render("- a\n- b").html == "<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n")
+}
+@Test func markdownCodeBlockEscapesHTML() {
+    #expect(Markdown.render("```swift\nlet a = \"<b>\" && 1\n```").html
+        == "<pre><code class=\"language-swift\">let a = &quot;&lt;b&gt;&quot; &amp;&amp; 1\n</code></pre>\n")
+}
+@Test func markdownTextEscapesHTMLLookalikes() {
+    #expect(Markdown.render("a < b & \\<h2>").html == "<p>a &lt; b &amp; &lt;h2&gt;</p>\n")
+}
+@Test func markdownEmptySource() { #expect(Markdown.render("").html == "") }
+@Test func markdownInvalidUTF8IsNotPossibleButNULIsReplaced() {
+    #expect(Markdown.render("a\u{0}b").html == "<p>a\u{FFFD}b</p>\n")
+}
+
+// MARK: Raw HTML and URLs
+
+@Test func markdownOmitsHTMLBlock() {
+    #expect(Markdown.render("<script>alert(1)</script>").html == "<!-- raw HTML omitted -->\n")
+}
+@Test func markdownOmitsDivBlock() {
+    #expect(Markdown.render("<div onclick=\"x()\">\nhi\n</div>").html == "<!-- raw HTML omitted -->\n")
+}
+@Test func markdownOmitsInlineHTML() {
+    #expect(Markdown.render("a <script>alert(1)</script> b").html
+        == "<p>a <!-- raw HTML omitted -->alert(1)<!-- raw HTML omitted --> b</p>\n")
+}
+@Test func markdownUnsafeKeepsHTMLBlock() {
+    #expect(Markdown.render("<script>alert(1)</script>", unsafe: true).html == "<script>alert(1)</script>\n")
+}
+@Test func markdownUnsafeKeepsInlineHTML() {
+    #expect(Markdown.render("a <b>c</b>", unsafe: true).html == "<p>a <b>c</b></p>\n")
+}
+@Test func markdownNeutralisesJavaScriptLink() {
+    #expect(Markdown.render("[x](javascript:alert(1))").html == "<p><a href=\"\">x</a></p>\n")
+}
+@Test func markdownNeutralisesMixedCaseVBScriptLink() {
+    #expect(Markdown.render("[x](VBScript:msgbox)").html == "<p><a href=\"\">x</a></p>\n")
+}
+@Test func markdownNeutralisesFileLink() {
+    #expect(Markdown.render("[x](file:///etc/passwd)").html == "<p><a href=\"\">x</a></p>\n")
+}
+@Test func markdownNeutralisesDataHTMLImage() {
+    #expect(Markdown.render("![x](data:text/html,hi)").html == "<p><img src=\"\" alt=\"x\" /></p>\n")
+}
+@Test func markdownKeepsDataPNGImage() {
+    #expect(Markdown.render("![x](data:image/png;base64,AA)").html
+        == "<p><img src=\"data:image/png;base64,AA\" alt=\"x\" /></p>\n")
+}
+@Test func markdownNeutralisesJavaScriptAutolink() {
+    #expect(Markdown.render("<javascript:alert(1)>").html == "<p><a href=\"\">javascript:alert(1)</a></p>\n")
+}
+@Test func markdownUnsafeKeepsJavaScriptLink() {
+    #expect(Markdown.render("[x](javascript:go)", unsafe: true).html == "<p><a href=\"javascript:go\">x</a></p>\n")
+}
+@Test func markdownHeadingOmitsInlineHTML() {
+    #expect(Markdown.render("## A <b>bold</b> move").html
+        == "<h2 id=\"a-bold-move\">A <!-- raw HTML omitted -->bold<!-- raw HTML omitted --> move</h2>\n")
+}
+
+// MARK: Heading ids
+
+@Test func markdownHeadingKeepsInlineMarkup() {
+    #expect(Markdown.render("## Getting *started*").html
+        == "<h2 id=\"getting-started\">Getting <em>started</em></h2>\n")
+}
+@Test func markdownHeadingIdDropsAccents() {
+    #expect(Markdown.render("## Côte d'Ivoire").headings == [Heading(level: 2, text: "Côte d'Ivoire", id: "cote-d-ivoire")])
+}
+@Test func markdownHeadingIdKeepsCJK() {
+    #expect(Markdown.render("### 俄罗斯").html == "<h3 id=\"俄罗斯\">俄罗斯</h3>\n")
+}
+@Test func markdownEmptyHeadingIsSection() {
+    #expect(Markdown.render("## ?!\n\n##").headings.map(\.id) == ["section", "section-1"])
+}
+@Test func markdownDuplicateHeadingIds() {
+    #expect(Markdown.render("## A\n\n## A\n\n## A").headings.map(\.id) == ["a", "a-1", "a-2"])
+}
+@Test func markdownDuplicateHeadingIdsAvoidLiteralSuffix() {
+    #expect(Markdown.render("## A-1\n\n## A\n\n## A").headings.map(\.id) == ["a-1", "a", "a-2"])
+}
+@Test func markdownSetextHeading() {
+    #expect(Markdown.render("Intro\n=====\n\nMore\n----").headings
+        == [Heading(level: 1, text: "Intro", id: "intro"), Heading(level: 2, text: "More", id: "more")])
+}
+@Test func markdownHeadingTextIsPlain() {
+    #expect(Markdown.render("## Use `sift build` &amp; [go](x)").headings.map(\.text) == ["Use sift build & go"])
+}
+@Test func markdownHeadingInsideBlockQuote() {
+    #expect(Markdown.render("> ## Quoted").html == "<blockquote>\n<h2 id=\"quoted\">Quoted</h2>\n</blockquote>\n")
+}
+@Test func markdownUnsafeRawHeadingDoesNotShiftIds() {
+    #expect(Markdown.render("<h2>Raw</h2>\n\n## Real", unsafe: true).html
+        == "<h2>Raw</h2>\n<h2 id=\"real\">Real</h2>\n")
+}
+
+// MARK: Title
+
+@Test func markdownTitleFromLeadingH1() {
+    let r = Markdown.render("# Welcome\n\nBody")
+    #expect(r.title == "Welcome")
+    #expect(r.htmlWithoutTitle == "<p>Body</p>\n")
+}
+@Test func markdownTitleFromLaterH1StaysInBody() {
+    let r = Markdown.render("Intro\n\n# Later\n\n# Again")
+    #expect(r.title == "Later")
+    #expect(r.htmlWithoutTitle == r.html)
+}
+@Test func markdownNoTitleWithoutH1() {
+    let r = Markdown.render("## Sub\n\nBody")
+    #expect(r.title == nil)
+    #expect(r.htmlWithoutTitle == r.html)
+}
+@Test func markdownTitleOnlyDocument() {
+    #expect(Markdown.render("# Just").htmlWithoutTitle == "")
+}
+@Test func markdownTitleInBlockQuoteIsNotLeading() {
+    let r = Markdown.render("> # Quoted")
+    #expect(r.title == "Quoted")
+    #expect(r.htmlWithoutTitle == r.html)
+}
+@Test func markdownTitleWithHTMLBlockFirstStaysInBody() {
+    let r = Markdown.render("<div>x</div>\n\n# T")
+    #expect(r.htmlWithoutTitle == r.html)
+}
+
+// MARK: Plain text
+
+@Test func markdownPlainTextBlocks() {
+    #expect(Markdown.render("# Title\n\nSome *em* and `code`.\nNext line.\n\n- one\n- two").plainText
+        == "Title\nSome em and code. Next line.\none\ntwo")
+}
+@Test func markdownPlainTextKeepsCodeBlock() {
+    #expect(Markdown.render("Run:\n\n```\nsift build\nsift serve\n```\n\nDone").plainText
+        == "Run:\nsift build\nsift serve\nDone")
+}
+@Test func markdownPlainTextSkipsHTML() {
+    #expect(Markdown.render("<div>hidden</div>\n\nA <b>bold</b> word", unsafe: true).plainText == "A bold word")
+}
+@Test func markdownPlainTextKeepsAltAndLinkText() {
+    #expect(Markdown.render("![A cat](c.png) and [a dog](d.html)").plainText == "A cat and a dog")
+}
+@Test func markdownPlainTextHardBreakAndEntities() {
+    #expect(Markdown.render("a\\\nb &amp; &copy;").plainText == "a\nb & ©")
+}
+
+// MARK: Concurrency
+
+@Test func markdownRendersConcurrently() {
+    let sources = (0..<200).map { i in
+        "# Doc \(i)\n\n## Part\n\nText *\(i)* with [a link](/x/\(i)) and `code`.\n\n## Part\n\n- item \(i)\n\n```\n<b>\(i)</b>\n```\n"
+    }
+    let serial = sources.map { Markdown.render($0) }
+    let results = Results(count: sources.count)
+    DispatchQueue.concurrentPerform(iterations: sources.count) { i in
+        results.set(i, Markdown.render(sources[i]))
+    }
+    #expect(results.all() == serial)
+    #expect(serial[7].headings.map(\.id) == ["doc-7", "part", "part-1"])
+}
+
+/// A lock-protected array the concurrent test writes into.
+private final class Results: @unchecked Sendable {
+    private var values: [RenderedMarkdown?]
+    private let lock = NSLock()
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: RenderedMarkdown) { lock.withLock { values[i] = value } }
+    func all() -> [RenderedMarkdown] { lock.withLock { values.compactMap { $0 } } }
+}

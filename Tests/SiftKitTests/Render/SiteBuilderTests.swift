@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// Building whole sites is serialised: the CLI changes the working directory.
+@Suite(.serialized) struct SiteBuilderTests {
+    @Test func aSingleCSVBuildsACompleteSite() throws {
+        let site = try TestSite(["Content/things/things.csv": "name,colour\nRed Ball,red\nBlue Cube,blue\n"])
+        defer { site.delete() }
+        let outcome = site.build()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for path in ["index.html", "404.html", "sitemap.xml", "things/index.html", "things/red-ball/index.html",
+                     "things/blue-cube/index.html", "assets/site.css", "assets/sift.js", "search/manifest.json"] {
+            #expect(site.page(path) != nil, "missing \(path)")
+        }
+        let list = try #require(site.page("things/index.html"))
+        #expect(list.contains("Red Ball") && list.contains("Blue Cube"))
+        #expect(list.contains("href=\"/things/red-ball/\""))
+        #expect(site.page("things/blue-cube/index.html")?.contains("blue") == true)
+    }
+
+    @Test func baseURLWithAPathPrefixesEveryLink() throws {
+        let site = try TestSite([
+            "Content/site.yml": "title: Docs\nbase_url: https://example.org/docs/\n",
+            "Content/things/things.txt": "Alpha\nBeta\n",
+            "Content/about.md": "---\ntitle: About\n---\nHello.\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let home = try #require(site.page("index.html"))
+        #expect(home.contains("href=\"/docs/things/\""))
+        #expect(home.contains("/docs/assets/site.css"))
+        #expect(!home.contains("href=\"/things/"))
+        let detail = try #require(site.page("things/alpha/index.html"))
+        #expect(detail.contains("href=\"/docs/things/\""))
+        #expect(site.page("sitemap.xml")?.contains("<loc>https://example.org/docs/things/alpha/</loc>") == true)
+        #expect(site.page("about/index.html")?.contains("Hello.") == true)
+    }
+
+    @Test func aFailedBuildLeavesThePreviousOutputByteForByte() throws {
+        let site = try TestSite(["Content/things/things.csv": "name\nOne\nTwo\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let before = site.snapshot()
+        try site.write("Content/things/things.csv", "name\n\"One\nTwo\n")
+        let failed = site.build()
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("Content/things/things.csv:2:1: error:"))
+        #expect(site.snapshot() == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("sift-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func twoBuildsAreByteIdentical() throws {
+        let site = try TestSite([
+            "Content/things/things.csv": "name,kind\nOne,a\nTwo,b\nThree,a\n",
+            "Content/things/two.md": "---\nkind: c\n---\n# Heading\n\nBody *text*.\n",
+            "Content/things/collection.yml": "scope_field: kind\nscopes: [a, b, c]\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let first = site.snapshot()
+        #expect(site.build().status == 0)
+        #expect(site.snapshot() == first)
+    }
+
+    @Test func thePublicFoldersHiddenFilesSurviveABuild() throws {
+        let site = try TestSite(["Content/things/things.txt": "One\n", "public/.gitkeep": ""])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(FileManager.default.fileExists(atPath: site.output.appendingPathComponent(".gitkeep").path))
+    }
+
+    @Test func pagesJoinRowsBySlugAndOverrideFields() throws {
+        let site = try TestSite([
+            "Content/candies/candies.csv": "name,category\nChocolate Bar,Chocolate\nLollipop,Hard\n",
+            "Content/candies/collection.yml": "title_field: name\nlist_fields: [category]\n",
+            "Content/candies/chocolate-bar.md": "---\ncategory: Dark\norigin: Belgium\n---\nMade of **cocoa**.\n",
+            "Content/candies/fudge.md": "# Fudge\n\nSoft and sweet.\n",
+        ])
+        defer { site.delete() }
+        let outcome = site.build()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let bar = try #require(site.page("candies/chocolate-bar/index.html"))
+        #expect(bar.contains("Dark") && bar.contains("Belgium") && bar.contains("<strong>cocoa</strong>"))
+        let fudge = try #require(site.page("candies/fudge/index.html"))
+        #expect(fudge.contains("Soft and sweet."))
+        #expect(!fudge.contains("<h1 id=\"fudge\">"), "the heading became the title, so the body leaves it out")
+        let list = try #require(site.page("candies/index.html"))
+        let order = ["Chocolate Bar", "Lollipop", "Fudge"].map { list.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!)
+        #expect(site.page("candies/lollipop/index.html")?.contains("Hard") == true)
+    }
+
+    @Test func draftsAreSkippedUnlessAskedFor() throws {
+        let site = try TestSite([
+            "Content/notes/a.md": "---\ntitle: Published\n---\nA\n",
+            "Content/notes/b.md": "---\ntitle: Secret\ndraft: true\n---\nB\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("notes/b/index.html") == nil)
+        #expect(site.page("notes/index.html")?.contains("Secret") == false)
+        #expect(site.build(["--drafts"]).status == 0)
+        #expect(site.page("notes/b/index.html") != nil)
+    }
+
+    @Test func duplicateSlugsNameBothSources() throws {
+        let site = try TestSite(["Content/c/c.csv": "name\nCôte d'Ivoire\ncote d ivoire\n"])
+        defer { site.delete() }
+        let outcome = site.build()
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "Content/c/c.csv:3:1: error: duplicate slug 'cote-d-ivoire': also used by Content/c/c.csv:2:1\n")
+    }
+
+    @Test func twoDatasetsInOneCollectionAreAnError() throws {
+        let site = try TestSite(["Content/c/a.csv": "name\nA\n", "Content/c/b.txt": "B\n"])
+        defer { site.delete() }
+        let outcome = site.build()
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "Content/c/b.txt: error: a collection has one dataset, found 2: a.csv, b.txt\n")
+    }
+
+    @Test func everyErrorIsReportedInOneRun() throws {
+        let site = try TestSite([
+            "Content/a/a.csv": "name\n\"open\n",
+            "Content/b/b.json": "[{\"name\": 1,}]",
+            "Content/c/x.md": "---\ntitle: [unclosed\n---\n",
+        ])
+        defer { site.delete() }
+        let outcome = site.build()
+        #expect(outcome.status == 1)
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.count == 3, "\(outcome.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Content/a/a.csv:2:1: error:") })
+        #expect(lines.contains { $0.hasPrefix("Content/b/b.json:1:") })
+        #expect(lines.contains { $0.hasPrefix("Content/c/x.md:") })
+    }
+
+    @Test func templateOverridesApplyPerCollection() throws {
+        let site = try TestSite([
+            "Content/a/a.txt": "One\n",
+            "Content/b/b.txt": "Two\n",
+            "Templates/a/list.mustache": "A-LIST {{#items}}[{{title}}]{{/items}}",
+            "Templates/assets/extra.css": "body{}",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("a/index.html") == "A-LIST [One]")
+        #expect(site.page("b/index.html")?.contains("Two") == true)
+        #expect(site.page("assets/extra.css") == "body{}")
+    }
+
+    @Test func templateValuesAreEscaped() throws {
+        let site = try TestSite(["Content/x/x.csv": "name\n\"<script>alert(1)</script>\"\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let list = try #require(site.page("x/index.html"))
+        #expect(!list.contains("<script>alert"))
+        #expect(list.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    }
+
+    @Test func paginationSplitsTheList() throws {
+        let site = try TestSite([
+            "Content/n/n.txt": (1...5).map { "Item \($0)" }.joined(separator: "\n"),
+            "Content/n/collection.yml": "per_page: 2\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("n/index.html")?.contains("Item 2") == true)
+        #expect(site.page("n/page/2/index.html")?.contains("Item 3") == true)
+        #expect(site.page("n/page/3/index.html")?.contains("Item 5") == true)
+        #expect(site.page("n/page/3/index.html")?.contains("Item 1<") == false)
+    }
+
+    @Test func anOutputFolderHoldingTheSiteIsRefused() throws {
+        let site = try TestSite(["Content/x/x.txt": "A\n"])
+        defer { site.delete() }
+        let outcome = site.build(["--output", "."])
+        #expect(outcome.status == 1)
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Content/x/x.txt").path))
+    }
+}
