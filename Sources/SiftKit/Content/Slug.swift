@@ -29,6 +29,7 @@ public enum Slug {
             }
         }
         // Recomposing keeps Hangul syllables whole in URLs; the marks are already gone.
-        return String(out).precomposedStringWithCanonicalMapping
+        let result = String(out)
+        return result.utf8.allSatisfy({ $0 < 0x80 }) ? result : result.precomposedStringWithCanonicalMapping
     }
 }
