@@ -1,7 +1,4 @@
 import Foundation
-public protocol PartialResolver: Sendable { func template(named: String) throws -> MustacheTemplate? }
-public struct MustacheTemplate: Sendable { public init(source: String, path: String) throws {}; public func render(_ context: Value, partials: any PartialResolver) throws -> String { "" } }
-public enum HTML { public static func escape(_ s: String) -> String { s } }
 public struct SearchDocument: Sendable {
     public var collection: String; public var slug: String; public var title: String; public var url: String; public var scope: String?
     public var fields: [(name: String, value: String)]; public var body: String

@@ -9,7 +9,8 @@ struct PageContext: Sendable {
         let s = site.settings
         var f = Fields()
         f["site"] = ["title": .string(s.title), "language": .string(s.language), "base": .string(urls.basePath), "url": .string(urls.absoluteBase)]
-        var page: Fields = ["title": .string(title), "url": .string(urls.link(relative)), "kind": .string(kind)]
+        var page: Fields = ["title": .string(title), "url": .string(urls.link(relative)), "kind": .string(kind),
+                            "permalink": .string(urls.absoluteBase.isEmpty ? "" : urls.absoluteBase + relative)]
         for k in ["home", "list", "detail", "page", "404"] { page["is_\(k)"] = .bool(k == kind) }
         f["page"] = .map(page)
         var nav: [Value] = site.collections.map { c in
@@ -74,6 +75,8 @@ struct PageContext: Sendable {
             ["name": .string(c.name), "title": .string(c.title), "url": .string(urls.link(SiteURLs.collection(c.name))), "count": .number(String(c.items.count))]
         })
         f["pages"] = .list(site.pages.map { ["title": .string($0.title), "url": .string(urls.link("\($0.slug)/"))] })
+        f["has_collections"] = .bool(!site.collections.isEmpty)
+        f["has_pages"] = .bool(!site.pages.isEmpty)
         return .map(f)
     }
 

@@ -12,6 +12,8 @@ public enum BuiltinResources {
     ] + partials
 
     static let partials: [(String, String)] = [
+        ("nav", text(PackageResources.nav_mustache)),
+        ("search", text(PackageResources.search_mustache)),
     ]
 
     /// Files written to public/assets/ by every build, by file name.

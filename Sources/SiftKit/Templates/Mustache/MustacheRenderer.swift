@@ -1,0 +1,124 @@
+/// The state of one render: the output, the context stack, the indentation of the
+/// partial being rendered, and the block overrides of the enclosing `{{< parent}}` tags.
+struct MustacheRenderer {
+    /// How deep partials, parents and overridden blocks may nest before rendering stops.
+    static let maxDepth = 64
+
+    /// UTF-8 output; byte appends are cheaper than String's, and the bytes become one String at the end.
+    var out: [UInt8]
+    private var stack: [Value]
+    private var indent = ""
+    /// Outermost first: the most derived template's override wins.
+    private var overrides: [[String: MustacheBlock]] = []
+    private var depth = 0
+    private let partials: any PartialResolver
+
+    init(context: Value, partials: any PartialResolver, capacity: Int) {
+        out = []
+        out.reserveCapacity(capacity)
+        stack = [context]
+        stack.reserveCapacity(8)
+        self.partials = partials
+    }
+
+    mutating func render(_ nodes: [MustacheNode]) throws {
+        for node in nodes {
+            switch node {
+            case .text(let s):
+                out.append(contentsOf: s.utf8)
+            case .lineStart:
+                if !indent.isEmpty { out.append(contentsOf: indent.utf8) }
+            case .variable(let name, let escaped):
+                switch lookup(name) {
+                case .string(let s)?, .number(let s)?:
+                    if escaped { HTML.append(escaping: s, to: &out) } else { out.append(contentsOf: s.utf8) }
+                case .bool(let b)?:
+                    out.append(contentsOf: (b ? "true" : "false").utf8)
+                default:
+                    break
+                }
+            case .section(let name, let children, let inverted):
+                let value = lookup(name) ?? .null
+                if inverted {
+                    if !value.isTruthy { try render(children) }
+                } else if case .list(let items) = value {
+                    for item in items {
+                        stack.append(item)
+                        try render(children)
+                        stack.removeLast()
+                    }
+                } else if value.isTruthy {
+                    stack.append(value)
+                    try render(children)
+                    stack.removeLast()
+                }
+            case .partial(let name, let extra, let position):
+                let template = try resolve(name, at: position, tag: ">")
+                let saved = indent
+                indent += extra
+                depth += 1
+                try render(template.nodes)
+                depth -= 1
+                indent = saved
+            case .parent(let name, let extra, let blocks, let position):
+                let template = try resolve(name, at: position, tag: "<")
+                let saved = indent
+                indent += extra
+                depth += 1
+                overrides.append(blocks)
+                try render(template.nodes)
+                overrides.removeLast()
+                depth -= 1
+                indent = saved
+            case .block(let block):
+                let content = override(of: block.name)
+                if content != nil, depth >= Self.maxDepth {
+                    throw SiftError("block '\(block.name)' nests more than \(Self.maxDepth) levels deep", at: block.position)
+                }
+                let saved = indent
+                if let extra = block.indent { indent += extra }
+                depth += 1
+                try render(content ?? block.content)
+                depth -= 1
+                indent = saved
+            }
+        }
+    }
+
+    private func resolve(_ name: String, at position: SourcePosition, tag: String) throws -> MustacheTemplate {
+        guard depth < Self.maxDepth else {
+            throw SiftError("'{{\(tag)\(name)}}' nests templates more than \(Self.maxDepth) levels deep", at: position)
+        }
+        guard let template = try partials.template(named: name) else {
+            throw SiftError("no template named '\(name)'", at: position)
+        }
+        return template
+    }
+
+    private func override(of name: String) -> [MustacheNode]? {
+        for level in overrides {
+            if let block = level[name] { return block.content }
+        }
+        return nil
+    }
+
+    /// Finds the nearest context that holds the name's head, then follows the rest of a dotted
+    /// name through that value only (spec "Dotted Names - Context Precedence"). As in `Fields`,
+    /// a key that itself contains dots is tried first.
+    private func lookup(_ name: MustacheName) -> Value? {
+        guard let head = name.head else { return stack.last }
+        var i = stack.count - 1
+        while i >= 0 {
+            if case .map(let fields) = stack[i] {
+                if let rest = name.rest {
+                    if let whole = fields[name.full] { return whole }
+                    if let value = fields[head] { return value.value(at: rest) }
+                } else if let value = fields[head] {
+                    return value
+                }
+            }
+            i -= 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,27 @@
+/// A parsed Mustache template: parse once, then render any number of times, from any thread.
+///
+/// Supports variables (HTML-escaped; raw with `{{{name}}}` or `{{& name}}`), dotted names,
+/// `{{.}}`, sections, inverted sections, comments, delimiter changes, partials and template
+/// inheritance (`{{< parent}}` with `{{$ block}}` overrides), following the Mustache spec.
+public struct MustacheTemplate: Sendable {
+    /// The path errors are reported against.
+    public let path: String
+    let nodes: [MustacheNode]
+    private let sourceSize: Int
+
+    /// Parses `source`; throws a `SiftError` at `path:line:column` for malformed tags.
+    public init(source: String, path: String) throws {
+        var parser = MustacheParser(source: source, path: path)
+        self.nodes = try parser.parse()
+        self.path = path
+        self.sourceSize = source.utf8.count
+    }
+
+    /// Renders the template against a context; missing names render as "", while a missing
+    /// partial or parent, or templates nested more than 64 deep, throw a `SiftError`.
+    public func render(_ context: Value, partials: any PartialResolver) throws -> String {
+        var renderer = MustacheRenderer(context: context, partials: partials, capacity: max(1024, sourceSize * 2))
+        try renderer.render(nodes)
+        return String(decoding: renderer.out, as: UTF8.self)
+    }
+}
