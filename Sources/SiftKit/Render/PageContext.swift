@@ -41,7 +41,7 @@ struct PageContext: Sendable {
         return f
     }
 
-    /// A collection as list and detail pages show it.
+    /// A collection as list and detail pages show it; computed once per collection, it counts every item.
     func collectionValue(_ c: SiteCollection) -> Value {
         var counts: [String: Int] = [:]
         for item in c.items { if let s = c.scope(of: item) { counts[s, default: 0] += 1 } }
@@ -80,9 +80,9 @@ struct PageContext: Sendable {
         return .map(f)
     }
 
-    func list(_ c: SiteCollection, page n: Int, of total: Int, items: ArraySlice<Item>) -> Value {
+    func list(_ c: SiteCollection, _ collectionValue: Value, page n: Int, of total: Int, items: ArraySlice<Item>) -> Value {
         var f = base(kind: "list", title: c.title, url: SiteURLs.listPage(c.name, n), collection: c.name)
-        f["collection"] = collectionValue(c)
+        f["collection"] = collectionValue
         f["items"] = .list(items.map { row($0, in: c) })
         if total > 1 {
             var p: Fields = ["current": .number(String(n)), "total": .number(String(total))]
@@ -96,10 +96,10 @@ struct PageContext: Sendable {
         return .map(f)
     }
 
-    func detail(_ c: SiteCollection, index i: Int, contentHTML: String) -> Value {
+    func detail(_ c: SiteCollection, _ collectionValue: Value, index i: Int, contentHTML: String) -> Value {
         let item = c.items[i]
         var f = base(kind: "detail", title: item.title, url: SiteURLs.item(c.name, item.slug), collection: c.name)
-        f["collection"] = collectionValue(c)
+        f["collection"] = collectionValue
         let hidden: Set<String> = [c.settings.titleField ?? "title", "title", "slug", c.settings.slugField ?? "slug"]
         let fields: [Value] = item.fields.compactMap { (name, value) in
             guard !hidden.contains(name), !display(value).isEmpty else { return nil }

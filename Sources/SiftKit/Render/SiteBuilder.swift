@@ -140,12 +140,13 @@ public struct SiteBuilder: Sendable {
         for c in site.collections {
             report.items.append((c.name, c.items.count))
             let listTemplate = templates.page("list", collection: c.name)
+            let collectionValue = ctx.collectionValue(c)
             let perPage = c.settings.perPage > 0 ? c.settings.perPage : max(c.items.count, 1)
             let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
             for n in 1...pageCount {
                 let slice = c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)]
                 let rel = SiteURLs.listPage(c.name, n)
-                try page(listTemplate, ctx.list(c, page: n, of: pageCount, items: slice), to: rel + "index.html")
+                try page(listTemplate, ctx.list(c, collectionValue, page: n, of: pageCount, items: slice), to: rel + "index.html")
                 sitemap.append(rel)
                 report.pages += 1
             }
@@ -165,7 +166,7 @@ public struct SiteBuilder: Sendable {
                     do {
                         let md = try markdownHTML(item.page, unsafe: unsafe, dropTitle: item.titleFromHeading)
                         let html = (item.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
-                        try page(detailTemplate, ctx.detail(c, index: i, contentHTML: html), to: SiteURLs.item(c.name, item.slug) + "index.html")
+                        try page(detailTemplate, ctx.detail(c, collectionValue, index: i, contentHTML: html), to: SiteURLs.item(c.name, item.slug) + "index.html")
                         var fields: [(name: String, value: String)] = [(titleField, item.title)]
                         for name in searchFields where name != titleField {
                             if let v = item.fields.value(at: name) { fields.append((name, ctx.display(v))) }

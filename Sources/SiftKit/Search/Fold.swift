@@ -7,24 +7,59 @@ public enum Fold {
     /// Folds a string for matching.
     public static func fold(_ s: String) -> String {
         if let ascii = asciiFold(s) { return ascii }
-        let decomposed = s.decomposedStringWithCompatibilityMapping
-        var out = String.UnicodeScalarView()
-        for scalar in decomposed.unicodeScalars {
-            if scalar.properties.generalCategory == .nonspacingMark { continue }
-            if scalar.value < 0x80 {
-                out.append(asciiLower(scalar))
-                continue
-            }
-            for lower in scalar.properties.lowercaseMapping.unicodeScalars {
-                out.append(lower == "\u{03C2}" ? "\u{03C3}" : lower)
+        // An ASCII character is a normalization boundary (a starter that never composes under
+        // NFKD), so only the runs of non-ASCII characters need Foundation's decomposition.
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        var text = s
+        text.withUTF8 { buf in
+            var i = 0
+            let n = buf.count
+            while i < n {
+                let b = buf[i]
+                if b < 0x80 {
+                    out.append((b >= 0x41 && b <= 0x5A) ? b + 32 : b)
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < n && buf[j] >= 0x80 { j += 1 }
+                let run = String(decoding: UnsafeBufferPointer(rebasing: buf[i..<j]), as: UTF8.self)
+                for scalar in run.decomposedStringWithCompatibilityMapping.unicodeScalars {
+                    if scalar.value < 0x80 { out.append(UInt8(asciiLower(scalar).value)); continue }
+                    let props = scalar.properties
+                    if props.generalCategory == .nonspacingMark { continue }
+                    if props.changesWhenLowercased {
+                        for lower in props.lowercaseMapping.unicodeScalars { append(lower, to: &out) }
+                    } else {
+                        append(scalar, to: &out)
+                    }
+                }
+                i = j
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Splits a folded query on white space into terms.
+    private static func append(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        let s = scalar == "\u{03C2}" ? "\u{03C3}" : scalar
+        out.append(contentsOf: UTF8.encode(s)!)
+    }
+
+    /// Splits a folded query into terms on code points with the Unicode White_Space property
+    /// (JavaScript: `/\p{White_Space}+/u`), so both sides split on the same characters.
     public static func terms(_ query: String) -> [String] {
-        fold(query).split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        var terms: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in fold(query).unicodeScalars {
+            if scalar.properties.isWhitespace {
+                if !current.isEmpty { terms.append(String(current)); current = String.UnicodeScalarView() }
+            } else {
+                current.append(scalar)
+            }
+        }
+        if !current.isEmpty { terms.append(String(current)) }
+        return terms
     }
 
     private static func asciiLower(_ s: Unicode.Scalar) -> Unicode.Scalar {

@@ -1,0 +1,309 @@
+import Foundation
+
+/// The pieces of the search index format shared by the writer and the reader; each mirrors a
+/// rule in docs/search-index.md that sift-core.js implements too.
+enum IndexFormat {
+    /// Bumped whenever a client written for the old layout would misread the new one.
+    static let version = 1
+
+    // MARK: Character classes
+
+    /// Word code points: letters, marks and numbers (`/[\p{L}\p{M}\p{N}]/u`).
+    @inline(__always)
+    static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x80 {
+            return (v >= 0x61 && v <= 0x7A) || (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A)
+        }
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    @inline(__always)
+    static func isSpaceScalar(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x80 { return v == 0x20 || (v >= 0x09 && v <= 0x0D) }
+        return s.properties.isWhitespace
+    }
+
+    /// A run of one class inside a whitespace-free token, as terms and bodies are split.
+    struct Piece: Equatable {
+        var text: String
+        var isWord: Bool
+    }
+
+    /// Splits folded text into pieces: white space separates tokens, and each token splits into
+    /// maximal runs of word code points and of other code points.
+    static func pieces(_ folded: String) -> [Piece] {
+        var out: [Piece] = []
+        var current = String.UnicodeScalarView()
+        var currentIsWord = false
+        for scalar in folded.unicodeScalars {
+            if isSpaceScalar(scalar) {
+                if !current.isEmpty { out.append(Piece(text: String(current), isWord: currentIsWord)) }
+                current = String.UnicodeScalarView()
+                continue
+            }
+            let w = isWordScalar(scalar)
+            if !current.isEmpty && w != currentIsWord {
+                out.append(Piece(text: String(current), isWord: currentIsWord))
+                current = String.UnicodeScalarView()
+            }
+            currentIsWord = w
+            current.append(scalar)
+        }
+        if !current.isEmpty { out.append(Piece(text: String(current), isWord: currentIsWord)) }
+        return out
+    }
+
+    /// The distinct pieces of a folded body, the body's vocabulary, scanned over UTF-8.
+    static func vocabulary(_ folded: String) -> Set<String> {
+        var text = folded
+        return text.withUTF8 { buf -> Set<String> in
+            var set = Set<String>()
+            set.reserveCapacity(buf.count / 10)
+            var start = 0
+            var cls: UInt8 = 0  // 0 space, 1 word, 2 other
+            var i = 0
+            let n = buf.count
+            while i < n {
+                let b = buf[i]
+                let c: UInt8
+                var len = 1
+                if b < 0x80 {
+                    c = asciiClass[Int(b)]
+                } else {
+                    var v: UInt32
+                    if b >= 0xF0 { len = 4; v = UInt32(b & 0x07) }
+                    else if b >= 0xE0 { len = 3; v = UInt32(b & 0x0F) }
+                    else { len = 2; v = UInt32(b & 0x1F) }
+                    for k in 1..<len where i + k < n { v = v << 6 | UInt32(buf[i + k] & 0x3F) }
+                    let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+                    c = isSpaceScalar(scalar) ? 0 : (isWordScalar(scalar) ? 1 : 2)
+                }
+                if c != cls {
+                    if cls != 0 { set.insert(String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)) }
+                    start = i
+                    cls = c
+                }
+                i += len
+            }
+            if cls != 0 && start < n { set.insert(String(decoding: UnsafeBufferPointer(rebasing: buf[start..<n]), as: UTF8.self)) }
+            return set
+        }
+    }
+
+    private static let asciiClass: [UInt8] = (0..<128).map { v -> UInt8 in
+        let s = Unicode.Scalar(UInt8(v))
+        if isSpaceScalar(s) { return 0 }
+        return isWordScalar(s) ? 1 : 2
+    }
+
+    // MARK: Sharding
+
+    /// The key a word is filed under: its first three code points (all of it when shorter).
+    static func key(_ word: String) -> String {
+        String(String.UnicodeScalarView(word.unicodeScalars.prefix(3)))
+    }
+
+    /// 32-bit FNV-1a over the UTF-8 bytes of a key, modulo the shard count.
+    static func shard(ofKey key: String, count: Int) -> Int {
+        var h: UInt32 = 0x811C_9DC5
+        for b in key.utf8 {
+            h ^= UInt32(b)
+            h = h &* 0x0100_0193
+        }
+        return Int(h % UInt32(count))
+    }
+
+    static func shardFileName(_ n: Int) -> String { "shard-\(n).json" }
+
+    // MARK: Postings
+
+    /// Ascending document numbers as base64 (standard alphabet, no padding) of LEB128 varints of
+    /// the gaps (first number as is, then each minus the previous minus one); or, when shorter,
+    /// `!` and base64 of a bitmap (bit `n % 8` of byte `n / 8` set for document `n`).
+    static func encodePostings(_ ids: [Int32]) -> String {
+        var varints: [UInt8] = []
+        varints.reserveCapacity(ids.count * 2)
+        var prev: Int32 = -1
+        for id in ids {
+            var gap = UInt32(id - prev - 1)
+            prev = id
+            while gap >= 0x80 {
+                varints.append(UInt8(gap & 0x7F) | 0x80)
+                gap >>= 7
+            }
+            varints.append(UInt8(gap))
+        }
+        let bitmapBytes = ids.isEmpty ? 0 : Int(ids.last!) / 8 + 1
+        if bitmapBytes < varints.count {
+            var bitmap = [UInt8](repeating: 0, count: bitmapBytes)
+            for id in ids { bitmap[Int(id) >> 3] |= 1 << UInt8(id & 7) }
+            return "!" + base64(bitmap)
+        }
+        return base64(varints)
+    }
+
+    static func decodePostings(_ s: String) -> [Int32] {
+        if s.hasPrefix("!") {
+            let bytes = unbase64(Substring(s.dropFirst()))
+            var out: [Int32] = []
+            for (i, byte) in bytes.enumerated() where byte != 0 {
+                for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 { out.append(Int32(i * 8 + bit)) }
+            }
+            return out
+        }
+        let bytes = unbase64(Substring(s))
+        var out: [Int32] = []
+        var prev: Int32 = -1
+        var value: UInt32 = 0
+        var shift: UInt32 = 0
+        for b in bytes {
+            value |= UInt32(b & 0x7F) << shift
+            if b & 0x80 != 0 { shift += 7; continue }
+            prev = prev + Int32(value) + 1
+            out.append(prev)
+            value = 0
+            shift = 0
+        }
+        return out
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let reverse: [UInt8] = {
+        var r = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in alphabet.enumerated() { r[Int(c)] = UInt8(i) }
+        return r
+    }()
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var i = 0
+        while i + 2 < bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out.append(alphabet[Int(n >> 18 & 63)]); out.append(alphabet[Int(n >> 12 & 63)])
+            out.append(alphabet[Int(n >> 6 & 63)]); out.append(alphabet[Int(n & 63)])
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest == 1 {
+            let n = UInt32(bytes[i]) << 16
+            out.append(alphabet[Int(n >> 18 & 63)]); out.append(alphabet[Int(n >> 12 & 63)])
+        } else if rest == 2 {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+            out.append(alphabet[Int(n >> 18 & 63)]); out.append(alphabet[Int(n >> 12 & 63)])
+            out.append(alphabet[Int(n >> 6 & 63)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func unbase64(_ s: Substring) -> [UInt8] {
+        var out: [UInt8] = []
+        var acc: UInt32 = 0
+        var bits = 0
+        for c in s.utf8 {
+            let v = reverse[Int(c)]
+            if v == 0xFF { continue }
+            acc = acc << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(acc >> UInt32(bits) & 0xFF))
+            }
+        }
+        return out
+    }
+
+    // MARK: Derivable values
+
+    /// Folding for pure ASCII, which every client does the same way; nil when `s` is not ASCII.
+    static func asciiFold(_ s: String) -> String? {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return Fold.fold(s)
+    }
+
+    /// The slug of an ASCII title (lowercase, runs of other than `a-z0-9` become `-`, trimmed);
+    /// nil when the title is not ASCII.
+    static func asciiSlug(_ s: String) -> String? {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var out: [UInt8] = []
+        var dash = false
+        for var b in s.utf8 {
+            if b >= 0x41 && b <= 0x5A { b += 32 }
+            if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                if dash && !out.isEmpty { out.append(0x2D) }
+                dash = false
+                out.append(b)
+            } else {
+                dash = true
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A minimal deterministic JSON writer: keys in the order given, no spaces, `/` unescaped,
+/// non-ASCII written as UTF-8.
+struct JSONWriter {
+    var out = ""
+
+    mutating func raw(_ s: String) { out += s }
+
+    mutating func string(_ s: String) {
+        out.append("\"")
+        var needsEscape = false
+        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { needsEscape = true; break }
+        if !needsEscape {
+            out += s
+        } else {
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+        }
+        out.append("\"")
+    }
+
+    mutating func optionalString(_ s: String?) {
+        if let s { string(s) } else { out += "null" }
+    }
+
+    mutating func key(_ k: String) {
+        string(k)
+        out.append(":")
+    }
+
+    mutating func strings(_ list: [String]) {
+        out.append("[")
+        for (i, s) in list.enumerated() {
+            if i > 0 { out.append(",") }
+            string(s)
+        }
+        out.append("]")
+    }
+
+    mutating func ints(_ list: [Int]) {
+        out.append("[")
+        out += list.map(String.init).joined(separator: ",")
+        out.append("]")
+    }
+}

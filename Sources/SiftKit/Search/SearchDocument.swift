@@ -1,0 +1,56 @@
+import Foundation
+
+/// One item as the search index sees it.
+public struct SearchDocument: Sendable {
+    /// The collection folder name, e.g. "candies".
+    public var collection: String
+    public var slug: String
+    public var title: String
+    /// The item's URL relative to the site base, e.g. "candies/chocolate-bar/".
+    public var url: String
+    /// The item's scope field value, when the collection has scopes.
+    public var scope: String?
+    /// The searched fields in order, the title field first.
+    public var fields: [(name: String, value: String)]
+    /// Plain text of the Markdown body; "" when search_body is off.
+    public var body: String
+
+    /// Creates a document.
+    public init(collection: String, slug: String, title: String, url: String, scope: String? = nil,
+                fields: [(name: String, value: String)], body: String = "") {
+        self.collection = collection
+        self.slug = slug
+        self.title = title
+        self.url = url
+        self.scope = scope
+        self.fields = fields
+        self.body = body
+    }
+}
+
+/// A collection's name, heading and configured scope order ("All" not included).
+public struct SearchCollectionInfo: Sendable {
+    public var name: String
+    public var title: String
+    public var scopes: [String]
+
+    /// Creates the description of a collection.
+    public init(name: String, title: String, scopes: [String] = []) {
+        self.name = name
+        self.title = title
+        self.scopes = scopes
+    }
+}
+
+/// A document folded and split, ready to be added to an index.
+public struct SearchDigest: Sendable {
+    var collection: String
+    var slug: String
+    var title: String
+    var url: String
+    var scope: String?
+    var fieldNames: [String]
+    var fieldValues: [String]
+    /// The distinct pieces of the folded body.
+    var words: [String]
+}

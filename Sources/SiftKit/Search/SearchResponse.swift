@@ -1,0 +1,58 @@
+import Foundation
+
+/// One item found by a search.
+public struct SearchResult: Sendable, Equatable {
+    /// How an item matched: every term in a searched field, some term only in the body, or by
+    /// typo tolerance on the title.
+    public enum Match: String, Sendable { case field, body, fuzzy }
+
+    public var collection: String
+    public var slug: String
+    public var title: String
+    /// The item's URL with the site's base path, e.g. "/candies/chocolate-bar/".
+    public var url: String
+    public var scope: String?
+    public var match: Match
+}
+
+/// The answer to a query: the matches in rank order, `total` counted before any limit.
+public struct SearchResponse: Sendable, Equatable {
+    public var query: String
+    public var scope: String
+    public var total: Int
+    public var results: [SearchResult]
+
+    /// The JSON that `sift search --json` prints (SPEC.md §2), without a trailing newline.
+    public func json() -> String {
+        var j = JSONWriter()
+        j.raw("{"); j.key("query"); j.string(query)
+        j.raw(","); j.key("scope"); j.string(scope)
+        j.raw(",\"total\":\(total),\"results\":[")
+        for (i, r) in results.enumerated() {
+            if i > 0 { j.raw(",") }
+            j.raw("{"); j.key("collection"); j.string(r.collection)
+            j.raw(","); j.key("slug"); j.string(r.slug)
+            j.raw(","); j.key("title"); j.string(r.title)
+            j.raw(","); j.key("url"); j.string(r.url)
+            j.raw(","); j.key("scope"); j.optionalString(r.scope)
+            j.raw(","); j.key("match"); j.string(r.match.rawValue)
+            j.raw("}")
+        }
+        j.raw("]}")
+        return j.out
+    }
+
+    /// A readable table: a count line, then one row per result (title, match, URL).
+    public func table() -> String {
+        let shown = results.count < total ? "\(results.count) of \(total)" : "\(total)"
+        var lines = [total == 0 ? "No results for “\(query)”" : "\(shown) result\(total == 1 ? "" : "s") for “\(query)”"
+            + (scope == "All" ? "" : " in \(scope)")]
+        let width = min(40, results.map { $0.title.count }.max() ?? 0)
+        for r in results {
+            let title = r.title.count > width ? String(r.title.prefix(width - 1)) + "…" : r.title
+            let pad = String(repeating: " ", count: max(0, width - title.count))
+            lines.append("  \(title)\(pad)  \(r.match.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(r.url)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

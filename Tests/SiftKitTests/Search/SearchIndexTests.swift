@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// A small seeded generator (SplitMix64), so failures reproduce.
+struct SeededRNG: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+private let syllables = ["cho", "co", "la", "te", "Ba", "ré", "Côte", "d'I", "voi", "ße", "İs", "tan", "ΣΟΦ", "ία",
+                         "俄", "罗", "斯", "日本", "한", "국", "カ", "ナ", "😀", "ﬁ", "Ａ", "ñ", "ö", "-", "x", "q"]
+
+private func randomText(_ rng: inout SeededRNG, words: Int) -> String {
+    (0..<words).map { _ in
+        (0..<Int.random(in: 1...3, using: &rng)).map { _ in syllables.randomElement(using: &rng)! }.joined()
+    }.joined(separator: Bool.random(using: &rng) ? " " : "  ")
+}
+
+/// Alters case and accents of a query cut from a title, as a visitor might type it.
+private func mangle(_ s: String, _ rng: inout SeededRNG) -> String {
+    var out = ""
+    for ch in s {
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: out += ch.uppercased()
+        case 1: out += String(ch).decomposedStringWithCanonicalMapping
+        case 2 where ch == "o": out += "ô"
+        default: out.append(ch)
+        }
+    }
+    return out
+}
+
+private func buildRandomSite(seed: UInt64, count: Int, shardThreshold: Int)
+    throws -> (SearchIndex, [SearchDocument])
+{
+    var rng = SeededRNG(state: seed)
+    var docs: [SearchDocument] = []
+    var builder = SearchIndexBuilder(shardThreshold: shardThreshold, shardTarget: 512)
+    builder.addCollection(SearchCollectionInfo(name: "things", title: "Things", scopes: ["One", "Two"]))
+    for i in 0..<count {
+        let title = randomText(&rng, words: Int.random(in: 1...4, using: &rng))
+        let doc = SearchDocument(collection: "things", slug: "t\(i)", title: title, url: "things/t\(i)/",
+                                 scope: Bool.random(using: &rng) ? "One" : "Two",
+                                 fields: [("title", title), ("tag", randomText(&rng, words: 1))],
+                                 body: randomText(&rng, words: Int.random(in: 0...30, using: &rng)))
+        docs.append(doc)
+        builder.add(SearchIndexBuilder.digest(doc))
+    }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-prop-\(UUID().uuidString)")
+    try builder.write(to: dir, baseURL: "/")
+    return (try SearchIndex(directory: dir), docs)
+}
+
+@Test(arguments: [(UInt64(1), 1 << 30), (UInt64(2), 0), (UInt64(3), 0), (UInt64(4), 1 << 30)])
+func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
+    let (index, docs) = try buildRandomSite(seed: seed, count: 150, shardThreshold: shardThreshold)
+    var rng = SeededRNG(state: seed &* 7919)
+    let foldedFields = docs.map { $0.fields.map { Fold.fold($0.value) } }
+    let foldedBodies = docs.map { Fold.fold($0.body) }
+    for _ in 0..<120 {
+        // A query cut from a title or a body, with case and accents changed.
+        let source = Bool.random(using: &rng) ? docs.randomElement(using: &rng)!.title
+                                                : docs.randomElement(using: &rng)!.body
+        let scalars = Array(source.unicodeScalars)
+        guard !scalars.isEmpty else { continue }
+        let start = Int.random(in: 0..<scalars.count, using: &rng)
+        let end = min(scalars.count, start + Int.random(in: 1...8, using: &rng))
+        let query = mangle(String(String.UnicodeScalarView(scalars[start..<end])), &rng)
+        let terms = Fold.terms(query)
+        guard !terms.isEmpty else { continue }
+
+        let response = try index.search(query)
+        let field = Set(response.results.filter { $0.match == .field }.map(\.slug))
+        let found = Set(response.results.filter { $0.match != .fuzzy }.map(\.slug))
+        let expectedField = Set(docs.indices.filter { d in
+            terms.allSatisfy { t in foldedFields[d].contains { $0.contains(t) } }
+        }.map { docs[$0].slug })
+        #expect(field == expectedField, "field matches for \(query)")
+        for d in docs.indices {
+            let holds = terms.allSatisfy { t in
+                foldedFields[d].contains { $0.contains(t) } || (t.unicodeScalars.count >= 3 && foldedBodies[d].contains(t))
+            }
+            if holds { #expect(found.contains(docs[d].slug), "missed \(docs[d].slug) for \(query)") }
+        }
+    }
+}
+
+@Test func writesIdenticalBytesTwice() throws {
+    func build() throws -> [String: Data] {
+        var rng = SeededRNG(state: 42)
+        var builder = SearchIndexBuilder(shardThreshold: 0, shardTarget: 300)
+        for i in 0..<80 {
+            let title = randomText(&rng, words: 2)
+            builder.add(SearchIndexBuilder.digest(SearchDocument(
+                collection: "c", slug: "s\(i)", title: title, url: "c/s\(i)/", fields: [("title", title)],
+                body: randomText(&rng, words: 20))))
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-det-\(UUID().uuidString)")
+        try builder.write(to: dir, baseURL: "/docs/")
+        var out: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+            out[name] = try Data(contentsOf: dir.appendingPathComponent(name))
+        }
+        return out
+    }
+    let a = try build(), b = try build()
+    #expect(a.count > 2)
+    #expect(a == b)
+}
+
+@Test func invalidQueriesNeverCrash() throws {
+    let (index, docs) = try buildRandomSite(seed: 9, count: 40, shardThreshold: 0)
+    #expect(try index.search("").total == docs.count)
+    #expect(try index.search(" \t\n ").total == docs.count)
+    #expect(try index.search("\u{FFFD}\u{FFFD}x").results.allSatisfy { _ in true })
+    let long = String(repeating: "chocolate ", count: 1000)
+    #expect(try index.search(long).total >= 0)
+    #expect(try index.search(String(repeating: "x", count: 10_000)).total == 0)
+    #expect(throws: SiftError.self) { try index.search("a", scope: "Three") }
+    #expect(throws: SiftError.self) { try index.search("a", collection: "nope") }
+}
+
+@Test func unknownScopeMessage() throws {
+    let (index, _) = try buildRandomSite(seed: 5, count: 5, shardThreshold: 1 << 30)
+    do {
+        _ = try index.search("a", scope: "Soft")
+        Issue.record("expected an error")
+    } catch let e as SiftError {
+        #expect(e.line == "error: unknown scope “Soft” (scopes: All, One, Two)")
+    }
+}
+
+@Test func jsonShape() throws {
+    let r = SearchResponse(query: "a\"b", scope: "All", total: 2, results: [
+        SearchResult(collection: "candies", slug: "caramel", title: "Caramel", url: "/candies/caramel/",
+                     scope: nil, match: .body)])
+    #expect(r.json() == #"{"query":"a\"b","scope":"All","total":2,"results":[{"collection":"candies","slug":"caramel","title":"Caramel","url":"/candies/caramel/","scope":null,"match":"body"}]}"#)
+}
+
+@Test func postingsRoundTrip() {
+    for ids: [Int32] in [[], [0], [5, 6, 7, 300, 100_000], Array(0..<64), [1, 3, 5, 7, 9, 11, 13, 15, 17]] {
+        #expect(IndexFormat.decodePostings(IndexFormat.encodePostings(ids)) == ids)
+    }
+}
+
+@Test func baseURLPathIsKept() throws {
+    var builder = SearchIndexBuilder()
+    builder.add(SearchIndexBuilder.digest(SearchDocument(
+        collection: "candies", slug: "caramel", title: "Caramel", url: "candies/caramel/",
+        fields: [("name", "Caramel")])))
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-base-\(UUID().uuidString)")
+    try builder.write(to: dir, baseURL: "https://example.org/shop")
+    let r = try SearchIndex(directory: dir).search("caramel")
+    #expect(r.results.map(\.url) == ["/shop/candies/caramel/"])
+}
