@@ -20,13 +20,10 @@ struct TestSite {
 
     var output: URL { root.appendingPathComponent("public") }
 
-    /// Builds with the same entry point as `sift build`, with paths printed relative to the site.
+    /// Builds with the same entry point as `sift build`, run from the site folder, so paths print relative to it.
     @discardableResult
     func build(_ extra: [String] = []) -> SiftCLI.Outcome {
-        let cwd = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(root.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
-        return SiftCLI.run(["build", "--quiet"] + extra)
+        SiftCLI.run(["build", "--quiet"] + extra, in: root)
     }
 
     func page(_ path: String) -> String? {

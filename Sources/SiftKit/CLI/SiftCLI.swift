@@ -55,9 +55,10 @@ public struct SiftCLI {
             """,
     ]
 
-    /// Runs the command line (without the program name).
-    public static func run(_ arguments: [String]) -> Outcome {
-        var args = ArgumentList(arguments)
+    /// Runs the command line (without the program name); relative paths are taken from
+    /// `directory`, the process's working directory by default.
+    public static func run(_ arguments: [String], in directory: URL? = nil) -> Outcome {
+        var args = ArgumentList(arguments, directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         guard let command = args.next() else { return Outcome(status: 2, stdout: "", stderr: usage) }
         do {
             switch command {
@@ -82,19 +83,16 @@ public struct SiftCLI {
         }
     }
 
-    static func siteURL(_ dir: String) -> URL {
-        URL(fileURLWithPath: dir, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
-    }
 
     static func build(_ args: inout ArgumentList, check: Bool) throws -> Outcome {
         var site = "."
-        var options = SiteBuilder.Options(site: siteURL("."))
+        var options = SiteBuilder.Options(site: args.url("."))
         var quiet = false
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return Outcome(status: 0, stdout: help[check ? "check" : "build"]!, stderr: "")
             case "--site": site = try args.value(for: arg)
-            case "--output" where !check: options.output = siteURL(try args.value(for: arg))
+            case "--output" where !check: options.output = args.url(try args.value(for: arg))
             case "--base-url" where !check: options.baseURL = try args.value(for: arg)
             case "--drafts": options.drafts = true
             case "--quiet", "-q": quiet = true
@@ -105,15 +103,18 @@ public struct SiftCLI {
             default: throw UsageError("unknown option '\(arg)' for sift \(check ? "check" : "build")")
             }
         }
-        options.site = siteURL(site)
+        options.site = args.url(site)
         options.displayRoot = site
         options.dryRun = check
         let report = try SiteBuilder(options: options).build()
-        if quiet { return Outcome(status: 0, stdout: "", stderr: "") }
+        let timings = ProcessInfo.processInfo.environment["SIFT_TIMINGS"] == "1"
+            ? report.stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined() : ""
+        if quiet { return Outcome(status: 0, stdout: "", stderr: timings) }
+        let warnings = report.warnings.map { $0.line + "\n" }.joined()
         let items = report.items.map { "\($0.count) \($0.collection)" }.joined(separator: ", ")
         let verb = check ? "checked" : "built"
         let summary = String(format: "%@ %d pages (%@) in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, report.seconds)
-        return Outcome(status: 0, stdout: summary + (check ? "" : " into \(report.output.path)") + "\n", stderr: "")
+        return Outcome(status: 0, stdout: summary + (check ? "" : " into \(report.output.path)") + "\n", stderr: warnings + timings)
     }
 
     static func search(_ args: inout ArgumentList) throws -> Outcome {
@@ -141,7 +142,7 @@ public struct SiftCLI {
             }
         }
         guard let query else { throw UsageError("sift search needs a QUERY") }
-        let dir = siteURL(site).appendingPathComponent("public/search")
+        let dir = args.url(site).appendingPathComponent("public/search")
         guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("manifest.json").path) else {
             throw SiftError("no search index: run 'sift build' first", at: SourcePosition(path: (site == "." ? "" : site + "/") + "public/search/manifest.json", line: 0))
         }
@@ -159,7 +160,15 @@ struct UsageError: Error {
 /// The arguments left to read.
 struct ArgumentList {
     private var rest: ArraySlice<String>
-    init(_ args: [String]) { rest = args[...] }
+    /// Where relative paths start.
+    let directory: URL
+    init(_ args: [String], directory: URL) {
+        rest = args[...]
+        self.directory = directory
+    }
+    func url(_ path: String) -> URL {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)).standardizedFileURL
+    }
     mutating func next() -> String? { rest.popFirst() }
     mutating func value(for option: String) throws -> String {
         guard let v = rest.popFirst() else { throw UsageError("\(option) needs a value") }

@@ -18,13 +18,13 @@ public struct CollectionSettings: Sendable, Equatable {
     public init() {}
 
     /// Reads collection.yml's mapping, reporting every wrong value.
-    public init(fields: Fields, path: String) throws {
+    public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
-        let at = SourcePosition(path: path)
+        func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
         func list(_ key: String) -> [String]? {
             guard let v = fields[key] else { return nil }
             guard let l = v.stringList else {
-                errors.append(SiftError("\(key) must be a list of field names", at: at))
+                errors.append(SiftError("\(key) must be a list of field names", at: at(key)))
                 return nil
             }
             return l
@@ -37,7 +37,7 @@ public struct CollectionSettings: Sendable, Equatable {
         searchFields = list("search_fields")
         listFields = list("list_fields") ?? []
         if let v = fields["search_body"] {
-            if let b = v.boolValue { searchBody = b } else { errors.append(SiftError("search_body must be true or false", at: at)) }
+            if let b = v.boolValue { searchBody = b } else { errors.append(SiftError("search_body must be true or false", at: at("search_body"))) }
         }
         if let v = fields["sort"]?.text, !v.isEmpty {
             sortDescending = v.hasPrefix("-")
@@ -45,11 +45,11 @@ public struct CollectionSettings: Sendable, Equatable {
         }
         if let v = fields["per_page"] {
             if let n = Int(v.text), n >= 0 { perPage = n } else {
-                errors.append(SiftError("per_page must be a whole number, 0 for one page (found '\(v.text)')", at: at))
+                errors.append(SiftError("per_page must be a whole number, 0 for one page (found '\(v.text)')", at: at("per_page")))
             }
         }
         if scopeField == nil && !scopes.isEmpty {
-            errors.append(SiftError("scopes are set but scope_field is not", at: at))
+            errors.append(SiftError("scopes are set but scope_field is not", at: at("scopes")))
         }
         if let e = SiftError.combined(errors) { throw e }
     }

@@ -38,7 +38,9 @@ public struct SiteLoader: Sendable {
         let siteFile = content.appendingPathComponent("site.yml")
         if FileManager.default.fileExists(atPath: siteFile.path) {
             do {
-                settings = try SiteSettings(fields: try readMapping(siteFile, display: display("Content/site.yml")), path: display("Content/site.yml"))
+                let path = display("Content/site.yml")
+                let (fields, positions) = try readMapping(siteFile, display: path)
+                settings = try SiteSettings(fields: fields, path: path, positions: positions)
             } catch let e as SiftError { errors.append(e) }
         }
         if let base = baseURLOverride { settings.baseURL = base }
@@ -93,14 +95,9 @@ public struct SiteLoader: Sendable {
         return nil
     }
 
-    func readMapping(_ url: URL, display path: String) throws -> Fields {
+    func readMapping(_ url: URL, display path: String) throws -> (Fields, [String: SourcePosition]) {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
-        let value = try YAML.parse(text, path: path).value
-        switch value {
-        case .null: return Fields()
-        case .map(let f): return f
-        default: throw SiftError("expected a mapping of settings", at: SourcePosition(path: path))
-        }
+        return try YAML.parseMapping(text, path: path)
     }
 
     // MARK: Collections
@@ -115,7 +112,8 @@ public struct SiteLoader: Sendable {
             if file == "collection.yml" || file == "collection.yaml" {
                 do {
                     let path = display("\(rel)/\(file)")
-                    settings = try CollectionSettings(fields: try readMapping(folder.appendingPathComponent(file), display: path), path: path)
+                    let (fields, positions) = try readMapping(folder.appendingPathComponent(file), display: path)
+                    settings = try CollectionSettings(fields: fields, path: path, positions: positions)
                 } catch let e as SiftError { errors.append(e) }
             } else if file.hasSuffix(".md") {
                 pageFiles.append(file)

@@ -15,31 +15,32 @@ public struct SiteSettings: Sendable, Equatable {
     /// Settings with every default.
     public init() {}
 
-    /// Reads site.yml's mapping; unknown or mistyped values are errors at the file.
-    public init(fields: Fields, path: String) throws {
+    /// Reads site.yml's mapping; a mistyped value is an error at its position in the file.
+    public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
-        let at = SourcePosition(path: path)
+        func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
         if let v = fields["title"] { title = v.text }
         if let v = fields["base_url"] { baseURL = v.text.isEmpty ? "/" : v.text }
         if let v = fields["language"] { language = v.text }
         if let md = fields["markdown"]?.fields, let unsafe = md["unsafe"] {
             if let b = unsafe.boolValue { unsafeMarkdown = b } else {
-                errors.append(SiftError("markdown.unsafe must be true or false", at: at))
+                errors.append(SiftError("markdown.unsafe must be true or false", at: at("markdown.unsafe")))
             }
         }
         if let s = fields["search"] {
             guard let searchFields = s.fields else {
-                throw SiftError("search must be a mapping of settings", at: at)
+                throw SiftError("search must be a mapping of settings", at: at("search"))
             }
-            do { search = try SearchSettings(fields: searchFields, path: path) } catch let e as SiftError { errors.append(e) }
+            let inner = positions.filter { $0.key.hasPrefix("search.") }
+            do { search = try SearchSettings(fields: searchFields, path: path, positions: Dictionary(uniqueKeysWithValues: inner.map { (String($0.key.dropFirst(7)), $0.value) })) } catch let e as SiftError { errors.append(e) }
         }
         if let t = fields["theme"] {
-            guard let themeFields = t.fields else { throw SiftError("theme must be a mapping of settings", at: at) }
+            guard let themeFields = t.fields else { throw SiftError("theme must be a mapping of settings", at: at("theme")) }
             for (k, v) in themeFields {
                 let value = v.text
                 // A value may not close the declaration or the rule it is written into.
                 if value.contains(where: { ";{}<>\\\n\r".contains($0) }) {
-                    errors.append(SiftError("theme.\(k) may not contain ; { } < > or \\", at: at))
+                    errors.append(SiftError("theme.\(k) may not contain ; { } < > or \\", at: at("theme.\(k)")))
                 } else {
                     theme.append((k, value))
                 }
@@ -89,13 +90,13 @@ public struct SearchSettings: Sendable, Equatable {
     /// Settings with every default.
     public init() {}
 
-    /// Reads the `search:` mapping.
-    public init(fields: Fields, path: String) throws {
+    /// Reads the `search:` mapping; positions are keyed by the names inside it.
+    public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
-        let at = SourcePosition(path: path)
+        func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
         func flag(_ key: String, _ target: inout Bool) {
             guard let v = fields[key] else { return }
-            if let b = v.boolValue { target = b } else { errors.append(SiftError("search.\(key) must be true or false", at: at)) }
+            if let b = v.boolValue { target = b } else { errors.append(SiftError("search.\(key) must be true or false", at: at(key))) }
         }
         if let v = fields["placeholder"] { placeholder = v.text }
         if let v = fields["cancel_text"] { cancelText = v.text }
@@ -104,12 +105,12 @@ public struct SearchSettings: Sendable, Equatable {
         flag("hide_navigation", &hideNavigation)
         if let v = fields["style"] {
             if let s = Style(rawValue: v.text) { style = s } else {
-                errors.append(SiftError("search.style must be one of prominent, minimal, centered (found '\(v.text)')", at: at))
+                errors.append(SiftError("search.style must be one of prominent, minimal, centered (found '\(v.text)')", at: at("style")))
             }
         }
         if let v = fields["scope_bar"] {
             if let s = ScopeBar(rawValue: v.text) { scopeBar = s } else {
-                errors.append(SiftError("search.scope_bar must be active or always (found '\(v.text)')", at: at))
+                errors.append(SiftError("search.scope_bar must be active or always (found '\(v.text)')", at: at("scope_bar")))
             }
         }
         if let e = SiftError.combined(errors) { throw e }

@@ -30,6 +30,16 @@ public struct SiteBuilder: Sendable {
         public var items: [(collection: String, count: Int)] = []
         public var seconds = 0.0
         public var output: URL
+        /// Problems that did not stop the build.
+        public var warnings: [SiftError] = []
+        /// Wall-clock seconds per stage, in order, for `SIFT_TIMINGS=1` and `make bench`.
+        public var stages: [(stage: String, seconds: Double)] = []
+
+        mutating func lap(_ stage: String, since: inout Date) {
+            let now = Date()
+            stages.append((stage, now.timeIntervalSince(since)))
+            since = now
+        }
     }
 
     public var options: Options
@@ -55,17 +65,23 @@ public struct SiteBuilder: Sendable {
         try checkOutput()
         if let e = SiftError.combined(errors) { throw e }
         guard let site = loadedSite, let templates else { throw SiftError("build failed", at: nil) }
-        try validate(site, display: loader.display)
+        let warnings = try validate(site, display: loader.display)
 
         if options.dryRun {
             let writer = try OutputWriter.dryRun()
             defer { writer.discard() }
-            return try render(site, templates: templates, writer: writer, loader: loader, start: start)
+            var report = try render(site, templates: templates, writer: writer, loader: loader, start: start)
+            report.warnings = warnings
+            return report
         }
         let writer = try OutputWriter(output: outputURL)
         do {
-            let report = try render(site, templates: templates, writer: writer, loader: loader, start: start)
+            var report = try render(site, templates: templates, writer: writer, loader: loader, start: start)
+            report.warnings = warnings
+            var lap = Date()
             try writer.commit()
+            report.lap("commit", since: &lap)
+            report.seconds = Date().timeIntervalSince(start)
             return report
         } catch {
             writer.discard()
@@ -83,8 +99,8 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    /// Checks that need the whole site: slugs a paginated list needs.
-    func validate(_ site: Site, display: (String) -> String) throws {
+    /// Checks that need the whole site; returns the warnings, throws the errors.
+    func validate(_ site: Site, display: (String) -> String) throws -> [SiftError] {
         var errors: [SiftError] = []
         for c in site.collections where c.settings.perPage > 0 {
             for item in c.items where item.slug == "page" {
@@ -101,6 +117,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
+        return errors.filter { $0.severity == .warning }
     }
 
     func markdownHTML(_ source: MarkdownSource?, unsafe: Bool, dropTitle: Bool) throws -> RenderedMarkdown? {
@@ -114,6 +131,8 @@ public struct SiteBuilder: Sendable {
         let ctx = PageContext(site: site, urls: urls, hasTheme: !site.settings.theme.isEmpty)
         let unsafe = site.settings.unsafeMarkdown
         var report = Report(output: outputURL)
+        var lap = start
+        report.lap("load", since: &lap)
         var errors: [SiftError] = []
         var sitemap: [String] = [""]
 
@@ -193,9 +212,12 @@ public struct SiteBuilder: Sendable {
         }
         if let e = SiftError.combined(errors) { throw e }
 
+        report.lap("pages", since: &lap)
         try writeAssets(site, writer: writer)
         try writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
+        report.lap("assets", since: &lap)
         try index.write(to: writer.staging.appendingPathComponent("search"), baseURL: urls.basePath)
+        report.lap("index", since: &lap)
         report.seconds = Date().timeIntervalSince(start)
         return report
     }

@@ -2,8 +2,7 @@ import Foundation
 import Testing
 @testable import SiftKit
 
-/// Building whole sites is serialised: the CLI changes the working directory.
-@Suite(.serialized) struct SiteBuilderTests {
+struct SiteBuilderTests {
     @Test func aSingleCSVBuildsACompleteSite() throws {
         let site = try TestSite(["Content/things/things.csv": "name,colour\nRed Ball,red\nBlue Cube,blue\n"])
         defer { site.delete() }

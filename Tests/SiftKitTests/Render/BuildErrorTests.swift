@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// Every kind of bad input, with the exact line a user sees.
+struct BuildErrorTests {
+    func errors(_ files: [String: String], _ extra: [String] = []) throws -> SiftCLI.Outcome {
+        let site = try TestSite(files)
+        defer { site.delete() }
+        return site.build(extra)
+    }
+
+    @Test func settingErrorsPointAtTheirKey() throws {
+        let out = try errors([
+            "Content/site.yml": "title: X\nsearch:\n  instant: sometimes\n  style: fancy\n",
+            "Content/a/a.txt": "A\n",
+        ])
+        #expect(out.status == 1)
+        #expect(out.stderr == """
+            Content/site.yml:3:12: error: search.instant must be true or false
+            Content/site.yml:4:10: error: search.style must be one of prominent, minimal, centered (found 'fancy')
+
+            """)
+    }
+
+    @Test func collectionSettingErrorsPointAtTheirKey() throws {
+        let out = try errors(["Content/a/collection.yml": "title: A\nper_page: many\n", "Content/a/a.txt": "A\n"])
+        #expect(out.stderr == "Content/a/collection.yml:2:11: error: per_page must be a whole number, 0 for one page (found 'many')\n")
+    }
+
+    @Test func yamlSyntaxErrorInSettings() throws {
+        let out = try errors(["Content/site.yml": "title: X\n  bad: indent\n", "Content/a/a.txt": "A\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr.hasPrefix("Content/site.yml:2:6: error: "))
+    }
+
+    @Test func frontMatterErrorHasTheFileLine() throws {
+        let out = try errors(["Content/a/x.md": "---\ntitle: ok\ntags: [a, b\n---\nBody\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr.hasPrefix("Content/a/x.md:4:1: error: "), "\(out.stderr)")
+    }
+
+    @Test func unknownPartialNamesTheTemplateLine() throws {
+        let out = try errors(["Content/a/a.txt": "A\n", "Templates/page.mustache": "ok\n{{> sidebar}}\n", "Content/about.md": "Hi\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr == "Templates/page.mustache:2:1: error: no template named 'sidebar'\n")
+    }
+
+    @Test func templateSyntaxErrorNamesTheTemplateLine() throws {
+        let out = try errors(["Content/a/a.txt": "A\n", "Templates/list.mustache": "{{#items}}\n{{title}}\n"])
+        #expect(out.stderr == "Templates/list.mustache:1:1: error: unclosed section 'items' opened here\n")
+    }
+
+    @Test func invalidUTF8NamesTheByte() throws {
+        let site = try TestSite(["Content/a/a.txt": "A\n"])
+        defer { site.delete() }
+        try Data([0x4F, 0x6B, 0x0A, 0x42, 0xFF, 0x0A]).write(to: site.root.appendingPathComponent("Content/a/a.txt"))
+        let out = site.build()
+        #expect(out.stderr == "Content/a/a.txt:2:2: error: invalid UTF-8 (byte 0xFF)\n")
+    }
+
+    @Test func unreadableFileIsAnError() throws {
+        let site = try TestSite(["Content/a/a.txt": "A\n", "Content/a/b.md": "x"])
+        defer { site.delete() }
+        // A folder where a page should be a file cannot be read as one.
+        try site.remove("Content/a/b.md")
+        try FileManager.default.createDirectory(at: site.root.appendingPathComponent("Content/a/b.md"), withIntermediateDirectories: true)
+        let out = site.build()
+        #expect(out.status == 1)
+        #expect(out.stderr.hasPrefix("Content/a/b.md: error: cannot read file"), "\(out.stderr)")
+    }
+
+    @Test func emptySlugIsAnError() throws {
+        let out = try errors(["Content/a/a.csv": "name\nOK\n\"?!\"\n"])
+        #expect(out.stderr == "Content/a/a.csv:3:1: error: the slug of '?!' is empty: give the row a slug\n")
+    }
+
+    @Test func aSlugFieldCannotEscapeTheOutput() throws {
+        let site = try TestSite(["Content/a/a.csv": "name,slug\nEvil,../../../etc\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("a/etc/index.html") != nil)
+    }
+
+    @Test func reservedCollectionNamesAreRefused() throws {
+        let out = try errors(["Content/assets/a.txt": "A\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr.hasPrefix("Content/assets: error: collection folder 'assets' is reserved"))
+    }
+
+    @Test func scopesNotListedAreWarnings() throws {
+        let site = try TestSite([
+            "Content/c/c.csv": "name,kind\nA,x\nB,y\n",
+            "Content/c/collection.yml": "scope_field: kind\nscopes: [x]\n",
+        ])
+        defer { site.delete() }
+        let out = SiftCLI.run(["check"], in: site.root)
+        #expect(out.status == 0)
+        #expect(out.stderr == "Content/c/c.csv:3:1: warning: kind 'y' is not one of the scopes x in collection.yml\n")
+        #expect(!FileManager.default.fileExists(atPath: site.output.path), "check writes nothing")
+    }
+
+    @Test func wrongUsageExitsTwo() {
+        #expect(SiftCLI.run(["bild"]).status == 2)
+        #expect(SiftCLI.run(["build", "--nope"]).stderr == "error: unknown option '--nope' for sift build\nRun 'sift help' for usage.\n")
+        #expect(SiftCLI.run(["build", "--jobs", "0"]).status == 2)
+        #expect(SiftCLI.run(["search"]).status == 2)
+        #expect(SiftCLI.run([]).status == 2)
+        #expect(SiftCLI.run(["--version"]).stdout == "sift \(SiftCLI.version)\n")
+        #expect(SiftCLI.run(["help", "build"]).stdout.hasPrefix("Usage: sift build"))
+    }
+}
