@@ -74,13 +74,18 @@ public struct SiteLoader: Sendable {
                     page.weight = fm["weight"]?.doubleValue
                     if let problem = Self.nameProblem(page.slug) {
                         errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
-                    } else if let other = taken[page.slug] {
-                        errors.append(SiftError("page slug '\(page.slug)' is also used by \(other)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
                     } else {
-                        taken[page.slug] = display(rel)
                         pages.append(page)
                     }
                 } catch let e as SiftError { errors.append(e) }
+            }
+        }
+        // Pages and collections share the top level of the output.
+        for page in pages {
+            if let other = taken[page.slug] {
+                errors.append(SiftError("page slug '\(page.slug)' is also used by \(other)", at: SourcePosition(path: page.page.displayPath, line: 1, column: 1)))
+            } else {
+                taken[page.slug] = page.page.displayPath
             }
         }
         pages.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }

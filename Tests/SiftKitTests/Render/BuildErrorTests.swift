@@ -110,3 +110,10 @@ struct BuildErrorTests {
         #expect(SiftCLI.run(["help", "build"]).stdout.hasPrefix("Usage: sift build"))
     }
 }
+
+extension BuildErrorTests {
+    @Test func aPageAndACollectionCannotShareAName() throws {
+        let out = try errors(["Content/a.md": "---\nslug: things\n---\nHi\n", "Content/things/t.txt": "A\n"])
+        #expect(out.stderr == "Content/a.md:1:1: error: page slug 'things' is also used by Content/things\n")
+    }
+}
