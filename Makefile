@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SIFT := .build/release/sift
 APT_PACKAGES := libcmark-dev libyaml-dev pkg-config
 
-.PHONY: site test deps build swift-test js-test browser-test bench serve clean
+.PHONY: site test deps build swift-test js-test browser-test browser-deps screenshots bench serve clean
 
 site: build
 	$(SIFT) build
@@ -23,10 +23,33 @@ deps:
 	  fi; \
 	fi
 
-test: deps swift-test
+test: deps swift-test browser-test
 
 swift-test:
 	swift test
+
+# The search bar in real headless Chromium (Debian's, driven by Python Playwright) against
+# the example site built into a temporary folder by the release sift. See Tests/browser/.
+browser-test: build browser-deps
+	python3 -m pytest -q Tests/browser
+
+# Chromium and Playwright, installed only when missing; never `playwright install` (it downloads a browser).
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "the browser tests need: sudo apt-get install chromium"; exit 1; \
+	  fi; \
+	fi
+	@if ! python3 -c 'import playwright, pytest' 2>/dev/null; then \
+	  python3 -m pip --version >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null; }; \
+	  python3 -m pip install -q playwright pytest 2>/dev/null || python3 -m pip install -q --break-system-packages playwright pytest; \
+	fi
+
+# Screenshots of the candies page (idle, dimmed, scope Hard, centered) at 1280x900 and 390x844 into /tmp/sift-shots.
+screenshots: build browser-deps
+	python3 Tests/browser/screenshots.py /tmp/sift-shots
 
 serve: site
 	cd public && python3 -m http.server 8000 --bind 127.0.0.1

@@ -1,0 +1,70 @@
+"""Builds Sift sites into temporary folders and serves them on 127.0.0.1, for the browser tests and screenshots.py.
+
+SIFT=path picks the sift binary (default: .build/release/sift of this repository).
+SIFT_ASSETS=dir overlays the files of dir onto public/assets/ after each build, to try
+sift.js or sift.css edits without rebuilding sift.
+"""
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SIFT = os.environ.get("SIFT") or str(REPO / ".build/release/sift")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def build(site: Path, into: Path) -> Path:
+    """Builds `site` into `into`/public and returns that folder."""
+    out = into / "public"
+    subprocess.run([SIFT, "build", "--site", str(site), "--output", str(out), "--quiet"], check=True)
+    if os.environ.get("SIFT_ASSETS"):
+        for f in Path(os.environ["SIFT_ASSETS"]).iterdir():
+            shutil.copy(f, out / "assets" / f.name)
+    return out
+
+
+def search(built: Path, query: str, **opts) -> dict:
+    """What `sift search --json` answers from the index built into `built` (a …/public folder)."""
+    args = [SIFT, "search", query, "--site", str(built.parent), "--json"]
+    for k, v in opts.items():
+        args += [f"--{k}", str(v)]
+    return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+
+
+def fixture_site(files: dict) -> Path:
+    """Writes a site folder from {relative path: text} into a new temporary folder."""
+    root = Path(tempfile.mkdtemp(prefix="sift-site-"))
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+class Server:
+    """python3 -m http.server on a free loopback port, optionally sending extra headers (a CSP)."""
+
+    def __init__(self, folder: Path, headers: dict | None = None):
+        extra = headers or {}
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def end_headers(self):
+                for k, v in extra.items():
+                    self.send_header(k, v)
+                super().end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()

@@ -1,0 +1,295 @@
+"""The search bar in headless Chromium, driven as a visitor would: by role and label.
+
+The expected rows come from `sift search --json` on the same built index, so the browser
+must give exactly the answer the command line gives (SPEC.md §2, §4).
+"""
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import siftsite
+
+ALL_CANDIES = ["chocolate-bar", "chocolate-chip", "dark-chocolate", "lollipop", "candy-cane",
+               "jaw-breaker", "caramel", "sour-chew", "gummi-bear"]
+
+
+def rows(page, collection="candies"):
+    """The links of the list rows a visitor can see."""
+    return page.locator(f"[data-sift-list={collection}]").get_by_role("link")
+
+
+def shown(page, collection="candies"):
+    return rows(page, collection).evaluate_all("els => els.map(a => a.getAttribute('href'))")
+
+
+def expect_rows(page, urls, collection="candies"):
+    expect(rows(page, collection)).to_have_count(len(urls))
+    assert shown(page, collection) == urls
+
+
+def urls(answer):
+    return [r["url"] for r in answer["results"]]
+
+
+def test_choc_leaves_what_sift_search_returns(page, server, built):
+    answer = siftsite.search(built, "choc", collection="candies")
+    titles = [r["title"] for r in answer["results"]]
+    assert titles[:3] == ["Chocolate Bar", "Chocolate Chip", "Dark Chocolate"]
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox", name="Search here...").fill("choc")
+    expect_rows(page, urls(answer))
+    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+    expect(page.locator("[data-sift-list=candies] mark").first).to_have_text("Choc")
+    assert page.url.endswith("/candies/?q=choc")
+
+
+def test_scope_hard_with_a(page, server, built):
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").click()
+    expect(page.get_by_role("radiogroup", name="Scope")).to_be_visible()
+    expect(page.get_by_role("radio", name="All")).to_have_attribute("aria-checked", "true")
+    page.get_by_role("radio", name="Hard").click()
+    expect(page.get_by_role("radio", name="Hard")).to_have_attribute("aria-checked", "true")
+    page.get_by_role("searchbox").fill("a")
+    expect_rows(page, ["/candies/candy-cane/", "/candies/jaw-breaker/"])
+    assert urls(siftsite.search(built, "a", scope="Hard", collection="candies")) == shown(page)
+    expect(page.get_by_role("radio", name="Hard")).to_have_accessible_name("Hard 2")
+    assert "q=a" in page.url and "scope=Hard" in page.url
+
+
+def test_cancel_restores_all_nine_in_order(page, server):
+    page.goto(server.url + "/candies/")
+    original = shown(page)
+    assert original == [f"/candies/{s}/" for s in ALL_CANDIES]
+    page.get_by_role("searchbox").fill("choc")
+    page.get_by_role("radio", name="Other").click()
+    expect(rows(page)).not_to_have_count(9)
+    page.get_by_role("button", name="Cancel").click()
+    expect_rows(page, original)
+    expect(page.get_by_role("searchbox")).to_have_value("")
+    expect(page.get_by_role("button", name="Cancel")).to_be_hidden()
+    expect(page.locator("[data-sift-list=candies] mark")).to_have_count(0)
+    assert page.url == server.url + "/candies/"
+
+
+def test_escape_cancels(page, server):
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").fill("gum")
+    expect_rows(page, ["/candies/gummi-bear/"])
+    page.keyboard.press("Escape")
+    expect_rows(page, [f"/candies/{s}/" for s in ALL_CANDIES])
+    expect(page.get_by_role("searchbox")).not_to_be_focused()
+
+
+def test_clear_button(page, server):
+    page.goto(server.url + "/candies/")
+    box = page.get_by_role("searchbox")
+    expect(page.get_by_role("button", name="Clear", exact=True)).to_be_hidden()
+    box.fill("gum")
+    expect_rows(page, ["/candies/gummi-bear/"])
+    page.get_by_role("button", name="Clear", exact=True).click()
+    expect(box).to_have_value("")
+    expect(box).to_be_focused()
+    expect(rows(page)).to_have_count(9)
+    expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+
+
+def test_no_results_status(page, server):
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").fill("xyzzyq")
+    expect(rows(page)).to_have_count(0)
+    expect(page.get_by_role("status")).to_have_text("No results for “xyzzyq”")
+
+
+def test_cote_finds_cote_divoire(page, server):
+    page.goto(server.url + "/countries/")
+    page.get_by_role("searchbox").fill("cote")
+    expect(rows(page, "countries").first).to_have_accessible_name("Côte d'Ivoire")
+    expect(page.locator("[data-sift-list=countries] mark").first).to_have_text("Côte")
+
+
+def test_panel_on_other_pages(page, server):
+    page.goto(server.url + "/about/")
+    box = page.get_by_role("combobox", name="Search here...")
+    box.fill("cote")
+    expect(page.get_by_role("listbox")).to_be_visible()
+    expect(page.get_by_role("option").first).to_contain_text("Côte d'Ivoire")
+    expect(box).to_have_attribute("aria-expanded", "true")
+    expect(page.get_by_role("option").first.get_by_role("link")).to_have_attribute("href", "/countries/cote-d-ivoire/")
+
+
+def test_keyboard_opens_a_result_in_the_list(page, server, built):
+    first = urls(siftsite.search(built, "choc", collection="candies"))[0]
+    page.goto(server.url + "/candies/")
+    page.keyboard.press("/")
+    expect(page.get_by_role("searchbox")).to_be_focused()
+    page.keyboard.type("choc")
+    expect(rows(page)).to_have_count(len(urls(siftsite.search(built, "choc", collection="candies"))))
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    page.wait_for_url(server.url + first)
+
+
+def test_keyboard_opens_a_result_in_the_panel(page, server):
+    page.goto(server.url + "/")
+    page.keyboard.press("Control+k")
+    box = page.get_by_role("combobox")
+    expect(box).to_be_focused()
+    page.keyboard.type("cote")
+    expect(page.get_by_role("option").first).to_be_visible()
+    page.keyboard.press("ArrowDown")
+    option = page.get_by_role("option", selected=True)
+    expect(option).to_contain_text("Côte d'Ivoire")
+    expect(box).to_have_attribute("aria-activedescendant", option.get_attribute("id"))
+    page.keyboard.press("Enter")
+    page.wait_for_url(server.url + "/countries/cote-d-ivoire/")
+
+
+def test_back_from_a_detail_page_restores_query_and_scope(page, server):
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").click()
+    page.get_by_role("radio", name="Hard").click()
+    page.get_by_role("searchbox").fill("a")
+    expect_rows(page, ["/candies/candy-cane/", "/candies/jaw-breaker/"])
+    page.get_by_role("link", name="Candy Cane").click()
+    page.wait_for_url("**/candies/candy-cane/")
+    page.go_back()
+    expect(page.get_by_role("searchbox")).to_have_value("a")
+    expect(page.get_by_role("radio", name="Hard")).to_have_attribute("aria-checked", "true")
+    expect_rows(page, ["/candies/candy-cane/", "/candies/jaw-breaker/"])
+
+
+def test_opening_a_url_with_state(page, server):
+    page.goto(server.url + "/candies/?q=c&scope=Chocolate")
+    expect(page.get_by_role("searchbox")).to_have_value("c")
+    expect(page.get_by_role("radio", name="Chocolate")).to_have_attribute("aria-checked", "true")
+    expect_rows(page, ["/candies/chocolate-bar/", "/candies/chocolate-chip/", "/candies/dark-chocolate/"])
+
+
+def test_empty_state_scopes_and_recent_searches(page, server):
+    page.goto(server.url + "/candies/")
+    box = page.get_by_role("searchbox")
+    box.fill("gum")
+    box.press("Enter")
+    page.get_by_role("button", name="Cancel").click()
+    box.click()
+    expect(page.get_by_role("button", name="gum", exact=True)).to_be_visible()
+    page.get_by_role("button", name="Other", exact=True).click()
+    expect(page.get_by_role("radio", name="Other")).to_have_attribute("aria-checked", "true")
+    expect_rows(page, ["/candies/caramel/", "/candies/sour-chew/", "/candies/gummi-bear/"])
+    page.get_by_role("radio", name="All").click()
+    page.get_by_role("button", name="Clear recent searches").click()
+    expect(page.get_by_role("button", name="gum", exact=True)).to_be_hidden()
+
+
+def test_dimmed_background_cancels_on_click(page, server):
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").click()
+    expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+    page.wait_for_timeout(300)
+    page.mouse.click(640, 860)
+    expect(page.get_by_role("button", name="Cancel")).to_be_hidden()
+    expect(rows(page)).to_have_count(9)
+
+
+def test_events(page, server):
+    page.goto(server.url + "/candies/")
+    page.evaluate("""() => { window.seen = [];
+        const form = document.querySelector('form[role=search]');
+        for (const n of ['start', 'change', 'submit', 'scope', 'cancel', 'results'])
+            document.addEventListener('sift:' + n, e => seen.push([n, e.detail ?? null, e.target === form])); }""")
+    box = page.get_by_role("searchbox")
+    box.fill("gum")
+    expect_rows(page, ["/candies/gummi-bear/"])
+    page.get_by_role("radio", name="Other").click()
+    box.press("Enter")
+    page.get_by_role("button", name="Cancel").click()
+    seen = page.evaluate("seen")
+    names = [s[0] for s in seen]
+    assert names[0] == "start" and names[-1] == "cancel"
+    assert ["change", {"query": "gum"}, True] in seen
+    assert ["scope", {"scope": "Other"}, True] in seen
+    assert ["submit", {"query": "gum"}, True] in seen
+    assert ["results", {"query": "gum", "scope": "Other", "total": 1}, True] in seen
+
+
+def test_strict_csp_still_searches(page, built):
+    csp = siftsite.Server(built, {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; script-src 'self'"})
+    try:
+        page.goto(csp.url + "/candies/")
+        page.get_by_role("searchbox").fill("choc")
+        expect_rows(page, urls(siftsite.search(built, "choc", collection="candies")))
+        page.goto(csp.url + "/")
+        page.get_by_role("combobox").fill("cote")
+        expect(page.get_by_role("option").first).to_contain_text("Côte d'Ivoire")
+    finally:
+        csp.close()
+
+
+def test_no_request_outside_the_site(page, server):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").fill("choc")
+    expect(rows(page)).not_to_have_count(9)
+    assert [u for u in requests if not u.startswith(server.url)] == []
+
+
+def test_without_javascript_every_row_shows_and_no_form(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server.url + "/candies/")
+    expect(rows(page)).to_have_count(9)
+    expect(page.get_by_role("search")).to_have_count(0)
+    expect(page.get_by_role("searchbox")).to_have_count(0)
+    page.goto(server.url + "/countries/")
+    expect(rows(page, "countries")).to_have_count(249)
+    context.close()
+
+
+def test_reduced_motion_turns_transitions_off(browser, server):
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").click()
+    cancel = page.get_by_role("button", name="Cancel")
+    expect(cancel).to_be_visible()
+    assert cancel.evaluate("b => getComputedStyle(b).transitionDuration").split(",")[0].strip() in ("0s", "0ms")
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def cjk():
+    site = siftsite.fixture_site({
+        "Content/site.yml": "title: 城市\nlanguage: zh\nsearch:\n  placeholder: 搜索\n  instant: false\n  style: centered\n",
+        "Content/cities/cities.txt": "北京\n上海\n广州\n南京\n东京\n",
+    })
+    tmp = Path(tempfile.mkdtemp(prefix="sift-cjk-"))
+    built = siftsite.build(site, tmp)
+    server = siftsite.Server(built)
+    yield server, built
+    server.close()
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_one_chinese_character_on_a_cjk_site(page, cjk):
+    server, built = cjk
+    expected = urls(siftsite.search(built, "京", collection="cities"))
+    assert len(expected) == 3
+    page.goto(server.url + "/cities/")
+    box = page.get_by_role("searchbox", name="搜索")
+    box.fill("京")
+    # instant: false in this site: nothing filters before Enter
+    page.wait_for_timeout(200)
+    expect(rows(page, "cities")).to_have_count(5)
+    box.press("Enter")
+    expect_rows(page, expected, "cities")
+    expect(page.locator("[data-sift-list=cities] mark").first).to_have_text("京")
+    expect(page.get_by_role("status")).to_have_text("3 results")
