@@ -62,6 +62,7 @@ def main(out: Path):
 
             page.goto(example.url + "/")
             page.get_by_role("combobox").fill("an")
+            page.get_by_role("option").first.wait_for()
             page.keyboard.press("ArrowDown")
             shot("home-panel")
             ctx.close()
