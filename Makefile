@@ -23,10 +23,14 @@ deps:
 	  fi; \
 	fi
 
-test: deps swift-test browser-test
+test: deps swift-test js-test browser-test
 
 swift-test:
 	swift test
+
+# sift-core.js against the shared vectors and, once `make site` has run, against `sift search`.
+js-test:
+	node --test Tests/js/
 
 # The search bar in real headless Chromium (Debian's, driven by Python Playwright) against
 # the example site built into a temporary folder by the release sift. See Tests/browser/.

@@ -1,1 +1,251 @@
-// The search core arrives with issue 4.
+// sift-core.js: the browser client of Sift's search index (docs/search-index.md), giving the
+// answers `sift search` gives. Pure ES2020, no DOM: sift.js draws the results.
+
+const WORD = /[\p{L}\p{M}\p{N}]/u, MN = /\p{Mn}/u, PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const UNB64 = {};
+[...B64].forEach((c, i) => (UNB64[c] = i));
+const cps = (s) => [...s];
+
+/** SPEC fold: NFKD, nonspacing marks dropped, each code point lowercased, final sigma as sigma. */
+export function fold(s) {
+  if (!/[^\0-\x7f]/.test(s)) return s.toLowerCase();
+  let out = "";
+  for (const c of s.normalize("NFKD")) if (!MN.test(c)) out += c.toLowerCase().replace(/ς/g, "σ");
+  return out;
+}
+
+/** The query folded and split on white space. */
+export function terms(query) {
+  return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
+}
+
+const bytes = (s) => {
+  const out = [];
+  let acc = 0, bits = 0;
+  for (const c of s) {
+    acc = (acc << 6) | UNB64[c];
+    if ((bits += 6) >= 8) out.push((acc >> (bits -= 8)) & 255);
+  }
+  return out;
+};
+
+// Postings: base64 varint gaps, or "!" and a bitmap; marks each document in `into`.
+function mark(s, into, first) {
+  if (s[0] === "!") {
+    bytes(s.slice(1)).forEach((b, i) => { for (let k = 0; k < 8; k++) if (b >> k & 1) into[i * 8 + k] = 1; });
+    return;
+  }
+  let doc = -1, v = 0, shift = 0;
+  for (const b of bytes(s)) {
+    v += (b & 127) * 2 ** shift;
+    if (b & 128) { shift += 7; continue; }
+    into[(doc += v + 1)] = 1;
+    v = shift = 0;
+  }
+}
+
+const codes = (s, n) => {
+  const w = s.length / n, out = new Int32Array(n);
+  for (let i = 0; i < n; i++) for (let k = 0; k < w; k++) out[i] = out[i] * 64 + UNB64[s[i * w + k]];
+  return out;
+};
+
+function bucket(key) {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(key)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h % 4096;
+}
+
+const key = (w) => cps(w).slice(0, 3).join("");
+
+// Is there a substring of `text` within edit distance k of `p` (an array of code points)?
+// Myers' bit-parallel form of Sellers' algorithm; plain dynamic programming past 32.
+function near(p, text, k) {
+  const m = p.length, t = cps(text);
+  if (m > 32) {
+    let col = p.map((_, i) => i + 1);
+    for (const c of t) {
+      let diag = 0, left = 0;
+      col = col.map((up, i) => (left = Math.min(diag + (p[i] !== c), up + 1, left + 1), diag = up, left));
+      if (col[m - 1] <= k) return true;
+    }
+    return false;
+  }
+  const peq = {}, high = 1 << (m - 1);
+  p.forEach((c, i) => (peq[c] |= 1 << i));
+  let pv = -1, mv = 0, score = m;
+  for (const c of t) {
+    const eq = peq[c] | 0, xv = eq | mv, xh = (((eq & pv) + pv) ^ pv) | eq;
+    let ph = mv | ~(xh | pv), mh = pv & xh;
+    if (ph & high) score++;
+    else if (mh & high) score--;
+    ph <<= 1; mh <<= 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+    if (score <= k) return true;
+  }
+  return false;
+}
+
+function wordStart(title, t) {
+  for (let i = title.indexOf(t); i >= 0; i = title.indexOf(t, i + 1)) {
+    if (!i) return true;
+    const c = title.codePointAt(i - (title.charCodeAt(i - 1) >> 10 === 55 && i > 1 ? 2 : 1));
+    if (!WORD.test(String.fromCodePoint(c))) return true;
+  }
+  return false;
+}
+
+/** A built index: load it once, then search as the visitor types. */
+export class SiftIndex {
+  /** Fetches manifest.json and the document tables; shards come later, on demand. */
+  static async load(manifestURL, { fetch = globalThis.fetch } = {}) {
+    const url = new URL(manifestURL, globalThis.location?.href);
+    const get = async (name) => {
+      const r = await fetch(new URL(name, url).href);
+      if (!r.ok) throw new Error(`sift: cannot fetch ${name} (${r.status})`);
+      return r.json();
+    };
+    const m = await get(url.href);
+    if (m.version !== 2) throw new Error(`sift: index version ${m.version} is not supported`);
+    const tables = await Promise.all(m.collections.map((c) => (typeof c.docs === "string" ? get(c.docs) : c.docs)));
+    return new SiftIndex(m, tables, get);
+  }
+
+  constructor(m, tables, get) {
+    Object.assign(this, { m, get, shards: {}, bodies: {} });
+    const d = (this.d = { title: [], slug: [], url: [], scope: [], hay: [], fold: [], coll: [] });
+    this.c = m.collections.map((c, ci) => {
+      const t = tables[ci], n = c.count, first = d.title.length;
+      const scope = t.scope ? codes(t.scope, n) : new Int32Array(n).fill(c.scopes.length);
+      const cols = t.fields.map((f) => {
+        if (f.scope) return [...scope].map((s) => c.scopes[s] ?? "");
+        const ids = f.ids && codes(f.ids, n), folded = f.values.map(fold);
+        return ids ? [...ids].map((i) => [f.values[i], folded[i]]) : f.values.map((v, i) => [v, folded[i]]);
+      });
+      for (let i = 0; i < n; i++) {
+        const fields = cols.map((col) => (Array.isArray(col[i]) ? col[i] : [col[i], fold(col[i])]));
+        const title = fields[0][0], ft = fields[0][1];
+        const slug = t.slugs[i] || (/^[\0-\x7f]*$/.test(ft) ? ft.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") : "");
+        d.title.push(title); d.slug.push(slug); d.fold.push(ft); d.coll.push(ci);
+        d.url.push(m.base + (t.urls?.[i] ?? `${c.name}/${slug}/`));
+        d.scope.push(c.scopes[scope[i]] ?? null);
+        d.hay.push(fields.map((f) => f[1]).join("\n"));
+      }
+      return { name: c.name, title: c.title, scopes: c.scopes, count: n, first };
+    });
+  }
+
+  /** The collections: name, heading, scope order ("All" not included) and item count. */
+  get collections() {
+    return this.c.map(({ name, title, scopes, count }) => ({ name, title, scopes, count }));
+  }
+
+  /** A collection's slugs in list order. */
+  order(collection) {
+    const c = this.c.find((c) => c.name === collection);
+    return c ? this.d.slug.slice(c.first, c.first + c.count) : [];
+  }
+
+  async words(k) {
+    const m = this.m;
+    if (!m.shards) return m.words;
+    const b = bucket(k), s = m.bounds.filter((x) => x <= b).length;
+    return (this.shards[s] ??= this.get(`shard-${s}.json`));
+  }
+
+  // Documents whose body may hold the term (never missing one that does): a byte per document.
+  body(t) {
+    return (this.bodies[t] ??= (async () => {
+      const ps = t.match(PIECE), n = this.d.title.length;
+      let res = null;
+      for (let i = 0; i < ps.length; i++) {
+        const p = ps[i], len = cps(p).length, one = ps.length === 1;
+        if (!one && len < 3 && (i === 0 || i === ps.length - 1)) continue;
+        const ok = one ? (w) => w.includes(p) : !i ? (w) => w.endsWith(p) : i === ps.length - 1 ? (w) => w.startsWith(p) : (w) => w === p;
+        const found = new Uint8Array(n), words = await this.words(key(p));
+        for (const w in words) if (ok(w)) mark(words[w] === "@" ? (await this.words(key(w)))[w] : words[w], found);
+        res = res ? res.map((x, d) => x & found[d]) : found;
+        if (!res.includes(1)) break;
+      }
+      return res;
+    })());
+  }
+
+  /** Answers a query as `sift search` does, with the number of matches per scope. */
+  async search(query, { scope = "All", collection = null, limit = Infinity } = {}) {
+    const cs = collection == null ? this.c : this.c.filter((c) => c.name === collection);
+    if (!cs.length) throw new Error(`unknown collection “${collection}” (collections: ${this.c.map((c) => c.name).join(", ")})`);
+    const scopes = [...new Set(cs.flatMap((c) => c.scopes))];
+    if (scope !== "All" && !scopes.includes(scope)) throw new Error(`unknown scope “${scope}” (scopes: ${["All", ...scopes].join(", ")})`);
+    const d = this.d, ts = [...new Set(terms(query))], inScope = (i) => scope === "All" || d.scope[i] === scope;
+    let pool = [];
+    for (const c of cs) for (let i = c.first; i < c.first + c.count; i++) pool.push(i);
+    let hits = [], viaBody = new Set();
+    if (!ts.length) hits = pool.map((i) => [i, 3]);
+    else {
+      let left = pool;
+      for (const t of ts) {
+        const kept = [], need = [];
+        for (const i of left) (d.hay[i].includes(t) ? kept : need).push(i);
+        if (need.length && cps(t).length >= 3) {
+          const cand = await this.body(t);
+          for (const i of need) if (!cand || cand[i]) kept.push(i), viaBody.add(i);
+          kept.sort((a, b) => a - b);
+        }
+        if (!(left = kept).length) break;
+      }
+      const phrase = ts.join(" ");
+      hits = left.map((i) => {
+        const title = d.fold[i];
+        return [i, viaBody.has(i) ? 4 : title === phrase ? 0 : title.startsWith(phrase) ? 1 : wordStart(title, ts[0]) ? 2 : 3];
+      }).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    }
+    // Fuzzy matches count only where fewer than 5 items match: per scope for the scope bar.
+    const counts = { All: hits.length };
+    scopes.forEach((s) => (counts[s] = 0));
+    for (const [i] of hits) if (d.scope[i] != null && d.scope[i] in counts) counts[d.scope[i]]++;
+    const few = (s) => counts[s] < 5, fuzzy = [];
+    if (ts.length && (few("All") || scopes.some(few))) {
+      const hit = new Set(hits.map((h) => h[0])), ps = ts.map(cps);
+      for (const i of pool) {
+        if (hit.has(i) || !(few("All") || few(d.scope[i]))) continue;
+        let any = false;
+        const ok = ts.every((t, k) => d.hay[i].includes(t) || (ps[k].length >= 4 && near(ps[k], d.fold[i], ps[k].length >= 8 ? 2 : 1) && (any = true)));
+        if (ok && any) fuzzy.push(i);
+      }
+    }
+    const counted = { ...counts };
+    for (const i of fuzzy) {
+      if (few("All")) counted.All++;
+      if (d.scope[i] in counts && few(d.scope[i])) counted[d.scope[i]]++;
+    }
+    hits = hits.filter((h) => inScope(h[0]));
+    if (hits.length < 5) hits.push(...fuzzy.filter(inScope).map((i) => [i, 5]));
+    const results = hits.slice(0, limit).map(([i, r]) => ({
+      collection: this.c[d.coll[i]].name, slug: d.slug[i], title: d.title[i], url: d.url[i], scope: d.scope[i],
+      match: r === 5 ? "fuzzy" : r === 4 ? "body" : "field",
+    }));
+    return { query, scope, total: hits.length, results, scopeCounts: counted };
+  }
+}
+
+/** UTF-16 ranges of `text` where a term of `query` matches once folded, merged, for <mark>. */
+export function highlight(text, query) {
+  let f = "";
+  const from = [], to = [];
+  for (let i = 0; i < text.length; ) {
+    const c = String.fromCodePoint(text.codePointAt(i)), j = i + c.length, g = fold(c);
+    if (!g && to.length) to[to.length - 1] = j; // a dropped mark belongs to its letter
+    for (let k = 0; k < g.length; k++) from.push(i), to.push(j);
+    f += g;
+    i = j;
+  }
+  const r = [];
+  for (const t of terms(query)) for (let i = f.indexOf(t); i >= 0; i = f.indexOf(t, i + 1)) r.push([from[i], to[i + t.length - 1]]);
+  r.sort((a, b) => a[0] - b[0]);
+  const out = [];
+  for (const x of r) out.length && x[0] <= out[out.length - 1][1] ? (out[out.length - 1][1] = Math.max(out[out.length - 1][1], x[1])) : out.push(x);
+  return out;
+}

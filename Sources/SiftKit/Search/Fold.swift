@@ -7,6 +7,11 @@ public enum Fold {
     /// Folds a string for matching.
     public static func fold(_ s: String) -> String {
         if let ascii = asciiFold(s) { return ascii }
+        return String(decoding: foldUTF8(s), as: UTF8.self)
+    }
+
+    /// Folds a string into UTF-8 bytes, sparing the index builder a String per body.
+    static func foldUTF8(_ s: String) -> [UInt8] {
         // An ASCII character is a normalization boundary (a starter that never composes under
         // NFKD), so only the runs of non-ASCII characters need Foundation's decomposition.
         var out: [UInt8] = []
@@ -18,8 +23,10 @@ public enum Fold {
             while i < n {
                 let b = buf[i]
                 if b < 0x80 {
-                    out.append((b >= 0x41 && b <= 0x5A) ? b + 32 : b)
-                    i += 1
+                    var j = i + 1
+                    while j < n && buf[j] < 0x80 { j += 1 }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<j]).lazy.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 })
+                    i = j
                     continue
                 }
                 var j = i
@@ -38,7 +45,7 @@ public enum Fold {
                 i = j
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     private static func append(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {

@@ -4,7 +4,7 @@ import Foundation
 /// rule in docs/search-index.md that sift-core.js implements too.
 enum IndexFormat {
     /// Bumped whenever a client written for the old layout would misread the new one.
-    static let version = 1
+    static let version = 2
 
     // MARK: Character classes
 
@@ -61,64 +61,80 @@ enum IndexFormat {
         return out
     }
 
-    /// The distinct pieces of a folded body, the body's vocabulary, scanned over UTF-8.
-    static func vocabulary(_ folded: String) -> Set<String> {
-        var text = folded
-        return text.withUTF8 { buf -> Set<String> in
-            var set = Set<String>()
-            set.reserveCapacity(buf.count / 10)
-            var start = 0
-            var cls: UInt8 = 0  // 0 space, 1 word, 2 other
-            var i = 0
-            let n = buf.count
-            while i < n {
-                let b = buf[i]
-                let c: UInt8
-                var len = 1
-                if b < 0x80 {
-                    c = asciiClass[Int(b)]
-                } else {
-                    var v: UInt32
-                    if b >= 0xF0 { len = 4; v = UInt32(b & 0x07) }
-                    else if b >= 0xE0 { len = 3; v = UInt32(b & 0x0F) }
-                    else { len = 2; v = UInt32(b & 0x1F) }
-                    for k in 1..<len where i + k < n { v = v << 6 | UInt32(buf[i + k] & 0x3F) }
-                    let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
-                    c = isSpaceScalar(scalar) ? 0 : (isWordScalar(scalar) ? 1 : 2)
-                }
-                if c != cls {
-                    if cls != 0 { set.insert(String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)) }
-                    start = i
-                    cls = c
-                }
-                i += len
-            }
-            if cls != 0 && start < n { set.insert(String(decoding: UnsafeBufferPointer(rebasing: buf[start..<n]), as: UTF8.self)) }
-            return set
-        }
-    }
-
-    private static let asciiClass: [UInt8] = (0..<128).map { v -> UInt8 in
+    /// 0 white space, 1 word, 2 other, for each ASCII byte.
+    static let asciiClass: [UInt8] = (0..<128).map { v -> UInt8 in
         let s = Unicode.Scalar(UInt8(v))
         if isSpaceScalar(s) { return 0 }
         return isWordScalar(s) ? 1 : 2
     }
 
+    /// Whether `needle` occurs in `hay` as a run of code points, compared as UTF-8 bytes (not
+    /// as Characters, which would hide a code point inside a grapheme cluster, as JS never does).
+    static func contains(_ hay: String, _ needle: String) -> Bool {
+        var h = hay, n = needle
+        return h.withUTF8 { hb in
+            n.withUTF8 { nb in
+                let m = nb.count
+                if m == 0 { return true }
+                if m > hb.count { return false }
+                let first = nb[0]
+                var i = 0
+                while i <= hb.count - m {
+                    if hb[i] == first {
+                        var k = 1
+                        while k < m && hb[i + k] == nb[k] { k += 1 }
+                        if k == m { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
     // MARK: Sharding
+
+    /// Words hash into this many buckets; the manifest's `bounds` group buckets into shards.
+    static let buckets = 4096
 
     /// The key a word is filed under: its first three code points (all of it when shorter).
     static func key(_ word: String) -> String {
         String(String.UnicodeScalarView(word.unicodeScalars.prefix(3)))
     }
 
-    /// 32-bit FNV-1a over the UTF-8 bytes of a key, modulo the shard count.
-    static func shard(ofKey key: String, count: Int) -> Int {
+    /// The UTF-8 length of the key of a word given as UTF-8.
+    @inline(__always)
+    static func keyLength(_ word: UnsafeBufferPointer<UInt8>) -> Int {
+        var starts = 0
+        for (i, b) in word.enumerated() where b & 0xC0 != 0x80 {
+            if starts == 3 { return i }
+            starts += 1
+        }
+        return word.count
+    }
+
+    /// 32-bit FNV-1a over UTF-8 bytes.
+    @inline(__always)
+    static func fnv1a<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
         var h: UInt32 = 0x811C_9DC5
-        for b in key.utf8 {
+        for b in bytes {
             h ^= UInt32(b)
             h = h &* 0x0100_0193
         }
-        return Int(h % UInt32(count))
+        return h
+    }
+
+    /// The bucket of a key: FNV-1a of its UTF-8 modulo `buckets`.
+    static func bucket(ofKey key: String) -> Int { Int(fnv1a(key.utf8) % UInt32(buckets)) }
+
+    /// The shard holding a bucket: the number of bounds at or below it.
+    static func shard(ofBucket bucket: Int, bounds: [Int]) -> Int {
+        var lo = 0, hi = bounds.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if bounds[mid] <= bucket { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     static func shardFileName(_ n: Int) -> String { "shard-\(n).json" }
@@ -221,22 +237,43 @@ enum IndexFormat {
         return out
     }
 
-    // MARK: Derivable values
+    // MARK: Codes
 
-    /// Folding for pure ASCII, which every client does the same way; nil when `s` is not ASCII.
-    static func asciiFold(_ s: String) -> String? {
-        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return Fold.fold(s)
+    /// Small numbers as fixed-width base64 digits (most significant first), the width the
+    /// fewest that holds `limit - 1`: a compact column of dictionary ids or scopes.
+    static func codes(_ values: [Int], limit: Int) -> String {
+        var width = 1
+        while 1 << (6 * width) < limit { width += 1 }
+        var out: [UInt8] = []
+        out.reserveCapacity(values.count * width)
+        for v in values {
+            for k in stride(from: width - 1, through: 0, by: -1) { out.append(alphabet[(v >> (6 * k)) & 63]) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The slug of an ASCII title (lowercase, runs of other than `a-z0-9` become `-`, trimmed);
-    /// nil when the title is not ASCII.
-    static func asciiSlug(_ s: String) -> String? {
-        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+    /// Decodes `codes` given how many values the string holds.
+    static func decodeCodes(_ s: String, count: Int) -> [Int] {
+        let bytes = Array(s.utf8)
+        guard count > 0, bytes.count % count == 0 else { return [] }
+        let width = bytes.count / count
+        return (0..<count).map { i in
+            var v = 0
+            for k in 0..<width { v = v << 6 | Int(reverse[Int(bytes[i * width + k])] & 63) }
+            return v
+        }
+    }
+
+    // MARK: Derivable values
+
+    /// The slug a client derives from a title: when the folded title is pure ASCII, its runs
+    /// of characters other than `a-z0-9` become `-`, trimmed; nil otherwise.
+    static func derivedSlug(_ title: String) -> String? {
+        let folded = Fold.fold(title)
+        guard folded.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var out: [UInt8] = []
         var dash = false
-        for var b in s.utf8 {
-            if b >= 0x41 && b <= 0x5A { b += 32 }
+        for b in folded.utf8 {
             if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
                 if dash && !out.isEmpty { out.append(0x2D) }
                 dash = false

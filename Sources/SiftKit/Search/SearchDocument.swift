@@ -51,6 +51,10 @@ public struct SearchDigest: Sendable {
     var scope: String?
     var fieldNames: [String]
     var fieldValues: [String]
-    /// The distinct pieces of the folded body.
-    var words: [String]
+    /// The distinct pieces of the folded body, as UTF-8 one after the other.
+    var wordBytes: [UInt8]
+    /// Where each piece ends in `wordBytes`.
+    var wordEnds: [UInt32]
+    /// Each piece's 64-bit hash, which decides its partition and its slot when merged.
+    var wordHashes: [UInt64]
 }

@@ -22,6 +22,7 @@ public struct SearchIndex {
     private let directory: URL
     private let base: String
     private let shardCount: Int
+    private var bounds: [Int] = []
     private var collections: [Collection] = []
     private var docs: [Doc] = []
     private let store: ShardStore
@@ -29,7 +30,7 @@ public struct SearchIndex {
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
 
-    /// Reads manifest.json and the document table from a built public/search directory.
+    /// Reads manifest.json and the document tables from a built public/search directory.
     public init(directory: URL) throws {
         self.directory = directory
         let store = ShardStore(directory: directory)
@@ -42,48 +43,55 @@ public struct SearchIndex {
         }
         base = manifest["base"] as? String ?? "/"
         shardCount = manifest["shards"] as? Int ?? 0
-        let table: [[String: Any]]
         if shardCount == 0 {
-            table = manifest["collections"] as? [[String: Any]] ?? []
             store.inline = (manifest["words"] as? [String: String]) ?? [:]
         } else {
-            let name = manifest["docs"] as? String ?? "docs.json"
-            table = ((try store.object(name) as? [String: Any])?["collections"] as? [[String: Any]]) ?? []
+            bounds = manifest["bounds"] as? [Int] ?? []
+            guard bounds.count == shardCount - 1 else {
+                throw SiftError("search index manifest has \(bounds.count) bounds for \(shardCount) shards", at: nil)
+            }
         }
-        for c in table { try load(c) }
+        for c in manifest["collections"] as? [[String: Any]] ?? [] { try load(c) }
     }
 
     private mutating func load(_ c: [String: Any]) throws {
         let name = c["name"] as? String ?? ""
         let count = c["count"] as? Int ?? 0
         let scopes = c["scopes"] as? [String] ?? []
-        let scopeIDs = c["scope"] as? [Int] ?? []
-        let slugs = c["slugs"] as? [String] ?? []
-        let urls = c["urls"] as? [String: String] ?? [:]
-        var columns: [(values: [String], folded: [String])] = []
-        for f in c["fields"] as? [[String: Any]] ?? [] {
-            let table = f["values"] as? [String] ?? []
-            let foldedTable = f["folded"] as? [String: String] ?? [:]
-            let foldedValues = table.enumerated().map { i, v in foldedTable[String(i)] ?? Fold.fold(v) }
-            if let ids = f["ids"] as? [Int] {
-                columns.append((ids.map { table[$0] }, ids.map { foldedValues[$0] }))
+        var table = c["docs"] as? [String: Any]
+        if let file = c["docs"] as? String { table = try store.object(file) as? [String: Any] }
+        guard let table else { throw SiftError("search index collection \(name) has no document table", at: nil) }
+        let scopeIDs = (table["scope"] as? String).map { IndexFormat.decodeCodes($0, count: count) } ?? []
+        let scopeOf = { (i: Int) -> String? in
+            i < scopeIDs.count && scopeIDs[i] < scopes.count ? scopes[scopeIDs[i]] : nil
+        }
+        let slugs = table["slugs"] as? [String] ?? []
+        let urls = table["urls"] as? [String: String] ?? [:]
+        var columns: [[String]] = []
+        for f in table["fields"] as? [[String: Any]] ?? [] {
+            if f["scope"] as? Bool == true {
+                columns.append((0..<count).map { scopeOf($0) ?? "" })
+            } else if let ids = f["ids"] as? String {
+                let values = f["values"] as? [String] ?? []
+                let decoded = IndexFormat.decodeCodes(ids, count: count)
+                guard decoded.allSatisfy({ $0 < values.count }) else { columns.append([]); continue }
+                columns.append(decoded.map { values[$0] })
             } else {
-                columns.append((table, foldedValues))
+                columns.append(f["values"] as? [String] ?? [])
             }
         }
-        guard slugs.count == count, columns.allSatisfy({ $0.values.count == count }) else {
+        guard slugs.count == count, !columns.isEmpty, columns.allSatisfy({ $0.count == count }) else {
             throw SiftError("search index collection \(name) is malformed", at: nil)
         }
         let ci = collections.count
         collections.append(Collection(name: name, title: c["title"] as? String ?? name, scopes: scopes,
                                       first: docs.count, count: count))
         for i in 0..<count {
-            let title = columns.first?.values[i] ?? ""
-            let slug = slugs[i].isEmpty ? (IndexFormat.asciiSlug(title) ?? "") : slugs[i]
-            let scope = i < scopeIDs.count && scopeIDs[i] >= 0 && scopeIDs[i] < scopes.count ? scopes[scopeIDs[i]] : nil
+            let title = columns[0][i]
+            let slug = slugs[i].isEmpty ? (IndexFormat.derivedSlug(title) ?? "") : slugs[i]
             docs.append(Doc(collection: ci, slug: slug, title: title,
-                            url: urls[String(i)] ?? "\(name)/\(slug)/", scope: scope,
-                            folded: columns.map { $0.folded[i] }))
+                            url: urls[String(i)] ?? "\(name)/\(slug)/", scope: scopeOf(i),
+                            folded: columns.map { Fold.fold($0[i]) }))
         }
     }
 
@@ -120,7 +128,7 @@ public struct SearchIndex {
                 var kept: [Int] = []
                 var needBody: [Int] = []
                 for d in remaining {
-                    if docs[d].folded.contains(where: { $0.contains(term) }) { kept.append(d) } else { needBody.append(d) }
+                    if docs[d].folded.contains(where: { IndexFormat.contains($0, term) }) { kept.append(d) } else { needBody.append(d) }
                 }
                 if !needBody.isEmpty && term.unicodeScalars.count >= 3 {
                     if bodyOnly[t] == nil { bodyOnly[t] = try bodyCandidates(term) }
@@ -134,8 +142,8 @@ public struct SearchIndex {
                 let title = docs[d].folded.first ?? ""
                 let rank: Int
                 if viaBody.contains(d) { rank = 4 }
-                else if title == phrase { rank = 0 }
-                else if title.hasPrefix(phrase) { rank = 1 }
+                else if title.utf8.elementsEqual(phrase.utf8) { rank = 0 }
+                else if title.utf8.starts(with: phrase.utf8) { rank = 1 }
                 else if Self.hasWordStarting(title, with: terms[0]) { rank = 2 }
                 else { rank = 3 }
                 hits.append((d, rank, rank == 4 ? .body : .field))
@@ -182,7 +190,7 @@ public struct SearchIndex {
         let title = Array((doc.folded.first ?? "").unicodeScalars)
         var anyFuzzy = false
         for term in terms {
-            if doc.folded.contains(where: { $0.contains(term) }) { continue }
+            if doc.folded.contains(where: { IndexFormat.contains($0, term) }) { continue }
             let q = Array(term.unicodeScalars)
             guard q.count >= 4 else { return false }
             let k = q.count >= 8 ? 2 : 1
@@ -219,15 +227,15 @@ public struct SearchIndex {
             let n = piece.text.unicodeScalars.count
             let mode: (String) -> Bool
             if pieces.count == 1 {
-                mode = { $0.contains(piece.text) }
+                mode = { IndexFormat.contains($0, piece.text) }
             } else if i == 0 {
                 guard n >= 3 else { continue }
-                mode = { $0.hasSuffix(piece.text) }
+                mode = { $0.utf8.reversed().starts(with: piece.text.utf8.reversed()) }
             } else if i == pieces.count - 1 {
                 guard n >= 3 else { continue }
-                mode = { $0.hasPrefix(piece.text) }
+                mode = { $0.utf8.starts(with: piece.text.utf8) }
             } else {
-                mode = { $0 == piece.text }
+                mode = { $0.utf8.elementsEqual(piece.text.utf8) }
             }
             var found = Set<Int32>()
             for (word, value) in try words(for: IndexFormat.key(piece.text)) where mode(word) {
@@ -242,7 +250,7 @@ public struct SearchIndex {
 
     private func words(for key: String) throws -> [String: String] {
         if shardCount == 0 { return store.inline }
-        return try store.shard(IndexFormat.shard(ofKey: key, count: shardCount))
+        return try store.shard(IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds))
     }
 
     private func primaryPostings(_ word: String) throws -> String {

@@ -1,36 +1,119 @@
+import Dispatch
 import Foundation
 
 /// Collects digested documents and writes the search index described in docs/search-index.md.
+///
+/// `digest` runs on every core while pages render. `add` buffers digests and merges them into
+/// word tables partitioned by hash, one partition per core, so the serial part of a build only
+/// hands out work; `write` encodes and writes the shards on every core too.
 public struct SearchIndexBuilder {
-    private var digests: [SearchDigest] = []
+    private var docs: [SearchDigest] = []
+    private var pending: [SearchDigest] = []
     private var infos: [SearchCollectionInfo] = []
-    /// Above this many bytes of word entries the postings split into shards; nil: the default.
+    private let tables: [WordTable]
+    /// Above this many bytes of word entries the postings split into shards.
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
     public var shardTarget: Int
+    /// Tables of every collection stay in manifest.json up to this many bytes in all.
+    public var inlineDocsLimit = 512 * 1024
 
-    /// Creates an empty builder with the default sharding threshold (192 KB of postings).
+    /// Creates an empty builder with the default sharding threshold (192 KB of word entries).
     public init() {
         self.init(shardThreshold: 192 * 1024)
     }
 
     /// Creates an empty builder that shards once the word entries pass `shardThreshold` bytes.
-    public init(shardThreshold: Int, shardTarget: Int = 12 * 1024) {
+    public init(shardThreshold: Int, shardTarget: Int = 24 * 1024) {
         self.shardThreshold = shardThreshold
         self.shardTarget = max(1, shardTarget)
+        self.tables = (0..<max(1, ParallelMap.jobs)).map { _ in WordTable() }
     }
+
+    // MARK: Digest
 
     /// Folds a document and extracts its body vocabulary; pure, so callers may run it in parallel.
     public static func digest(_ doc: SearchDocument) -> SearchDigest {
-        let words = doc.body.isEmpty ? [] : Array(IndexFormat.vocabulary(Fold.fold(doc.body)))
+        var set = LocalWordSet()
+        if !doc.body.isEmpty {
+            var body = doc.body
+            // Most bodies are ASCII, where folding is lowercasing A-Z: done in one vectorisable
+            // pass instead of Fold's general loop.
+            let folded: [UInt8] = body.withUTF8 { raw in
+                var any: UInt8 = 0
+                for b in raw { any |= b }
+                guard any < 0x80 else { return Fold.foldUTF8(doc.body) }
+                return [UInt8](unsafeUninitializedCapacity: raw.count) { out, n in
+                    for i in 0..<raw.count {
+                        let b = raw[i]
+                        out[i] = b &- 0x41 < 26 ? b | 0x20 : b
+                    }
+                    n = raw.count
+                }
+            }
+            folded.withUnsafeBufferPointer { buf in
+                set.reserve(buf.count / 6)
+                tokenize(buf) { start, end, hash in set.insert(buf, start, end, hash) }
+            }
+        }
         return SearchDigest(collection: doc.collection, slug: doc.slug, title: doc.title, url: doc.url,
                             scope: doc.scope, fieldNames: doc.fields.map(\.name),
-                            fieldValues: doc.fields.map(\.value), words: words)
+                            fieldValues: doc.fields.map(\.value),
+                            wordBytes: set.bytes, wordEnds: set.ends, wordHashes: set.hashes)
     }
+
+    /// Calls `piece` with the byte range and hash of every piece of folded UTF-8 text: white
+    /// space separates tokens, each token splits into runs of word and of other code points.
+    @inline(__always)
+    static func tokenize(_ buf: UnsafeBufferPointer<UInt8>, _ piece: (Int, Int, UInt64) -> Void) {
+        var start = 0
+        var cls: UInt8 = 0  // 0 space, 1 word, 2 other
+        var h: UInt64 = wordHashSeed
+        var i = 0
+        let n = buf.count
+        IndexFormat.asciiClass.withUnsafeBufferPointer { classes in
+            while i < n {
+                let b = buf[i]
+                if b < 0x80 {
+                    let c = classes[Int(b)]
+                    if c != cls {
+                        if cls != 0 { piece(start, i, finishWordHash(h)) }
+                        start = i
+                        cls = c
+                        h = wordHashSeed
+                    }
+                    h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+                    i += 1
+                    continue
+                }
+                var v: UInt32
+                var len: Int
+                if b >= 0xF0 { len = 4; v = UInt32(b & 0x07) }
+                else if b >= 0xE0 { len = 3; v = UInt32(b & 0x0F) }
+                else { len = 2; v = UInt32(b & 0x1F) }
+                len = min(len, n - i)
+                for k in 1..<max(len, 1) { v = v << 6 | UInt32(buf[i + k] & 0x3F) }
+                let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+                let c: UInt8 = IndexFormat.isSpaceScalar(scalar) ? 0 : (IndexFormat.isWordScalar(scalar) ? 1 : 2)
+                if c != cls {
+                    if cls != 0 { piece(start, i, finishWordHash(h)) }
+                    start = i
+                    cls = c
+                    h = wordHashSeed
+                }
+                for k in i..<(i + len) { h = (h ^ UInt64(buf[k])) &* 0x0000_0100_0000_01B3 }
+                i += len
+            }
+        }
+        if cls != 0 && start < n { piece(start, n, finishWordHash(h)) }
+    }
+
+    // MARK: Collect
 
     /// Adds a digested document; documents of a collection come in list order.
     public mutating func add(_ digest: SearchDigest) {
-        digests.append(digest)
+        pending.append(digest)
+        if pending.count >= 1024 { flush() }
     }
 
     /// Declares a collection: its heading and scope order. Collections keep the order declared.
@@ -38,24 +121,57 @@ public struct SearchIndexBuilder {
         if let i = infos.firstIndex(where: { $0.name == info.name }) { infos[i] = info } else { infos.append(info) }
     }
 
-    /// Writes manifest.json (and, when sharded, docs.json and shard-N.json) into the directory.
-    public func write(to searchDirectory: URL, baseURL: String) throws {
-        let files = render(baseURL: baseURL)
-        let fm = FileManager.default
-        try fm.createDirectory(at: searchDirectory, withIntermediateDirectories: true)
-        for (name, text) in files {
-            try Data(text.utf8).write(to: searchDirectory.appendingPathComponent(name))
+    /// Merges the buffered digests into the word tables, each core taking the words of its
+    /// partition, and keeps only what the document table needs.
+    private mutating func flush() {
+        guard !pending.isEmpty else { return }
+        let first = Int32(docs.count)
+        let batch = pending
+        let tables = self.tables
+        let parts = UInt64(tables.count)
+        Self.parallel(tables.count) { p in
+            tables[p].merge(batch, first: first, part: UInt64(p), parts: parts)
+        }
+        for var d in pending {
+            d.wordBytes = []; d.wordEnds = []; d.wordHashes = []
+            docs.append(d)
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    static func parallel(_ count: Int, _ body: (Int) -> Void) {
+        if count == 1 { body(0); return }
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox(body)
+            DispatchQueue.concurrentPerform(iterations: count) { box.value($0) }
         }
     }
 
+    // MARK: Write
+
+    /// Writes manifest.json (and, when sharded, docs-N.json and shard-N.json) into the directory.
+    public mutating func write(to searchDirectory: URL, baseURL: String) throws {
+        let files = render(baseURL: baseURL)
+        try FileManager.default.createDirectory(at: searchDirectory, withIntermediateDirectories: true)
+        let failures = ErrorBox()
+        Self.parallel(min(files.count, max(1, ParallelMap.jobs))) { worker in
+            for i in stride(from: worker, to: files.count, by: max(1, ParallelMap.jobs)) {
+                do { try Data(files[i].1).write(to: searchDirectory.appendingPathComponent(files[i].0)) }
+                catch { failures.set(error) }
+            }
+        }
+        if let error = failures.error { throw error }
+    }
+
     /// The index files by name, in a fixed order.
-    func render(baseURL: String) -> [(String, String)] {
+    mutating func render(baseURL: String) -> [(String, [UInt8])] {
+        flush()
         // Collections: declared order, then undeclared ones as first seen.
         var order = infos
         var byName: [String: Int] = [:]
         for (i, info) in order.enumerated() { byName[info.name] = i }
         var members: [[Int]] = Array(repeating: [], count: order.count)
-        for (i, d) in digests.enumerated() {
+        for (i, d) in docs.enumerated() {
             if byName[d.collection] == nil {
                 byName[d.collection] = order.count
                 order.append(SearchCollectionInfo(name: d.collection, title: d.collection.capitalized))
@@ -63,73 +179,67 @@ public struct SearchIndexBuilder {
             }
             members[byName[d.collection]!].append(i)
         }
-
-        var docsJSON = JSONWriter()
-        docsJSON.raw("[")
-        var postings: [String: [Int32]] = [:]
+        // Postings hold the order of `add`; documents are numbered collection by collection.
+        var number = [Int32](repeating: 0, count: docs.count)
         var next: Int32 = 0
+        for m in members { for i in m { number[i] = next; next += 1 } }
+        let renumber = number.enumerated().contains { $0.offset != Int($0.element) }
+
+        let words = WordList(tables: tables, renumber: renumber ? number : nil)
+        let base = Self.normalizedBase(baseURL)
+        var tablesJSON: [String] = []
         for (c, info) in order.enumerated() {
-            if c > 0 { docsJSON.raw(",") }
-            writeCollection(info, members[c].map { digests[$0] }, into: &docsJSON)
-            for m in members[c] {
-                for w in digests[m].words { postings[w, default: []].append(next) }
-                next += 1
+            tablesJSON.append(Self.table(info, members[c].map { docs[$0] }))
+        }
+        let inline = tablesJSON.reduce(0) { $0 + $1.utf8.count } <= inlineDocsLimit
+        var files: [(String, [UInt8])] = []
+        func collections(_ m: inout JSONWriter) {
+            m.raw(",\"collections\":[")
+            for (c, info) in order.enumerated() {
+                if c > 0 { m.raw(",") }
+                m.raw("{"); m.key("name"); m.string(info.name)
+                m.raw(","); m.key("title"); m.string(info.title)
+                m.raw(",\"count\":\(members[c].count),"); m.key("scopes"); m.strings(scopes(info, c))
+                m.raw(",\"docs\":")
+                if inline || tablesJSON[c].utf8.count < 16 * 1024 {
+                    m.raw(tablesJSON[c])
+                } else {
+                    let name = "docs-\(c).json"
+                    m.string(name)
+                    files.append((name, Array((tablesJSON[c] + "\n").utf8)))
+                }
+                m.raw("}")
             }
+            m.raw("]")
         }
-        docsJSON.raw("]")
-
-        var entries: [(word: String, postings: String)] = postings.map { ($0.key, IndexFormat.encodePostings($0.value)) }
-        entries.sort { $0.word < $1.word }
-        let total = entries.reduce(0) { $0 + $1.word.utf8.count + $1.postings.utf8.count + 6 }
-
-        let base = normalizedBase(baseURL)
-        if total <= shardThreshold {
-            var m = JSONWriter()
-            m.raw("{\"version\":\(IndexFormat.version),")
-            m.key("base"); m.string(base)
-            m.raw(",\"shards\":0,\"collections\":")
-            m.raw(docsJSON.out)
-            m.raw(",\"words\":")
-            writeWords(entries.map { ($0.word, $0.postings) }, into: &m)
-            m.raw("}\n")
-            return [("manifest.json", m.out)]
+        func scopes(_ info: SearchCollectionInfo, _ c: Int) -> [String] {
+            Self.scopes(info, members[c].map { docs[$0] })
         }
 
-        let count = max(1, (total + shardTarget - 1) / shardTarget)
-        var shards: [[(String, String)]] = Array(repeating: [], count: count)
-        var secondary: [[String: String]] = Array(repeating: [:], count: count)
-        for (word, posting) in entries {
-            let scalars = Array(word.unicodeScalars)
-            let primary = IndexFormat.shard(ofKey: IndexFormat.key(word), count: count)
-            shards[primary].append((word, posting))
-            guard scalars.count >= 4 else { continue }
-            let reference = posting.utf8.count <= 8 ? posting : "@"
-            for i in 1...(scalars.count - 3) {
-                let tri = String(String.UnicodeScalarView(scalars[i..<(i + 3)]))
-                let s = IndexFormat.shard(ofKey: tri, count: count)
-                if s != primary { secondary[s][word] = reference }
-            }
-        }
-        var files: [(String, String)] = []
         var m = JSONWriter()
         m.raw("{\"version\":\(IndexFormat.version),")
         m.key("base"); m.string(base)
-        m.raw(",\"shards\":\(count),\"docs\":\"docs.json\"}\n")
-        files.append(("manifest.json", m.out))
-        files.append(("docs.json", "{\"collections\":" + docsJSON.out + "}\n"))
-        for s in 0..<count {
-            var list = shards[s]
-            for (w, p) in secondary[s] { list.append((w, p)) }
-            list.sort { $0.0 < $1.0 }
-            var j = JSONWriter()
-            writeWords(list, into: &j)
-            j.raw("\n")
-            files.append((IndexFormat.shardFileName(s), j.out))
+        if words.entryBytes <= shardThreshold {
+            m.raw(",\"shards\":0")
+            collections(&m)
+            var bytes = Array(m.out.utf8)
+            bytes += Array(",\"words\":".utf8)
+            words.writeObject(Array(0..<words.count).sorted(by: words.less).map { ($0, true) }, into: &bytes)
+            bytes += Array("}\n".utf8)
+            return [("manifest.json", bytes)]
         }
+
+        let target = max(shardTarget, words.estimatedBytes / 1024)
+        let bounds = words.packBuckets(target: target)
+        m.raw(",\"shards\":\(bounds.count + 1),\"bounds\":"); m.ints(bounds)
+        collections(&m)
+        m.raw("}\n")
+        files.insert(("manifest.json", Array(m.out.utf8)), at: 0)
+        files += words.shards(bounds: bounds)
         return files
     }
 
-    private func normalizedBase(_ baseURL: String) -> String {
+    static func normalizedBase(_ baseURL: String) -> String {
         // Only the path of an absolute base URL matters to links inside the site.
         var path = baseURL
         if let url = URL(string: baseURL), url.scheme != nil { path = url.path }
@@ -138,42 +248,34 @@ public struct SearchIndexBuilder {
         return path
     }
 
-    private func writeWords(_ list: [(String, String)], into j: inout JSONWriter) {
-        j.raw("{")
-        for (i, (w, p)) in list.enumerated() {
-            if i > 0 { j.raw(",") }
-            j.key(w)
-            j.string(p)
-        }
-        j.raw("}")
-    }
-
-    private func writeCollection(_ info: SearchCollectionInfo, _ docs: [SearchDigest], into j: inout JSONWriter) {
+    static func scopes(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> [String] {
         var scopes = info.scopes
         if scopes.isEmpty {
             for d in docs { if let s = d.scope, !scopes.contains(s) { scopes.append(s) } }
         }
+        return scopes
+    }
+
+    /// A collection's document table: scopes, slugs, URL exceptions and searched fields.
+    static func table(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> String {
+        let scopes = Self.scopes(info, docs)
         var fieldNames: [String] = []
         for d in docs { for n in d.fieldNames where !fieldNames.contains(n) { fieldNames.append(n) } }
         if fieldNames.isEmpty { fieldNames = ["title"] }
 
+        var j = JSONWriter()
         j.raw("{")
-        j.key("name"); j.string(info.name)
-        j.raw(","); j.key("title"); j.string(info.title)
-        j.raw(",\"count\":\(docs.count)")
-        j.raw(","); j.key("scopes"); j.strings(scopes)
+        var scopeValues: [String]?
         if !scopes.isEmpty {
-            let index = Dictionary(uniqueKeysWithValues: scopes.enumerated().map { ($1, $0) })
-            let ids = docs.map { d in d.scope.flatMap { index[$0] } ?? -1 }
-            j.raw(",\"scopeCounts\":")
-            j.ints(scopes.indices.map { s in ids.filter { $0 == s }.count })
-            j.raw(",\"scope\":")
-            j.ints(ids)
+            let index = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            let ids = docs.map { d in d.scope.flatMap { index[$0] } ?? scopes.count }
+            j.raw("\"scope\":"); j.string(IndexFormat.codes(ids, limit: scopes.count + 1)); j.raw(",")
+            scopeValues = ids.map { $0 < scopes.count ? scopes[$0] : "" }
         }
-        j.raw(",\"slugs\":[")
+        j.raw("\"slugs\":[")
         for (i, d) in docs.enumerated() {
             if i > 0 { j.raw(",") }
-            j.string(IndexFormat.asciiSlug(d.title) == d.slug ? "" : d.slug)
+            j.string(IndexFormat.derivedSlug(d.title) == d.slug ? "" : d.slug)
         }
         j.raw("]")
         var urls: [(Int, String)] = []
@@ -193,32 +295,355 @@ public struct SearchIndexBuilder {
                 if f == 0 { return d.title }
                 return d.fieldNames.firstIndex(of: name).map { d.fieldValues[$0] } ?? ""
             }
-            writeColumn(name, values, into: &j)
+            writeColumn(name, values, scopes: f > 0 ? scopeValues : nil, into: &j)
         }
         j.raw("]}")
+        return j.out
     }
 
-    /// A field column: its values, dictionary-coded when few distinct values repeat, and the
-    /// folded form of each value that is not pure ASCII.
-    private func writeColumn(_ name: String, _ values: [String], into j: inout JSONWriter) {
+    /// A field column: the scope itself when it always equals it, else its values,
+    /// dictionary-coded when few distinct values repeat.
+    private static func writeColumn(_ name: String, _ values: [String], scopes: [String]?, into j: inout JSONWriter) {
+        j.raw("{"); j.key("name"); j.string(name)
+        if let scopes, scopes == values {
+            j.raw(",\"scope\":true}")
+            return
+        }
         var distinct: [String] = []
         var index: [String: Int] = [:]
         for v in values where index[v] == nil { index[v] = distinct.count; distinct.append(v) }
         let coded = distinct.count * 4 <= values.count
-        let table = coded ? distinct : values
-        j.raw("{"); j.key("name"); j.string(name)
-        j.raw(","); j.key("values"); j.strings(table)
-        if coded { j.raw(",\"ids\":"); j.ints(values.map { index[$0]! }) }
-        var folded: [(Int, String)] = []
-        for (i, v) in table.enumerated() where IndexFormat.asciiFold(v) == nil { folded.append((i, Fold.fold(v))) }
-        if !folded.isEmpty {
-            j.raw(",\"folded\":{")
-            for (k, (i, f)) in folded.enumerated() {
-                if k > 0 { j.raw(",") }
-                j.key(String(i)); j.string(f)
-            }
-            j.raw("}")
+        j.raw(","); j.key("values"); j.strings(coded ? distinct : values)
+        if coded {
+            j.raw(",\"ids\":")
+            j.string(IndexFormat.codes(values.map { index[$0]! }, limit: distinct.count))
         }
         j.raw("}")
+    }
+}
+
+/// The first error any worker met.
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var error: Error?
+    func set(_ e: Error) { lock.lock(); if error == nil { error = e }; lock.unlock() }
+}
+
+// MARK: - Word tables
+
+/// A word's 64-bit hash: FNV-1a, then a finalizer so that high and low bits both mix.
+let wordHashSeed: UInt64 = 0xCBF2_9CE4_8422_2325
+
+@inline(__always)
+func finishWordHash(_ fnv: UInt64) -> UInt64 {
+    var h = fnv
+    h ^= h >> 33
+    h = h &* 0xFF51_AFD7_ED55_8CCD
+    h ^= h >> 33
+    return h
+}
+
+@inline(__always)
+private func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    // Words are short: a byte loop beats a call to memcmp.
+    if n > 24 { return memcmp(a, b, n) == 0 }
+    for i in 0..<n where a[i] != b[i] { return false }
+    return true
+}
+
+/// One document's distinct words: an open-addressing set over the words' bytes.
+struct LocalWordSet {
+    var bytes: [UInt8] = []
+    var ends: [UInt32] = []
+    var hashes: [UInt64] = []
+    private var slots: [Int32] = []
+
+    mutating func reserve(_ n: Int) {
+        var cap = 64
+        while cap < n * 2 { cap <<= 1 }
+        slots = [Int32](repeating: -1, count: cap)
+        bytes.reserveCapacity(n * 4)
+        ends.reserveCapacity(n / 2)
+        hashes.reserveCapacity(n / 2)
+    }
+
+    @inline(__always)
+    mutating func insert(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ h: UInt64) {
+        let word = UnsafeBufferPointer(rebasing: buf[start..<end])
+        let len = end - start
+        var mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h >> 32) & mask
+        while true {
+            let id = Int(slots[i])
+            if id < 0 { break }
+            if hashes[id] == h {
+                let s = id == 0 ? 0 : Int(ends[id - 1]), e = Int(ends[id])
+                if e - s == len && bytes.withUnsafeBufferPointer({ sameBytes($0.baseAddress! + s, word.baseAddress!, len) }) { return }
+            }
+            i = (i + 1) & mask
+        }
+        slots[i] = Int32(hashes.count)
+        bytes.append(contentsOf: word)
+        ends.append(UInt32(bytes.count))
+        hashes.append(h)
+        if hashes.count * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            mask = slots.count - 1
+            for (id, h) in hashes.enumerated() {
+                var k = Int(truncatingIfNeeded: h >> 32) & mask
+                while slots[k] >= 0 { k = (k + 1) & mask }
+                slots[k] = Int32(id)
+            }
+        }
+    }
+}
+
+/// The words of one partition with their postings (add order), touched by one thread at a time.
+final class WordTable: @unchecked Sendable {
+    var bytes: [UInt8] = []
+    var ends: [UInt32] = []
+    var hashes: [UInt64] = []
+    /// (word id << 32 | document) for every word of every document, in add order.
+    var pairs: [UInt64] = []
+    private var slots = [Int32](repeating: -1, count: 1 << 12)
+
+    var count: Int { ends.count }
+
+    /// Every word's documents, ascending: a counting sort of `pairs` by word.
+    func postings() -> [[Int32]] {
+        var counts = [Int](repeating: 0, count: count)
+        for p in pairs { counts[Int(p >> 32)] += 1 }
+        var out = counts.map { n -> [Int32] in var a = [Int32](); a.reserveCapacity(n); return a }
+        for p in pairs { out[Int(p >> 32)].append(Int32(truncatingIfNeeded: p)) }
+        return out
+    }
+
+    func word(_ id: Int) -> ArraySlice<UInt8> {
+        bytes[(id == 0 ? 0 : Int(ends[id - 1]))..<Int(ends[id])]
+    }
+
+    /// Adds the words of `batch` whose hash falls in `part`; document numbers start at `first`.
+    func merge(_ batch: [SearchDigest], first: Int32, part: UInt64, parts: UInt64) {
+        // Locals, moved out of the object, skip exclusivity checks and copy-on-write tests.
+        var bytes: [UInt8] = [], ends: [UInt32] = [], hashes: [UInt64] = [], pairs: [UInt64] = []
+        var slots: [Int32] = []
+        swap(&bytes, &self.bytes); swap(&ends, &self.ends); swap(&hashes, &self.hashes)
+        swap(&pairs, &self.pairs); swap(&slots, &self.slots)
+        defer {
+            swap(&bytes, &self.bytes); swap(&ends, &self.ends); swap(&hashes, &self.hashes)
+            swap(&pairs, &self.pairs); swap(&slots, &self.slots)
+        }
+        pairs.reserveCapacity(pairs.count + batch.reduce(0) { $0 + $1.wordEnds.count } / Int(parts) + 1024)
+        var mask = slots.count - 1
+        for (k, d) in batch.enumerated() {
+            let doc = first + Int32(k)
+            d.wordBytes.withUnsafeBufferPointer { words in
+                var start = 0
+                for (w, end) in d.wordEnds.enumerated() {
+                    let h = d.wordHashes[w]
+                    defer { start = Int(end) }
+                    guard h % parts == part else { continue }
+                    let len = Int(end) - start
+                    var i = Int(truncatingIfNeeded: h >> 32) & mask
+                    var found = -1
+                    while true {
+                        let id = Int(slots[i])
+                        if id < 0 { break }
+                        if hashes[id] == h {
+                            let s = id == 0 ? 0 : Int(ends[id - 1])
+                            if Int(ends[id]) - s == len
+                                && bytes.withUnsafeBufferPointer({ sameBytes($0.baseAddress! + s, words.baseAddress! + start, len) }) {
+                                found = id
+                                break
+                            }
+                        }
+                        i = (i + 1) & mask
+                    }
+                    if found >= 0 { pairs.append(UInt64(found) << 32 | UInt64(UInt32(doc))); continue }
+                    pairs.append(UInt64(hashes.count) << 32 | UInt64(UInt32(doc)))
+                    slots[i] = Int32(hashes.count)
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: words[start..<Int(end)]))
+                    ends.append(UInt32(bytes.count))
+                    hashes.append(h)
+                    if hashes.count * 2 > slots.count {
+                        slots = [Int32](repeating: -1, count: slots.count * 2)
+                        mask = slots.count - 1
+                        for (id, h) in hashes.enumerated() {
+                            var k = Int(truncatingIfNeeded: h >> 32) & mask
+                            while slots[k] >= 0 { k = (k + 1) & mask }
+                            slots[k] = Int32(id)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every word of every partition, numbered, with its encoded postings and the buckets it is
+/// filed under; lays the words out into shards.
+struct WordList {
+    /// Per word: its table and id in that table.
+    private var table: [Int32] = []
+    private var id: [Int32] = []
+    private var encoded: [[UInt8]] = []
+    private var bucket: [Int32] = []
+    /// Buckets of the trigrams at code point offsets 1 … length−3, other than `bucket`.
+    private var secondary: [[Int32]] = []
+    private let tables: [WordTable]
+    private(set) var entryBytes = 0
+    private(set) var estimatedBytes = 0
+    private var bucketBytes = [Int](repeating: 0, count: IndexFormat.buckets)
+
+    var count: Int { table.count }
+
+    init(tables: [WordTable], renumber: [Int32]?) {
+        self.tables = tables
+        struct Part { var encoded: [[UInt8]] = []; var bucket: [Int32] = []; var secondary: [[Int32]] = [] }
+        let parts = UnsafeMutableBufferPointer<Part>.allocate(capacity: tables.count)
+        parts.initialize(repeating: Part())
+        defer { parts.deinitialize(); parts.deallocate() }
+        let box = UncheckedBox(parts)
+        SearchIndexBuilder.parallel(tables.count) { p in
+            let t = tables[p]
+            var part = Part()
+            part.encoded.reserveCapacity(t.count)
+            let postings = t.postings()
+            t.pairs = []
+            for w in 0..<t.count {
+                var ids = postings[w]
+                if let renumber {
+                    for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
+                    ids.sort()
+                }
+                part.encoded.append(Array(IndexFormat.encodePostings(ids).utf8))
+                t.bytes.withUnsafeBufferPointer { all in
+                    let s = w == 0 ? 0 : Int(t.ends[w - 1])
+                    let word = UnsafeBufferPointer(rebasing: all[s..<Int(t.ends[w])])
+                    let primary = Int32(IndexFormat.fnv1a(UnsafeBufferPointer(rebasing: word[0..<IndexFormat.keyLength(word)])) % UInt32(IndexFormat.buckets))
+                    part.bucket.append(primary)
+                    var starts: [Int] = []
+                    for (i, b) in word.enumerated() where b & 0xC0 != 0x80 { starts.append(i) }
+                    starts.append(word.count)
+                    var sec: [Int32] = []
+                    if starts.count - 1 >= 4 {
+                        for i in 1...(starts.count - 4) {
+                            let tri = UnsafeBufferPointer(rebasing: word[starts[i]..<starts[i + 3]])
+                            let b = Int32(IndexFormat.fnv1a(tri) % UInt32(IndexFormat.buckets))
+                            if b != primary && !sec.contains(b) { sec.append(b) }
+                        }
+                    }
+                    part.secondary.append(sec)
+                }
+            }
+            box.value[p] = part
+        }
+        for (p, part) in parts.enumerated() {
+            for w in 0..<part.encoded.count {
+                table.append(Int32(p)); id.append(Int32(w))
+                let wordLength = tables[p].word(w).count
+                let entry = wordLength + part.encoded[w].count + 6
+                entryBytes += entry
+                bucketBytes[Int(part.bucket[w])] += entry
+                let reference = wordLength + (part.encoded[w].count <= 8 ? part.encoded[w].count : 1) + 6
+                for b in part.secondary[w] { bucketBytes[Int(b)] += reference }
+            }
+            encoded += part.encoded
+            bucket += part.bucket
+            secondary += part.secondary
+        }
+        estimatedBytes = bucketBytes.reduce(0, +)
+    }
+
+    func word(_ g: Int) -> ArraySlice<UInt8> { tables[Int(table[g])].word(Int(id[g])) }
+
+    /// Byte order of the words' UTF-8, which is code point order.
+    func less(_ a: Int, _ b: Int) -> Bool {
+        word(a).lexicographicallyPrecedes(word(b))
+    }
+
+    /// Contiguous runs of buckets of about `target` bytes each: the first bucket of every
+    /// shard but the first.
+    func packBuckets(target: Int) -> [Int] {
+        var bounds: [Int] = []
+        var size = 0
+        for b in 0..<IndexFormat.buckets {
+            if size > 0 && size + bucketBytes[b] / 2 > target {
+                bounds.append(b)
+                size = 0
+            }
+            size += bucketBytes[b]
+        }
+        return bounds
+    }
+
+    /// `{"word":"postings",…}` for the given words, each with its postings (primary) or as a
+    /// secondary entry (postings when they take at most 8 characters, else `@`).
+    func writeObject(_ list: [(Int, Bool)], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (k, (g, primary)) in list.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            Self.jsonString(word(g), into: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(UInt8(ascii: "\""))
+            if primary || encoded[g].count <= 8 { out += encoded[g] } else { out.append(UInt8(ascii: "@")) }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    static func jsonString(_ s: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s {
+            switch b {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]]
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The shard files: every word in the shard of its bucket, and as a secondary entry in the
+    /// shards of its other trigrams.
+    func shards(bounds: [Int]) -> [(String, [UInt8])] {
+        let count = bounds.count + 1
+        var shardOf = [Int32](repeating: 0, count: IndexFormat.buckets)
+        for b in 0..<IndexFormat.buckets { shardOf[b] = Int32(IndexFormat.shard(ofBucket: b, bounds: bounds)) }
+        // A global rank by bytes makes every shard's order a sort of integers.
+        let rank = Array(0..<self.count).sorted(by: less)
+        var position = [Int32](repeating: 0, count: self.count)
+        for (r, g) in rank.enumerated() { position[g] = Int32(r) }
+        var lists = [[(Int, Bool)]](repeating: [], count: count)
+        for g in 0..<self.count {
+            let primary = Int(shardOf[Int(bucket[g])])
+            lists[primary].append((g, true))
+            var seen: [Int] = []
+            for b in secondary[g] {
+                let s = Int(shardOf[Int(b)])
+                if s != primary && !seen.contains(s) { seen.append(s); lists[s].append((g, false)) }
+            }
+        }
+        let out = UnsafeMutableBufferPointer<(String, [UInt8])>.allocate(capacity: count)
+        out.initialize(repeating: ("", []))
+        defer { out.deinitialize(); out.deallocate() }
+        let box = UncheckedBox((out, lists, position))
+        let workers = max(1, ParallelMap.jobs)
+        SearchIndexBuilder.parallel(min(workers, count)) { w in
+            let (out, lists, position) = box.value
+            for s in stride(from: w, to: count, by: workers) {
+                var bytes: [UInt8] = []
+                writeObject(lists[s].sorted { position[$0.0] < position[$1.0] }, into: &bytes)
+                bytes.append(0x0A)
+                out[s] = (IndexFormat.shardFileName(s), bytes)
+            }
+        }
+        return Array(out)
     }
 }

@@ -80,12 +80,12 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
         let field = Set(response.results.filter { $0.match == .field }.map(\.slug))
         let found = Set(response.results.filter { $0.match != .fuzzy }.map(\.slug))
         let expectedField = Set(docs.indices.filter { d in
-            terms.allSatisfy { t in foldedFields[d].contains { $0.contains(t) } }
+            terms.allSatisfy { t in foldedFields[d].contains { IndexFormat.contains($0, t) } }
         }.map { docs[$0].slug })
         #expect(field == expectedField, "field matches for \(query)")
         for d in docs.indices {
             let holds = terms.allSatisfy { t in
-                foldedFields[d].contains { $0.contains(t) } || (t.unicodeScalars.count >= 3 && foldedBodies[d].contains(t))
+                foldedFields[d].contains { IndexFormat.contains($0, t) } || (t.unicodeScalars.count >= 3 && IndexFormat.contains(foldedBodies[d], t))
             }
             if holds { #expect(found.contains(docs[d].slug), "missed \(docs[d].slug) for \(query)") }
         }

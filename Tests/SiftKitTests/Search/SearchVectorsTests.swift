@@ -79,3 +79,26 @@ func queryVectors(shardThreshold: Int) throws {
         #expect(response.total == (v["total"] as? Int ?? expected.count), "total for \(query)")
     }
 }
+
+/// The vectors' index as built, checked in under Tests/Fixtures/search-index/ (`small`: one
+/// file; `sharded`: every shard path) so the node tests load real files. A change fails here
+/// until re-recorded with `SIFT_RECORD=1 swift test`, never silently.
+@Test(arguments: [("small", 1 << 30), ("sharded", 0)])
+func vectorIndexSnapshot(name: String, shardThreshold: Int) throws {
+    let built = try SearchVectors().build(shardThreshold: shardThreshold)
+    let fm = FileManager.default
+    let snapshot = Fixtures.url("search-index").appendingPathComponent(name)
+    let files = try fm.contentsOfDirectory(atPath: built.path).sorted()
+    if ProcessInfo.processInfo.environment["SIFT_RECORD"] == "1" {
+        try? fm.removeItem(at: snapshot)
+        try fm.createDirectory(at: snapshot, withIntermediateDirectories: true)
+        for f in files { try fm.copyItem(at: built.appendingPathComponent(f), to: snapshot.appendingPathComponent(f)) }
+        return
+    }
+    let recorded = (try? fm.contentsOfDirectory(atPath: snapshot.path).sorted()) ?? []
+    #expect(recorded == files, "Tests/Fixtures/search-index/\(name) is out of date: SIFT_RECORD=1 swift test")
+    for f in files where recorded.contains(f) {
+        let same = try Data(contentsOf: built.appendingPathComponent(f)) == Data(contentsOf: snapshot.appendingPathComponent(f))
+        #expect(same, "\(name)/\(f) differs from the build: SIFT_RECORD=1 swift test")
+    }
+}

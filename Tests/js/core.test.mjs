@@ -1,0 +1,99 @@
+// sift-core.js against the shared vectors (through the index the Swift tests record in
+// Tests/Fixtures/search-index/) and against `sift search --json` on the built example site.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { fold, terms, highlight, SiftIndex } from "../../Sources/SiftKit/Resources/sift-core.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const vectors = JSON.parse(readFileSync(root + "Tests/Fixtures/search-vectors.json", "utf8"));
+
+/** A fetch over files that remembers what it read, as a browser's network panel would. */
+export function fileFetch(read = []) {
+  return async (url) => {
+    try {
+      const text = await readFile(fileURLToPath(url), "utf8");
+      read.push(url);
+      return { ok: true, status: 200, json: async () => JSON.parse(text) };
+    } catch {
+      return { ok: false, status: 404 };
+    }
+  };
+}
+
+const load = (dir) => SiftIndex.load(pathToFileURL(root + dir + "/manifest.json"), { fetch: fileFetch() });
+
+test("fold vectors", () => {
+  for (const v of vectors.fold) assert.equal(fold(v.in), v.out, v.note ?? v.in);
+});
+
+test("term vectors", () => {
+  for (const v of vectors.terms) assert.deepEqual(terms(v.query), v.terms, v.query);
+});
+
+for (const kind of ["small", "sharded"]) {
+  test(`query vectors, ${kind} index`, async () => {
+    const index = await load(`Tests/Fixtures/search-index/${kind}`);
+    for (const v of vectors.queries) {
+      const call = () => index.search(v.query, { scope: v.scope ?? "All", collection: v.collection ?? null, limit: v.limit ?? Infinity });
+      if (v.error) {
+        await assert.rejects(call, (e) => e.message.includes(v.error), v.note);
+        continue;
+      }
+      const r = await call();
+      assert.deepEqual(r.results.map((x) => `${x.slug}:${x.match}`), v.results.map((x) => `${x.slug}:${x.match}`), `${v.query} (${v.note})`);
+      assert.equal(r.total, v.total ?? v.results.length, `total for ${v.query}`);
+    }
+  });
+}
+
+test("scope counts ignore the scope filter and equal each scope's total", async () => {
+  const index = await load("Tests/Fixtures/search-index/sharded");
+  for (const q of ["a", "choc", "", "cocoa", "choclate"]) {
+    const all = await index.search(q);
+    for (const s of ["All", ...index.collections[0].scopes]) {
+      const one = await index.search(q, { scope: s });
+      assert.equal(all.scopeCounts[s], one.total, `${q} in ${s}`);
+      assert.deepEqual(one.scopeCounts, all.scopeCounts);
+    }
+  }
+});
+
+test("collections and list order", async () => {
+  const index = await load("Tests/Fixtures/search-index/small");
+  const [candies] = index.collections;
+  assert.deepEqual([candies.name, candies.count, candies.scopes], ["candies", 9, ["Chocolate", "Hard", "Other"]]);
+  assert.equal(index.order("candies")[0], "chocolate-bar");
+  const r = await index.search("caramel");
+  assert.equal(r.results[0].url, "/candies/caramel/");
+});
+
+test("highlight maps folded matches back to the original text", () => {
+  assert.deepEqual(highlight("Côte d'Ivoire", "cote"), [[0, 4]]);
+  assert.deepEqual(highlight("Cafe\u0301 Crème", "cafe creme"), [[0, 5], [6, 11]]);
+  assert.deepEqual(highlight("ﬁle ﬁsh", "fi"), [[0, 1], [4, 5]]);
+  assert.deepEqual(highlight("ﬁle", "il"), [[0, 2]]);
+  assert.deepEqual(highlight("中华人民共和国", "人民"), [[2, 4]]);
+  assert.deepEqual(highlight("😀 Chocolate chocolate", "CHOC late"), [[3, 7], [8, 12], [13, 17], [18, 22]]);
+  assert.deepEqual(highlight("Chocolate", "choc ocol"), [[0, 6]]);
+  assert.deepEqual(highlight("abc", ""), []);
+});
+
+// The built example site: JavaScript and `sift search --json` give the same answer.
+const siteDir = process.env.SIFT_SITE ?? root;
+const site = siteDir + "/public/search/manifest.json";
+const bin = process.env.SIFT_BIN ?? root + ".build/release/sift";
+const ready = existsSync(site) && existsSync(bin);
+test("example site: sift-core.js answers as sift search does", { skip: !ready && "run `make site` first" }, async () => {
+  const index = await SiftIndex.load(pathToFileURL(site), { fetch: fileFetch() });
+  const queries = [["choc"], ["a", "Hard"], ["cote d"], ["choclate"], ["sugar"], ["milk proteins"], ["caramel", "Other"],
+    ["中"], ["ar"], ["lollipop"], ["zzzz"], [""], ["°c"], ["isl"]];
+  for (const [q, scope = "All"] of queries) {
+    const out = execFileSync(bin, ["search", q, "--site", siteDir, "--scope", scope, "--json"], { encoding: "utf8" });
+    const { scopeCounts, ...js } = await index.search(q, { scope });
+    assert.deepEqual(js, JSON.parse(out), `${q} in ${scope}`);
+  }
+});
