@@ -18,9 +18,14 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "SiftKit",
-            dependencies: ["CCmark", "CYaml"],
+            dependencies: ["CCmark", "CYaml", "CZlib"],
             resources: [.embedInCode("Resources")]
         ),
         .executableTarget(name: "sift", dependencies: ["SiftKit"]),

@@ -16,7 +16,9 @@ public struct SiftCLI {
         sift: a static site generator with search built in
 
         Usage:
-          sift build  [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--jobs N] [--quiet]
+          sift build  [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--jobs N] [--quiet | --verbose]
+          sift serve  [--site DIR] [--host 127.0.0.1] [--port 8000] [--no-watch]
+          sift new    DIR
           sift check  [--site DIR]
           sift search QUERY [--site DIR] [--scope S] [--collection C] [--limit N] [--json]
           sift --version | sift help [COMMAND]
@@ -25,7 +27,7 @@ public struct SiftCLI {
 
     static let help: [String: String] = [
         "build": """
-            Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--jobs N] [--quiet]
+            Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--jobs N] [--quiet | --verbose]
 
             Builds the site in DIR (default: .) into DIR/public, or --output. A build that fails
             leaves the previous output untouched.
@@ -35,8 +37,14 @@ public struct SiftCLI {
               --drafts          includes pages with draft: true
               --jobs N          threads to use (default: every core)
               --quiet           prints errors only
+              --verbose         prints the summary and warnings even when stdout is not a terminal
+
+            On a terminal a long build shows its progress, then a one-line summary; elsewhere
+            only errors are printed, unless --verbose.
 
             """,
+        "serve": ServeCommand.help,
+        "new": NewCommand.help,
         "check": """
             Usage: sift check [--site DIR]
 
@@ -72,6 +80,8 @@ public struct SiftCLI {
             case "build": return try build(&args, check: false)
             case "check": return try build(&args, check: true)
             case "search": return try search(&args)
+            case "serve": return try ServeCommand.run(&args)
+            case "new": return try NewCommand.run(&args)
             default: throw UsageError("unknown command '\(command)'")
             }
         } catch let e as UsageError {
@@ -88,6 +98,7 @@ public struct SiftCLI {
         var site = "."
         var options = SiteBuilder.Options(site: args.url("."))
         var quiet = false
+        var verbose = false
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return Outcome(status: 0, stdout: help[check ? "check" : "build"]!, stderr: "")
@@ -96,6 +107,7 @@ public struct SiftCLI {
             case "--base-url" where !check: options.baseURL = try args.value(for: arg)
             case "--drafts": options.drafts = true
             case "--quiet", "-q": quiet = true
+            case "--verbose" where !check, "-v" where !check: verbose = true
             case "--jobs" where !check:
                 let v = try args.value(for: arg)
                 guard let n = Int(v), n > 0 else { throw UsageError("--jobs takes a whole number above 0, not '\(v)'") }
@@ -106,15 +118,34 @@ public struct SiftCLI {
         options.site = args.url(site)
         options.displayRoot = site
         options.dryRun = check
-        let report = try SiteBuilder(options: options).build()
+        let progress = ProgressLine(enabled: !check && !quiet && ProgressLine.stdoutIsTerminal)
+        options.progress = progress.callback
+        let report: SiteBuilder.Report
+        do {
+            defer { progress.finish() }
+            report = try SiteBuilder(options: options).build()
+        }
         let timings = ProcessInfo.processInfo.environment["SIFT_TIMINGS"] == "1"
             ? report.stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined() : ""
-        if quiet { return Outcome(status: 0, stdout: "", stderr: timings) }
+        if quiet || (!check && !verbose && !ProgressLine.stdoutIsTerminal) { return Outcome(status: 0, stdout: "", stderr: timings) }
         let warnings = report.warnings.map { $0.line + "\n" }.joined()
         let items = report.items.map { "\($0.count) \($0.collection)" }.joined(separator: ", ")
         let verb = check ? "checked" : "built"
-        let summary = String(format: "%@ %d pages (%@) in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, report.seconds)
+        let index = check ? "" : ", search index " + byteCount(treeSize(report.output.appendingPathComponent("search"))) + ","
+        let summary = String(format: "%@ %d pages (%@)%@ in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, index, report.seconds)
         return Outcome(status: 0, stdout: summary + (check ? "" : " into \(report.output.path)") + "\n", stderr: warnings + timings)
+    }
+
+    /// Bytes in the files of a folder tree.
+    static func treeSize(_ folder: URL) -> Int {
+        guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
+        var total = 0
+        for case let url as URL in e { total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) ?? 0 }
+        return total
+    }
+
+    static func byteCount(_ n: Int) -> String {
+        n >= 1_000_000 ? String(format: "%.1f MB", Double(n) / 1e6) : String(format: "%.0f KB", Double(n) / 1e3)
     }
 
     static func search(_ args: inout ArgumentList) throws -> Outcome {

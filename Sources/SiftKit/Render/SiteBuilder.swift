@@ -13,6 +13,8 @@ public struct SiteBuilder: Sendable {
         public var drafts = false
         /// Write nothing: `sift check`.
         public var dryRun = false
+        /// Called as the build goes with the stage, items done and items in all (0: unknown), for progress lines.
+        public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
 
         /// Options for a site folder.
         public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
@@ -56,6 +58,7 @@ public struct SiteBuilder: Sendable {
     @discardableResult
     public func build() throws -> Report {
         let start = Date()
+        options.progress?("loading", 0, 0)
         let loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
         var errors: [SiftError] = []
         var loadedSite: Site?
@@ -156,6 +159,8 @@ public struct SiteBuilder: Sendable {
         }
 
         var index = SearchIndexBuilder()
+        let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
+        var itemsDone = 0
         for c in site.collections {
             report.items.append((c.name, c.items.count))
             let listTemplate = templates.page("list", collection: c.name)
@@ -206,6 +211,8 @@ public struct SiteBuilder: Sendable {
                     }
                 }
                 startIndex += chunk
+                itemsDone += range.count
+                options.progress?("rendering", itemsDone, totalItems)
             }
             for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
             report.pages += c.items.count
@@ -216,6 +223,7 @@ public struct SiteBuilder: Sendable {
         try writeAssets(site, writer: writer)
         try writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
         report.lap("assets", since: &lap)
+        options.progress?("indexing", itemsDone, totalItems)
         try index.write(to: writer.staging.appendingPathComponent("search"), baseURL: urls.basePath)
         report.lap("index", since: &lap)
         report.seconds = Date().timeIntervalSince(start)

@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Polls folders for changes and calls `onChange` once a burst of changes has settled.
+/// Polling works on every Linux file system (inotify misses network mounts and needs a
+/// watch per folder); hidden files and editor backups (`~`, `.swp`) are ignored.
+final class SiteWatcher: @unchecked Sendable {
+    /// A file's identity and version as polling sees it.
+    struct Stamp: Equatable {
+        var mtime: Int
+        var nsec: Int
+        var size: Int
+        var inode: UInt
+    }
+
+    let folders: [URL]
+    let interval: Double
+    let debounce: Double
+    private let onChange: @Sendable () -> Void
+    private let lock = NSLock()
+    private var stopped = false
+    private let done = DispatchSemaphore(value: 0)
+    private var baseline: [String: Stamp]
+
+    /// Takes the first snapshot now, so a change made during the first build is seen.
+    init(folders: [URL], interval: Double = 0.25, debounce: Double = 0.15, onChange: @escaping @Sendable () -> Void) {
+        self.folders = folders
+        self.interval = interval
+        self.debounce = debounce
+        self.onChange = onChange
+        baseline = SiteWatcher.snapshot(folders)
+    }
+
+    func start() {
+        let t = Thread { [self] in loop() }
+        t.name = "sift-watch"
+        t.start()
+    }
+
+    func stop() {
+        lock.lock()
+        let already = stopped
+        stopped = true
+        lock.unlock()
+        if !already { _ = done.wait(timeout: .now() + 5) }
+    }
+
+    private var isStopped: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopped
+    }
+
+    private func loop() {
+        defer { done.signal() }
+        var built = baseline
+        var seen = baseline
+        var lastChange = Date()
+        while !isStopped {
+            usleep(useconds_t(interval * 1_000_000))
+            let now = SiteWatcher.snapshot(folders)
+            if now != seen {
+                seen = now
+                lastChange = Date()
+            }
+            // Rebuild when the files differ from the last build and have been still for `debounce`.
+            if seen != built && Date().timeIntervalSince(lastChange) >= debounce && !isStopped {
+                built = seen
+                onChange()
+            }
+        }
+    }
+
+    static func snapshot(_ folders: [URL]) -> [String: Stamp] {
+        var out: [String: Stamp] = [:]
+        for f in folders { walk(f.path, into: &out) }
+        return out
+    }
+
+    private static func walk(_ path: String, into out: inout [String: Stamp]) {
+        guard let dir = opendir(path) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") || name == "4913" { continue }
+            let full = path + "/" + name
+            var st = stat()
+            guard stat(full, &st) == 0 else { continue }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                out[full + "/"] = Stamp(mtime: 0, nsec: 0, size: 0, inode: UInt(st.st_ino))
+                walk(full, into: &out)
+            } else {
+                out[full] = Stamp(mtime: Int(st.st_mtim.tv_sec), nsec: Int(st.st_mtim.tv_nsec), size: Int(st.st_size), inode: UInt(st.st_ino))
+            }
+        }
+    }
+}

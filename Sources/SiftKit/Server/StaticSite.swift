@@ -1,0 +1,232 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers GET and HEAD from the output folder, and nothing outside it, plus the
+/// live-reload endpoints under `/__sift/` when `live` is set.
+final class StaticSite: @unchecked Sendable {
+    let root: URL
+    let live: LiveReload?
+    private let lock = NSLock()
+    private var gzipCache: [String: [UInt8]] = [:]
+
+    init(root: URL, live: LiveReload?) {
+        self.root = root
+        self.live = live
+    }
+
+    /// Where a request path leads.
+    enum Resolution: Equatable {
+        case file(String)
+        /// A folder asked for without its trailing slash.
+        case redirect
+        case notFound
+        case badRequest
+    }
+
+    func reply(to request: HTTPRequest) -> HTTPReply {
+        var target = Substring(request.target)
+        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
+        let path: Substring
+        let query: Substring?
+        if let q = target.firstIndex(of: "?") {
+            path = target[..<q]
+            query = target[target.index(after: q)...]
+        } else {
+            path = target
+            query = nil
+        }
+        if let live {
+            if path == "/__sift/live.js" {
+                return .response(HTTPResponse(status: 200, headers: [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-store")],
+                                              body: Array(LiveReload.script.utf8)))
+            }
+            if path == "/__sift/events" { return live.events() }
+        }
+        switch resolve(String(path)) {
+        case .file(let file): return .response(serve(file, request: request, status: 200))
+        case .redirect:
+            // path starts with one "/" only (resolve refused "//"), so this never leaves the site.
+            let location = path + "/" + (query.map { "?" + $0 } ?? "")
+            return .response(HTTPResponse.text(301, "moved to \(location)", extra: [("Location", String(location))]))
+        case .badRequest: return .response(HTTPResponse.text(400))
+        case .notFound: return .response(notFound(request))
+        }
+    }
+
+    /// Maps a request path to a regular file inside the output's real path: escapes are decoded
+    /// once; `.`/`..` segments, empty segments, NUL and backslashes are refused; symbolic links
+    /// are followed and must land inside the output too.
+    func resolve(_ rawPath: String) -> Resolution {
+        guard rawPath.hasPrefix("/"), !rawPath.hasPrefix("//") else { return .notFound }
+        guard let bytes = StaticSite.percentDecode(rawPath) else { return .badRequest }
+        if bytes.contains(0) || bytes.contains(UInt8(ascii: "\\")) { return .notFound }
+        let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        for (i, s) in segments.enumerated() {
+            if s.elementsEqual(".".utf8) || s.elementsEqual("..".utf8) { return .notFound }
+            if s.isEmpty && i != segments.count - 1 { return .notFound }
+        }
+        guard let rootReal = StaticSite.realPath(root.path) else { return .notFound }
+        let relative = String(decoding: Array(segments.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
+        guard let real = StaticSite.realPath(rootReal + "/" + relative), StaticSite.isInside(real, rootReal) else { return .notFound }
+        var st = stat()
+        guard stat(real, &st) == 0 else { return .notFound }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            guard bytes.last == UInt8(ascii: "/") else { return .redirect }
+            guard let index = StaticSite.realPath(real + "/index.html"), StaticSite.isInside(index, rootReal),
+                  stat(index, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return .notFound }
+            return .file(index)
+        }
+        return (st.st_mode & S_IFMT) == S_IFREG ? .file(real) : .notFound
+    }
+
+    /// The site's 404.html with status 404, or a small page of our own.
+    private func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        if let rootReal = StaticSite.realPath(root.path), let page = StaticSite.realPath(rootReal + "/404.html"), StaticSite.isInside(page, rootReal) {
+            return serve(page, request: request, status: 404)
+        }
+        var body = Array("<!doctype html>\n<meta charset=\"utf-8\">\n<title>Not found</title>\n<body>\n<h1>Not found</h1>\n</body>\n".utf8)
+        if let live { body = StaticSite.inject(live.scriptTag(), into: body) }
+        return HTTPResponse(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: body)
+    }
+
+    private func serve(_ file: String, request: HTTPRequest, status: Int) -> HTTPResponse {
+        var st = stat()
+        guard stat(file, &st) == 0, let data = FileManager.default.contents(atPath: file) else { return HTTPResponse.text(404) }
+        let type = StaticSite.contentType(file)
+        let isHTML = type.hasPrefix("text/html")
+        let mtime = Int(st.st_mtim.tv_sec)
+        let tag = live.map { $0.scriptTag() }
+        var etag = String(st.st_size, radix: 16) + "-" + String(mtime, radix: 16) + String(st.st_mtim.tv_nsec, radix: 16)
+        if isHTML, let live { etag += "-l\(live.builds)" }
+        let compressible = StaticSite.isCompressible(type)
+        let gzip = compressible && st.st_size >= 256 && StaticSite.acceptsGzip(request.header("Accept-Encoding"))
+        if gzip { etag += "-gz" }
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", type), ("ETag", "\"\(etag)\""), ("Last-Modified", HTTPDate.format(mtime)),
+            ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff"),
+        ]
+        if compressible { headers.append(("Vary", "Accept-Encoding")) }
+        if status == 200 {
+            if let match = request.header("If-None-Match") {
+                if StaticSite.etagMatches(match, etag) { return HTTPResponse(status: 304, headers: headers) }
+            } else if let since = request.header("If-Modified-Since").flatMap(HTTPDate.parse), mtime <= since {
+                return HTTPResponse(status: 304, headers: headers)
+            }
+        }
+        var body = [UInt8](data)
+        if isHTML, let tag { body = StaticSite.inject(tag, into: body) }
+        if gzip {
+            let key = file + "\u{0}" + etag
+            lock.lock()
+            let cached = gzipCache[key]
+            lock.unlock()
+            if let compressed = cached ?? Gzip.compress(body) {
+                if cached == nil {
+                    lock.lock()
+                    if gzipCache.count > 512 { gzipCache.removeAll() }
+                    gzipCache[key] = compressed
+                    lock.unlock()
+                }
+                body = compressed
+                headers.append(("Content-Encoding", "gzip"))
+            }
+        }
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Puts `tag` before the last `</body>` (any case), or at the end when there is none.
+    static func inject(_ tag: String, into html: [UInt8]) -> [UInt8] {
+        let needle = Array("</body".utf8)
+        var i = html.count - needle.count
+        while i >= 0 {
+            var j = 0
+            while j < needle.count && (html[i + j] | 0x20) == (needle[j] | 0x20) { j += 1 }
+            if j == needle.count { return Array(html[..<i]) + Array(tag.utf8) + Array(html[i...]) }
+            i -= 1
+        }
+        return html + Array(tag.utf8)
+    }
+
+    /// Percent-decodes once; nil for a broken escape.
+    static func percentDecode(_ s: String) -> [UInt8]? {
+        let bytes = Array(s.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) else { return nil }
+                out.append(hi << 4 | lo)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    private static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    static func isInside(_ path: String, _ root: String) -> Bool {
+        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+    }
+
+    static func etagMatches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains {
+            var t = $0.trimmingCharacters(in: .whitespaces)
+            if t == "*" { return true }
+            if t.hasPrefix("W/") { t.removeFirst(2) }
+            return t == "\"\(etag)\""
+        }
+    }
+
+    /// Whether Accept-Encoding allows gzip (`gzip;q=0` refuses it).
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var star = false
+        for part in header.lowercased().split(separator: ",") {
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = fields.first else { continue }
+            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if name == "gzip" || name == "x-gzip" { return q > 0 }
+            if name == "*" { star = q > 0 }
+        }
+        return star
+    }
+
+    static let types: [String: String] = [
+        "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
+        "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+        "json": "application/json", "map": "application/json", "xml": "application/xml", "svg": "image/svg+xml",
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif",
+        "avif": "image/avif", "ico": "image/x-icon", "woff2": "font/woff2", "woff": "font/woff",
+        "txt": "text/plain; charset=utf-8", "md": "text/plain; charset=utf-8", "wasm": "application/wasm", "pdf": "application/pdf",
+    ]
+
+    static func contentType(_ path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
+        return types[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+    }
+
+    static func isCompressible(_ type: String) -> Bool {
+        type.hasPrefix("text/") || type.hasPrefix("application/json") || type == "application/xml" || type == "image/svg+xml"
+            || type == "application/wasm" || type == "application/octet-stream"
+    }
+}
