@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """`make bench`: build time and peak memory of `sift build` on the generated corpora, beside
-Hugo's where it is installed, plus the search index's size. Runs on a tmpfs (/dev/shm): this
+Hugo's where it is installed, plus the search index: its build stage, size (raw and gzip),
+file count, and the requests and gzip bytes of a first query per term (measured by running
+sift-core.js under node with a counting fetch, Benchmarks/first_query.mjs), beside Pagefind's
+on the same built pages where `pagefind_bin` is importable (pip install pagefind-bin). Runs on a tmpfs (/dev/shm): this
 machine's disk is too noisy for file-heavy timings. Benchmarks are not tests: nothing here
 fails on a figure, it prints them.
 
@@ -17,7 +20,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SIFT = os.path.join(ROOT, ".build", "release", "sift")
+SIFT = os.environ.get("SIFT_BIN", os.path.join(ROOT, ".build", "release", "sift"))
 GEN = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "gen_corpus.py"))
 WORK = "/dev/shm/sift-bench"
 
@@ -57,8 +60,8 @@ def median_runs(cmd, cwd, runs, prepare=None):
     return statistics.median(times), max(peaks), min(times)
 
 
-def index_stats(public):
-    search = os.path.join(public, "search")
+def index_stats(public, folder="search"):
+    search = os.path.join(public, folder)
     raw = gz = files = 0
     for dirpath, _, names in os.walk(search):
         for name in names:
@@ -69,11 +72,72 @@ def index_stats(public):
     return raw, gz, files
 
 
+FIRST_QUERY = os.path.join(ROOT, "Benchmarks", "first_query.mjs")
+PAGEFIND_BYTES = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "pagefind_bytes.py"))
+
+
+def stage_seconds(site, out):
+    """Runs one build with SIFT_TIMINGS=1; returns {stage: seconds}."""
+    shutil.rmtree(out, ignore_errors=True)
+    proc = subprocess.run([SIFT, "build", "--site", site, "--quiet"], cwd=site, capture_output=True, text=True,
+                          env={**os.environ, "SIFT_TIMINGS": "1"}, check=True)
+    stages = {}
+    for line in (proc.stdout + proc.stderr).splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == "s":
+            try:
+                stages[parts[0]] = float(parts[1])
+            except ValueError:
+                pass
+    return stages
+
+
+def query_terms(d):
+    info = json.load(open(os.path.join(d, "corpus.json")))
+    q = info.get("query_terms", {})
+    terms = [q.get("frequent", "harbor"), q.get("mid", "volcano"), q.get("rare", "rouxthum"), "arbor", "ha", "腊"]
+    return [t for t in terms if t]
+
+
+def first_queries(search_dir, terms):
+    if not shutil.which("node"):
+        return []
+    proc = subprocess.run(["node", FIRST_QUERY, search_dir, *terms], capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"         first query: node failed: {proc.stderr.strip()[:200]}")
+        return []
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+def pagefind(public, terms):
+    """Pagefind over the same built pages: seconds, files, gzip size, first-query bytes."""
+    try:
+        import pagefind_bin
+        exe = pagefind_bin.get_executable()
+    except Exception:
+        return None
+    out = os.path.join(public, "pagefind")
+    shutil.rmtree(out, ignore_errors=True)
+    seconds, peak = run_measured([str(exe), "--site", public, "--quiet"], public)
+    raw, gz, files = index_stats(public, "pagefind")
+    est = {}
+    if os.path.exists(PAGEFIND_BYTES):
+        args = [sys.executable, PAGEFIND_BYTES, out]
+        for t in terms:
+            args += ["--term", t]
+        proc = subprocess.run(args, capture_output=True, text=True)
+        if proc.returncode == 0:
+            est = json.loads(proc.stdout).get("first_query", {})
+    shutil.rmtree(out, ignore_errors=True)
+    return seconds, peak, raw, gz, files, est
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default=os.environ.get("BENCH_SIZES", "1000,10000,100000"))
     ap.add_argument("--runs", type=int, default=0, help="runs per figure (default 5, 3 at 100k)")
     ap.add_argument("--no-hugo", action="store_true")
+    ap.add_argument("--no-pagefind", action="store_true")
     a = ap.parse_args()
     if not os.path.exists(SIFT):
         raise SystemExit("build sift first: swift build -c release")
@@ -90,6 +154,22 @@ def main():
                                       prepare=lambda: shutil.rmtree(out, ignore_errors=True))
         raw, gz, files = index_stats(out)
         print(f"{n:>8} {'sift':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}  index {raw/1e6:.1f} MB raw, {gz/1e6:.2f} MB gzip, {files} files")
+        stages = stage_seconds(site, out)
+        if stages:
+            print(f"{'':>8} stages  " + ", ".join(f"{k} {v:.2f} s" for k, v in stages.items())
+                  + "  (digesting bodies runs inside pages; index = merge, encode, write)")
+        terms = query_terms(d)
+        for q in first_queries(os.path.join(out, "search"), terms):
+            print(f"{'':>8} first query {q['term']!r:<12} {q['requests']} requests, {q['gzip']/1e3:.1f} KB gzip"
+                  f" ({q['raw']/1e3:.0f} KB raw), {q['total']} results; node: load {q['load_ms']} ms,"
+                  f" query {q['query_ms']} ms, warm {q['warm_ms']} ms")
+        pf = None if a.no_pagefind else pagefind(out, terms)
+        if pf:
+            seconds, ppeak, praw, pgz, pfiles, est = pf
+            print(f"{n:>8} {'pagefind':<8} {seconds:>7.2f} {'':>8} {ppeak:>8.0f}  index {praw/1e6:.1f} MB raw, {pgz/1e6:.2f} MB gzip, {pfiles} files (over sift's pages)")
+            for t, e in est.items():
+                total = e.get("total_est_with_worker", e.get("total_est")) if isinstance(e, dict) else e
+                print(f"{'':>8} pagefind first query {t!r:<12} ~{total/1e3:.1f} KB" if isinstance(total, (int, float)) else f"{'':>8} pagefind {t}: {e}")
         if hugo and os.path.isdir(os.path.join(d, "hugo")):
             hsite = os.path.join(d, "hugo")
             hruns = 2 if n >= 100000 else runs

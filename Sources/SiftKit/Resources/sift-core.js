@@ -62,7 +62,7 @@ const key = (w) => cps(w).slice(0, 3).join("");
 // Is there a substring of `text` within edit distance k of `p` (an array of code points)?
 // Myers' bit-parallel form of Sellers' algorithm; plain dynamic programming past 32.
 function near(p, text, k) {
-  const m = p.length, t = cps(text);
+  const m = p.length, t = text;
   if (m > 32) {
     let col = p.map((_, i) => i + 1);
     for (const c of t) {
@@ -180,35 +180,31 @@ export class SiftIndex {
     const scopes = [...new Set(cs.flatMap((c) => c.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw new Error(`unknown scope “${scope}” (scopes: ${["All", ...scopes].join(", ")})`);
     const d = this.d, ts = [...new Set(terms(query))], inScope = (i) => scope === "All" || d.scope[i] === scope;
-    let pool = [];
-    for (const c of cs) for (let i = c.first; i < c.first + c.count; i++) pool.push(i);
-    let hits = [], viaBody = new Set();
-    if (!ts.length) hits = pool.map((i) => [i, 3]);
-    else {
-      let left = pool;
+    const key = cs.map((c) => c.name).join();
+    const pool = (this.pools ??= {})[key] ??= Int32Array.from(cs.flatMap((c) => Array.from({ length: c.count }, (_, k) => c.first + k)));
+    let hits = pool, body = new Uint8Array(d.title.length);
+    if (ts.length) {
       for (const t of ts) {
-        const kept = [], need = [];
-        for (const i of left) (d.hay[i].includes(t) ? kept : need).push(i);
-        if (need.length && cps(t).length >= 3) {
-          const cand = await this.body(t);
-          for (const i of need) if (!cand || cand[i]) kept.push(i), viaBody.add(i);
-          kept.sort((a, b) => a - b);
-        }
-        if (!(left = kept).length) break;
+        const f = hits.map((i) => d.hay[i].includes(t)), cand = cps(t).length > 2 && f.includes(0) ? await this.body(t) : 0;
+        let n = 0;
+        const out = new Int32Array(hits.length);
+        hits.forEach((i, k) => (f[k] || (cand !== 0 && (!cand || cand[i]) && (body[i] = 1))) && (out[n++] = i));
+        hits = out.subarray(0, n);
       }
-      const phrase = ts.join(" ");
-      hits = left.map((i) => {
+      const phrase = ts.join(" "), ranks = [[], [], [], [], []];
+      for (const i of hits) {
         const title = d.fold[i];
-        return [i, viaBody.has(i) ? 4 : title === phrase ? 0 : title.startsWith(phrase) ? 1 : wordStart(title, ts[0]) ? 2 : 3];
-      }).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    }
+        ranks[body[i] ? 4 : title === phrase ? 0 : title.startsWith(phrase) ? 1 : wordStart(title, ts[0]) ? 2 : 3].push(i);
+      }
+      hits = ranks.flat();
+    } else hits = [...pool];
     // Fuzzy matches count only where fewer than 5 items match: per scope for the scope bar.
     const counts = { All: hits.length };
     scopes.forEach((s) => (counts[s] = 0));
-    for (const [i] of hits) if (d.scope[i] != null && d.scope[i] in counts) counts[d.scope[i]]++;
+    for (const i of hits) if (d.scope[i] in counts) counts[d.scope[i]]++;
     const few = (s) => counts[s] < 5, fuzzy = [];
     if (ts.length && (few("All") || scopes.some(few))) {
-      const hit = new Set(hits.map((h) => h[0])), ps = ts.map(cps);
+      const hit = new Set(hits), ps = ts.map(cps);
       for (const i of pool) {
         if (hit.has(i) || !(few("All") || few(d.scope[i]))) continue;
         let any = false;
@@ -221,12 +217,17 @@ export class SiftIndex {
       if (few("All")) counted.All++;
       if (d.scope[i] in counts && few(d.scope[i])) counted[d.scope[i]]++;
     }
-    hits = hits.filter((h) => inScope(h[0]));
-    if (hits.length < 5) hits.push(...fuzzy.filter(inScope).map((i) => [i, 5]));
-    const results = hits.slice(0, limit).map(([i, r]) => ({
-      collection: this.c[d.coll[i]].name, slug: d.slug[i], title: d.title[i], url: d.url[i], scope: d.scope[i],
-      match: r === 5 ? "fuzzy" : r === 4 ? "body" : "field",
-    }));
+    hits = hits.filter(inScope);
+    const n = hits.length;
+    if (n < 5) hits.push(...fuzzy.filter(inScope));
+    // Result objects are made once per item and match, and frozen: no garbage per keystroke.
+    const made = (this.made ??= { field: [], body: [], fuzzy: [] });
+    const results = hits.slice(0, limit).map((i, k) => {
+      const match = k >= n ? "fuzzy" : body[i] ? "body" : "field";
+      return (made[match][i] ??= Object.freeze({
+        collection: this.c[d.coll[i]].name, slug: d.slug[i], title: d.title[i], url: d.url[i], scope: d.scope[i], match,
+      }));
+    });
     return { query, scope, total: hits.length, results, scopeCounts: counted };
   }
 }

@@ -1,0 +1,30 @@
+// The cost of a visitor's first query, measured with the real client: sift-core.js loads the
+// built index through a fetch that counts files, then answers each term from a cold start.
+//   node Benchmarks/first_query.mjs SEARCH_DIR TERM...   -> one JSON line per term
+import { readFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { SiftIndex } from "../Sources/SiftKit/Resources/sift-core.js";
+
+const [dir, ...terms] = process.argv.slice(2);
+for (const term of terms) {
+  const read = [];
+  const fetch = async (url) => {
+    const bytes = await readFile(fileURLToPath(url));
+    read.push(bytes);
+    return { ok: true, status: 200, json: async () => JSON.parse(bytes) };
+  };
+  const start = performance.now();
+  const index = await SiftIndex.load(pathToFileURL(dir + "/manifest.json"), { fetch });
+  const loaded = performance.now();
+  const r = await index.search(term);
+  const done = performance.now();
+  // A warm keystroke: the same query again, shards cached.
+  await index.search(term);
+  const warm = performance.now() - done;
+  console.log(JSON.stringify({
+    term, requests: read.length, raw: read.reduce((a, b) => a + b.length, 0),
+    gzip: read.reduce((a, b) => a + gzipSync(b, { level: 6 }).length, 0), total: r.total,
+    load_ms: +(loaded - start).toFixed(1), query_ms: +(done - loaded).toFixed(1), warm_ms: +warm.toFixed(1),
+  }));
+}
