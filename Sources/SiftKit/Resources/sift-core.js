@@ -1,5 +1,4 @@
-// sift-core.js: the browser client of Sift's search index (docs/search-index.md), giving the
-// answers `sift search` gives. Pure ES2020, no DOM: sift.js draws the results.
+// Sift's search client: docs/search-index.md. No DOM.
 
 const WORD = /[\p{L}\p{M}\p{N}]/u, MN = /\p{Mn}/u, PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -7,7 +6,7 @@ const UNB64 = {};
 [...B64].forEach((c, i) => (UNB64[c] = i));
 const cps = (s) => [...s];
 
-/** SPEC fold: NFKD, nonspacing marks dropped, each code point lowercased, final sigma as sigma. */
+/** SPEC.md fold. */
 export function fold(s) {
   if (!/[^\0-\x7f]/.test(s)) return s.toLowerCase();
   let out = "";
@@ -15,7 +14,7 @@ export function fold(s) {
   return out;
 }
 
-/** The query folded and split on white space. */
+/** Query terms. */
 export function terms(query) {
   return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
 }
@@ -30,7 +29,6 @@ const bytes = (s) => {
   return out;
 };
 
-// Postings: base64 varint gaps, or "!" and a bitmap; marks each document in `into`.
 function mark(s, into, first) {
   if (s[0] === "!") {
     bytes(s.slice(1)).forEach((b, i) => { for (let k = 0; k < 8; k++) if (b >> k & 1) into[i * 8 + k] = 1; });
@@ -59,8 +57,7 @@ function bucket(key) {
 
 const key = (w) => cps(w).slice(0, 3).join("");
 
-// Is there a substring of `text` within edit distance k of `p` (an array of code points)?
-// Myers' bit-parallel form of Sellers' algorithm; plain dynamic programming past 32.
+// Sellers' search: Myers' bit-parallel form up to 32 code points.
 function near(p, text, k) {
   const m = p.length, t = text;
   if (m > 32) {
@@ -97,9 +94,7 @@ function wordStart(title, t) {
   return false;
 }
 
-/** A built index: load it once, then search as the visitor types. */
 export class SiftIndex {
-  /** Fetches manifest.json and the document tables; shards come later, on demand. */
   static async load(manifestURL, { fetch = globalThis.fetch } = {}) {
     const url = new URL(manifestURL, globalThis.location?.href);
     const get = async (name) => {
@@ -137,12 +132,10 @@ export class SiftIndex {
     });
   }
 
-  /** The collections: name, heading, scope order ("All" not included) and item count. */
   get collections() {
     return this.c.map(({ name, title, scopes, count }) => ({ name, title, scopes, count }));
   }
 
-  /** A collection's slugs in list order. */
   order(collection) {
     const c = this.c.find((c) => c.name === collection);
     return c ? this.d.slug.slice(c.first, c.first + c.count) : [];
@@ -155,7 +148,7 @@ export class SiftIndex {
     return (this.shards[s] ??= this.get(`shard-${s}.json`));
   }
 
-  // Documents whose body may hold the term (never missing one that does): a byte per document.
+  // Body candidates: a byte per document; null: all.
   body(t) {
     return (this.bodies[t] ??= (async () => {
       const ps = t.match(PIECE), n = this.d.title.length;
@@ -173,7 +166,6 @@ export class SiftIndex {
     })());
   }
 
-  /** Answers a query as `sift search` does, with the number of matches per scope. */
   async search(query, { scope = "All", collection = null, limit = Infinity } = {}) {
     const cs = collection == null ? this.c : this.c.filter((c) => c.name === collection);
     if (!cs.length) throw new Error(`unknown collection “${collection}” (collections: ${this.c.map((c) => c.name).join(", ")})`);
@@ -198,7 +190,7 @@ export class SiftIndex {
       }
       hits = ranks.flat();
     } else hits = [...pool];
-    // Fuzzy matches count only where fewer than 5 items match: per scope for the scope bar.
+    // Fuzzy matches count where fewer than 5 match, per scope too.
     const counts = { All: hits.length };
     scopes.forEach((s) => (counts[s] = 0));
     for (const i of hits) if (d.scope[i] in counts) counts[d.scope[i]]++;
@@ -220,7 +212,7 @@ export class SiftIndex {
     hits = hits.filter(inScope);
     const n = hits.length;
     if (n < 5) hits.push(...fuzzy.filter(inScope));
-    // Result objects are made once per item and match, and frozen: no garbage per keystroke.
+    // One frozen object per item and match: no garbage per keystroke.
     const made = (this.made ??= { field: [], body: [], fuzzy: [] });
     const results = hits.slice(0, limit).map((i, k) => {
       const match = k >= n ? "fuzzy" : body[i] ? "body" : "field";
@@ -232,7 +224,7 @@ export class SiftIndex {
   }
 }
 
-/** UTF-16 ranges of `text` where a term of `query` matches once folded, merged, for <mark>. */
+/** Merged UTF-16 ranges of `text` matching terms of `query`. */
 export function highlight(text, query) {
   let f = "";
   const from = [], to = [];
