@@ -179,5 +179,76 @@ def main():
         sys.stdout.flush()
 
 
+def serve_rps(seconds=5, clients=50):
+    """Requests per second from `sift serve --no-watch` for a ~10 KB page, 50 concurrent
+    keep-alive clients on loopback: wrk where installed, else a bounded Python client (which
+    then measures Python as much as the server)."""
+    import re
+    import socket
+    import threading
+    site = os.path.join(WORK, "serve-site")
+    shutil.rmtree(site, ignore_errors=True)
+    subprocess.run([SIFT, "new", site], check=True, stdout=subprocess.DEVNULL)
+    words = "Sift serves this paragraph to measure the preview server on loopback. "
+    with open(os.path.join(site, "Content", "ten-kb.md"), "w") as f:
+        f.write("# Ten KB\n\n" + "\n\n".join(words * 6 for _ in range(20)) + "\n")
+    proc = subprocess.Popen([SIFT, "serve", "--site", site, "--port", "0", "--no-watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if not m:
+            print(f"serve: could not start ({line.strip()!r})")
+            return
+        port = int(m.group(1))
+        path = "/ten-kb/"
+        size = len(open(os.path.join(site, "public", "ten-kb", "index.html"), "rb").read())
+        wrk = shutil.which("wrk")
+        if wrk:
+            out = subprocess.run([wrk, "-t2", f"-c{clients}", f"-d{seconds}s", f"http://127.0.0.1:{port}{path}"],
+                                 capture_output=True, text=True).stdout
+            rps = re.search(r"Requests/sec:\s*([\d.]+)", out)
+            errors = re.search(r"Socket errors:.*|Non-2xx.*", out)
+            print(f"serve: {float(rps.group(1)) if rps else 0:,.0f} requests/s for a {size/1000:.1f} KB page, "
+                  f"{clients} clients, wrk {seconds} s; errors: {errors.group(0) if errors else 'none'}")
+            return
+        ok = [0] * clients
+        bad = [0] * clients
+        stop = time.perf_counter() + seconds
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+        def client(i):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            buf = b""
+            while time.perf_counter() < stop:
+                s.sendall(request)
+                while b"\r\n\r\n" not in buf:
+                    buf += s.recv(65536)
+                head, _, buf = buf.partition(b"\r\n\r\n")
+                length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+                while len(buf) < length:
+                    buf += s.recv(65536)
+                buf = buf[length:]
+                if head.startswith(b"HTTP/1.1 200"):
+                    ok[i] += 1
+                else:
+                    bad[i] += 1
+            s.close()
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(seconds + 10)
+        elapsed = time.perf_counter() - start
+        print(f"serve: {sum(ok) / elapsed:,.0f} requests/s for a {size/1000:.1f} KB page, {clients} clients, "
+              f"Python client {seconds} s; errors: {sum(bad)}")
+    finally:
+        proc.terminate()
+        proc.wait(5)
+
+
 if __name__ == "__main__":
     main()
+    serve_rps()
