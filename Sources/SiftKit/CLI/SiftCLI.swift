@@ -16,7 +16,7 @@ public struct SiftCLI {
         sift: a static site generator with search built in
 
         Usage:
-          sift build  [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--jobs N] [--quiet | --verbose]
+          sift build  [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--jobs N] [--quiet | --verbose]
           sift serve  [--site DIR] [--host 127.0.0.1] [--port 8000] [--no-watch]
           sift new    DIR
           sift check  [--site DIR]
@@ -27,7 +27,7 @@ public struct SiftCLI {
 
     static let help: [String: String] = [
         "build": """
-            Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--jobs N] [--quiet | --verbose]
+            Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--jobs N] [--quiet | --verbose]
 
             Builds the site in DIR (default: .) into DIR/public, or --output. A build that fails
             leaves the previous output untouched.
@@ -35,6 +35,7 @@ public struct SiftCLI {
               --output DIR      where to write the site (default: DIR/public)
               --base-url URL    overrides base_url of site.yml
               --drafts          includes pages with draft: true
+              --clean           renders every page again, ignoring the cache of the last build
               --jobs N          threads to use (default: every core)
               --quiet           prints errors only
               --verbose         prints the summary and warnings even when stdout is not a terminal
@@ -106,6 +107,7 @@ public struct SiftCLI {
             case "--output" where !check: options.output = args.url(try args.value(for: arg))
             case "--base-url" where !check: options.baseURL = try args.value(for: arg)
             case "--drafts": options.drafts = true
+            case "--clean" where !check: options.incremental = false
             case "--quiet", "-q": quiet = true
             case "--verbose" where !check, "-v" where !check: verbose = true
             case "--jobs" where !check:

@@ -5,4 +5,6 @@ public struct Site: Sendable {
     public var pages: [StandalonePage]
     /// Content/index.md, shown on the home page.
     public var intro: MarkdownSource?
+    /// Things that build but are probably wrong.
+    public var warnings: [SiftError] = []
 }

@@ -49,6 +49,7 @@ public struct SiteLoader: Sendable {
         var pages: [StandalonePage] = []
         var intro: MarkdownSource?
         var taken: [String: String] = [:]
+        var warnings: [SiftError] = []
         for name in FileSystem.list(content) where !name.hasPrefix(".") {
             let url = content.appendingPathComponent(name)
             let rel = "Content/\(name)"
@@ -58,7 +59,9 @@ public struct SiteLoader: Sendable {
                     continue
                 }
                 do {
-                    collections.append(try loadCollection(name: name, folder: url, unsafe: settings.unsafeMarkdown))
+                    let (collection, found) = try loadCollection(name: name, folder: url, unsafe: settings.unsafeMarkdown)
+                    collections.append(collection)
+                    warnings += found
                     taken[name] = display(rel)
                 } catch let e as SiftError { errors.append(e) }
             } else if name.hasSuffix(".md") {
@@ -90,7 +93,7 @@ public struct SiteLoader: Sendable {
         }
         pages.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
         if let e = SiftError.combined(errors) { throw e }
-        return Site(settings: settings, collections: collections, pages: pages, intro: intro)
+        return Site(settings: settings, collections: collections, pages: pages, intro: intro, warnings: warnings)
     }
 
     static func nameProblem(_ name: String) -> String? {
@@ -107,7 +110,8 @@ public struct SiteLoader: Sendable {
 
     // MARK: Collections
 
-    func loadCollection(name: String, folder: URL, unsafe: Bool) throws -> SiteCollection {
+    func loadCollection(name: String, folder: URL, unsafe: Bool) throws -> (SiteCollection, [SiftError]) {
+        var warnings: [SiftError] = []
         var errors: [SiftError] = []
         let rel = "Content/\(name)"
         var settings = CollectionSettings()
@@ -186,6 +190,9 @@ public struct SiteLoader: Sendable {
                     items[index].weight = fm["weight"]?.doubleValue
                     continue
                 }
+                if let dataset = datasets.first, !records.isEmpty {
+                    warnings.append(SiftError("page slug '\(page.slug)' matches no row of \(dataset): it becomes an item of its own", at: pagePosition, severity: .warning))
+                }
                 var item = Item(collection: name, slug: page.slug, title: page.title ?? page.fileTitle, fields: page.fields, page: page.page, source: pagePosition)
                 item.titleFromHeading = page.titleFromHeading
                 item.date = fm["date"]?.text
@@ -200,7 +207,7 @@ public struct SiteLoader: Sendable {
             items = Self.sorted(items, by: field, descending: settings.sortDescending)
         }
         if let e = SiftError.combined(errors) { throw e }
-        return SiteCollection(name: name, settings: settings, items: items)
+        return (SiteCollection(name: name, settings: settings, items: items), warnings)
     }
 
     /// Sorts by a field: folded first, then as written; items without the field go last; ties keep their order.

@@ -25,15 +25,25 @@ public struct RenderedMarkdown: Sendable, Hashable {
     public var headings: [Heading]
     /// The text a reader sees, for the search index: no markup, code kept, blocks separated by "\n".
     public var plainText: String
+    /// Every link's destination with its position in the source (1-based), for `sift check`.
+    public var links: [MarkdownLink] = []
 
     /// Creates a rendering from its parts.
-    public init(html: String, title: String?, htmlWithoutTitle: String, headings: [Heading], plainText: String) {
+    public init(html: String, title: String?, htmlWithoutTitle: String, headings: [Heading], plainText: String, links: [MarkdownLink] = []) {
+        self.links = links
         self.html = html
         self.title = title
         self.htmlWithoutTitle = htmlWithoutTitle
         self.headings = headings
         self.plainText = plainText
     }
+}
+
+/// A link of a Markdown body: where it points and where it is written (1-based, in the body).
+public struct MarkdownLink: Sendable, Hashable {
+    public var url: String
+    public var line: Int
+    public var column: Int
 }
 
 /// A heading of a rendered Markdown body.
@@ -91,7 +101,7 @@ fileprivate enum CmarkDocument {
         }
         return RenderedMarkdown(
             html: html, title: walk.title, htmlWithoutTitle: htmlWithoutTitle,
-            headings: walk.headings, plainText: walk.plainText())
+            headings: walk.headings, plainText: walk.plainText(), links: walk.links)
     }
 
     static let empty = RenderedMarkdown(html: "", title: nil, htmlWithoutTitle: "", headings: [], plainText: "")
@@ -127,6 +137,7 @@ fileprivate struct Walk {
     var usedIDs: Set<String> = []
     var nextSuffix: [String: Int] = [:]
     var headingStart = 0
+    var links: [MarkdownLink] = []
 
     init(options: Int32, capacity: Int) {
         self.options = options
@@ -154,6 +165,10 @@ fileprivate struct Walk {
                 endBlock()
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE, CMARK_NODE_THEMATIC_BREAK:
                 break
+            case CMARK_NODE_LINK:
+                if entering, let url = cmark_node_get_url(node) {
+                    links.append(MarkdownLink(url: String(cString: url), line: Int(cmark_node_get_start_line(node)), column: Int(cmark_node_get_start_column(node))))
+                }
             case CMARK_NODE_HEADING:
                 if entering {
                     endBlock()

@@ -63,7 +63,22 @@ public final class OutputWriter: @unchecked Sendable {
                 createdDirs.withLock { _ = $0.insert(dir) }
             }
         }
+        // A linked file shares its bytes with the previous output: replace it, never write through it.
+        _ = unlink(stagingPath + "/" + rel)
         try FileSystem.write(bytes, to: stagingPath + "/" + rel)
+    }
+
+    /// Hard-links a file of the previous output into the new one; false when there is none.
+    public func linkFromPrevious(_ relative: String) -> Bool {
+        guard let rel = try? Self.checked(relative) else { return false }
+        if let slash = rel.lastIndex(of: "/") {
+            let dir = String(rel[..<slash])
+            if !createdDirs.withLock({ $0.contains(dir) }) {
+                guard (try? FileSystem.makeDirectory(stagingPath + "/" + dir)) != nil else { return false }
+                createdDirs.withLock { _ = $0.insert(dir) }
+            }
+        }
+        return link(output.path + "/" + rel, stagingPath + "/" + rel) == 0
     }
 
     /// Writes text as UTF-8.

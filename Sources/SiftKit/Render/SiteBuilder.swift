@@ -15,6 +15,8 @@ public struct SiteBuilder: Sendable {
         public var dryRun = false
         /// Called as the build goes with the stage, items done and items in all (0: unknown), for progress lines.
         public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
+        /// Reuse unchanged pages of the previous build (`.sift-cache/`); `--clean` turns it off.
+        public var incremental = true
 
         /// Options for a site folder.
         public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
@@ -74,15 +76,21 @@ public struct SiteBuilder: Sendable {
             let writer = try OutputWriter.dryRun()
             defer { writer.discard() }
             var report = try render(site, templates: templates, writer: writer, loader: loader, start: start)
-            report.warnings = warnings
+            report.warnings = warnings + report.warnings
             return report
         }
         let writer = try OutputWriter(output: outputURL)
+        let previous = options.incremental ? BuildCache.load(site: options.site, output: outputURL.path) : nil
+        if !options.incremental { BuildCache.remove(site: options.site) }
+        let next = BuildCache(output: outputURL.path)
         do {
-            var report = try render(site, templates: templates, writer: writer, loader: loader, start: start)
-            report.warnings = warnings
+            var report = try render(site, templates: templates, writer: writer, loader: loader, start: start, cache: (previous, next))
+            report.warnings = warnings + report.warnings
             var lap = Date()
+            // The cache describes the new output only once that output is in place.
+            BuildCache.remove(site: options.site)
             try writer.commit()
+            try? next.save(site: options.site)
             report.lap("commit", since: &lap)
             report.seconds = Date().timeIntervalSince(start)
             return report
@@ -120,16 +128,16 @@ public struct SiteBuilder: Sendable {
             }
         }
         if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
-        return errors.filter { $0.severity == .warning }
+        return site.warnings + errors.filter { $0.severity == .warning }
     }
 
     func markdownHTML(_ source: MarkdownSource?, unsafe: Bool, dropTitle: Bool) throws -> RenderedMarkdown? {
         guard let source else { return nil }
-        let r = Markdown.render(try source.body(), unsafe: unsafe)
-        return r
+        return Markdown.render(try source.body(), unsafe: unsafe)
     }
 
-    func render(_ site: Site, templates: TemplateSet, writer: OutputWriter, loader: SiteLoader, start: Date) throws -> Report {
+    func render(_ site: Site, templates: TemplateSet, writer: OutputWriter, loader: SiteLoader, start: Date,
+                cache: (previous: BuildCache?, next: BuildCache)? = nil) throws -> Report {
         let urls = SiteURLs(settings: site.settings)
         let ctx = PageContext(site: site, urls: urls, hasTheme: !site.settings.theme.isEmpty)
         let unsafe = site.settings.unsafeMarkdown
@@ -143,7 +151,14 @@ public struct SiteBuilder: Sendable {
             try writer.write(relative, text: try template.render(context, partials: templates))
         }
 
-        let intro = try markdownHTML(site.intro, unsafe: unsafe, dropTitle: false)?.html ?? ""
+        let links = Locked<[(page: String, source: MarkdownSource, links: [MarkdownLink])]>([])
+        func collect(_ md: RenderedMarkdown?, page: String, source: MarkdownSource?) {
+            guard options.dryRun, let md, let source, !md.links.isEmpty else { return }
+            links.withLock { $0.append((page, source, md.links)) }
+        }
+        let introMarkdown = try markdownHTML(site.intro, unsafe: unsafe, dropTitle: false)
+        collect(introMarkdown, page: "", source: site.intro)
+        let intro = introMarkdown?.html ?? ""
         try page(templates.page("home"), ctx.home(introHTML: intro), to: "index.html")
         try page(templates.page("404"), ctx.notFound(), to: "404.html")
         report.pages += 2
@@ -151,6 +166,7 @@ public struct SiteBuilder: Sendable {
         for p in site.pages {
             do {
                 let md = try markdownHTML(p.page, unsafe: unsafe, dropTitle: p.titleFromHeading)
+                collect(md, page: "\(p.slug)/", source: p.page)
                 let html = (p.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
                 try page(templates.page("page"), ctx.page(p, contentHTML: html), to: "\(p.slug)/index.html")
                 sitemap.append("\(p.slug)/")
@@ -161,6 +177,11 @@ public struct SiteBuilder: Sendable {
         var index = SearchIndexBuilder()
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         var itemsDone = 0
+        var baseHasher = StableHasher()
+        baseHasher.combine(BuildCache.format)
+        baseHasher.combine(templates.fingerprint)
+        baseHasher.combine(UInt64(unsafe ? 1 : 0))
+        let baseKey = baseHasher.finalize()
         for c in site.collections {
             report.items.append((c.name, c.items.count))
             let listTemplate = templates.page("list", collection: c.name)
@@ -188,16 +209,47 @@ public struct SiteBuilder: Sendable {
                 let results = ParallelMap.map(range) { i -> Result<SearchDigest, SiftError> in
                     let item = c.items[i]
                     do {
-                        let md = try markdownHTML(item.page, unsafe: unsafe, dropTitle: item.titleFromHeading)
-                        let html = (item.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
-                        try page(detailTemplate, ctx.detail(c, collectionValue, index: i, contentHTML: html), to: SiteURLs.item(c.name, item.slug) + "index.html")
+                        let rel = SiteURLs.item(c.name, item.slug) + "index.html"
+                        let body = try item.page?.body()
                         var fields: [(name: String, value: String)] = [(titleField, item.title)]
                         for name in searchFields where name != titleField {
                             if let v = item.fields.value(at: name) { fields.append((name, ctx.display(v))) }
                         }
+                        // Keys of everything this page and its search entry are made from.
+                        var pageHasher = StableHasher()
+                        pageHasher.combine(baseKey)
+                        pageHasher.combine(ctx.detail(c, collectionValue, index: i, contentHTML: ""))
+                        pageHasher.combine(UInt64(item.titleFromHeading ? 1 : 0))
+                        pageHasher.combine(body ?? "")
+                        let pageKey = pageHasher.finalize()
+                        var searchHasher = StableHasher()
+                        searchHasher.combine(baseKey)
+                        for f in fields { searchHasher.combine(f.name); searchHasher.combine(f.value) }
+                        searchHasher.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
+                        searchHasher.combine(c.settings.searchBody ? (body ?? "") : "")
+                        let searchKey = searchHasher.finalize()
+                        let itemKey = "\(c.name)/\(item.slug)"
+
+                        var md: RenderedMarkdown?
+                        if cache?.previous?.page(rel) == pageKey, writer.linkFromPrevious(rel) {
+                            // Unchanged: the previous build's file is linked in, byte for byte what rendering would give.
+                        } else {
+                            md = body.map { Markdown.render($0, unsafe: unsafe) }
+                            collect(md, page: SiteURLs.item(c.name, item.slug), source: item.page)
+                            let html = (item.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
+                            try page(detailTemplate, ctx.detail(c, collectionValue, index: i, contentHTML: html), to: rel)
+                        }
+                        cache?.next.setPage(rel, pageKey)
+                        if let digest = cache?.previous?.digest(itemKey, key: searchKey) {
+                            cache?.next.setDigest(itemKey, key: searchKey, digest)
+                            return .success(digest)
+                        }
+                        if md == nil, c.settings.searchBody { md = body.map { Markdown.render($0, unsafe: unsafe) } }
                         let doc = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: SiteURLs.item(c.name, item.slug),
                                                  scope: c.scope(of: item), fields: fields, body: c.settings.searchBody ? (md?.plainText ?? "") : "")
-                        return .success(SearchIndexBuilder.digest(doc))
+                        let digest = SearchIndexBuilder.digest(doc)
+                        cache?.next.setDigest(itemKey, key: searchKey, digest)
+                        return .success(digest)
                     } catch let e as SiftError {
                         return .failure(e)
                     } catch {
@@ -226,6 +278,9 @@ public struct SiteBuilder: Sendable {
         options.progress?("indexing", itemsDone, totalItems)
         try index.write(to: writer.staging.appendingPathComponent("search"), baseURL: urls.basePath)
         report.lap("index", since: &lap)
+        if options.dryRun {
+            report.warnings += LinkChecker(urls: urls, output: writer.staging).check(links.withLock { $0 })
+        }
         report.seconds = Date().timeIntervalSince(start)
         return report
     }

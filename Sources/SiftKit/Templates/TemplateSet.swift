@@ -5,11 +5,16 @@ import Foundation
 public struct TemplateSet: PartialResolver, Sendable {
     /// Page templates and partials by name (`layout`, `list`, `nav`, `candies/list` …).
     private var templates: [String: MustacheTemplate] = [:]
+    /// A hash of every template's source, so a build cache knows when templates changed.
+    public private(set) var fingerprint: UInt64 = 0
 
     /// Loads the defaults, then every `.mustache` file under `Templates/` (except `assets/`).
     public init(siteTemplates folder: URL?, display: (String) -> String) throws {
         var errors: [SiftError] = []
+        var hasher = StableHasher()
         for (name, source) in BuiltinResources.templates {
+            hasher.combine(name)
+            hasher.combine(source)
             do { templates[name] = try MustacheTemplate(source: source, path: "(built-in)/\(name).mustache") } catch let e as SiftError { errors.append(e) }
         }
         if let folder, FileSystem.isDirectory(folder) {
@@ -17,12 +22,15 @@ public struct TemplateSet: PartialResolver, Sendable {
                 let path = display("Templates/\(relative)")
                 do {
                     let text = try SourceText.decode(try FileSystem.read(folder.appendingPathComponent(relative), displayPath: path), path: path)
+                    hasher.combine(relative)
+                    hasher.combine(text)
                     var name = String(relative.dropLast(".mustache".count))
                     if name.hasPrefix("partials/") { name = String(name.dropFirst("partials/".count)) }
                     templates[name] = try MustacheTemplate(source: text, path: path)
                 } catch let e as SiftError { errors.append(e) }
             }
         }
+        fingerprint = hasher.finalize()
         if let e = SiftError.combined(errors) { throw e }
     }
 

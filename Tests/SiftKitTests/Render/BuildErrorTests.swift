@@ -117,3 +117,23 @@ extension BuildErrorTests {
         #expect(out.stderr == "Content/a.md:1:1: error: page slug 'things' is also used by Content/things\n")
     }
 }
+
+extension BuildErrorTests {
+    @Test func checkWarnsAboutProbableMistakes() throws {
+        let site = try TestSite([
+            "Content/c/c.csv": "name\nAlpha\n",
+            "Content/c/alpha.md": "See [beta](../beta/) and [home](/), [gamma](/c/gamma/) and [the web](https://example.org/).\n",
+            "Content/c/stray.md": "---\ntitle: Stray\n---\nLinks to [about](/about/).\n",
+            "Content/about.md": "Back [home](../).\n",
+        ])
+        defer { site.delete() }
+        let out = SiftCLI.run(["check"], in: site.root)
+        #expect(out.status == 0)
+        #expect(out.stderr == """
+            Content/c/stray.md:1:1: warning: page slug 'stray' matches no row of c.csv: it becomes an item of its own
+            Content/c/alpha.md:1:5: warning: link to ../beta/ points to no page of the site
+            Content/c/alpha.md:1:37: warning: link to /c/gamma/ points to no page of the site
+
+            """)
+    }
+}

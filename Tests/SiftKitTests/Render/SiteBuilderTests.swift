@@ -46,7 +46,7 @@ struct SiteBuilderTests {
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("Content/things/things.csv:2:1: error:"))
         #expect(site.snapshot() == before)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("sift-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains(".sift-staging-") || $0.contains(".sift-old-") }
         #expect(leftovers.isEmpty)
     }
 

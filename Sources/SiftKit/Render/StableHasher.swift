@@ -1,0 +1,62 @@
+/// A 64-bit hash that is the same in every process and on every run (Swift's `Hasher` is
+/// seeded per process), for the keys of the incremental build cache.
+struct StableHasher {
+    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    /// Mixes in bytes, eight at a time.
+    mutating func combine(bytes: UnsafeRawBufferPointer) {
+        var i = 0
+        let n = bytes.count
+        while i + 8 <= n {
+            mix(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            tail |= UInt64(bytes[i]) << shift
+            shift += 8
+            i += 1
+        }
+        mix(tail ^ (UInt64(n) << 56))
+    }
+
+    mutating func combine(_ s: String) {
+        var s = s
+        s.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func combine(_ v: UInt64) { mix(v) }
+
+    /// Mixes a value tree in an unambiguous order: tags and lengths keep `["ab"]` and `["a","b"]` apart.
+    mutating func combine(_ value: Value) {
+        switch value {
+        case .null: mix(1)
+        case .bool(let b): mix(b ? 2 : 3)
+        case .number(let s): mix(4); combine(s)
+        case .string(let s): mix(5); combine(s)
+        case .list(let l):
+            mix(6); mix(UInt64(l.count))
+            for v in l { combine(v) }
+        case .map(let f):
+            mix(7); mix(UInt64(f.count))
+            for (k, v) in f { combine(k); combine(v) }
+        }
+    }
+
+    private mutating func mix(_ v: UInt64) {
+        state = (state ^ (v &* 0xBF58_476D_1CE4_E5B9)).rotatedLeft(27) &* 0x94D0_49BB_1331_11EB &+ 0x6A09_E667_F3BC_C909
+    }
+
+    /// The hash of everything combined so far.
+    func finalize() -> UInt64 {
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension UInt64 {
+    fileprivate func rotatedLeft(_ n: UInt64) -> UInt64 { (self << n) | (self >> (64 - n)) }
+}
