@@ -79,9 +79,10 @@ struct BinaryWriter {
     var bytes: [UInt8] = []
     mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func string(_ s: String) { u64(UInt64(s.utf8.count)); bytes.append(contentsOf: s.utf8) }
+    /// Integers as they lie in memory: every host Swift runs on here is little-endian.
     mutating func raw<T: FixedWidthInteger>(_ a: [T]) {
         u64(UInt64(a.count))
-        for v in a { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        a.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
 }
 
@@ -106,12 +107,14 @@ struct BinaryReader {
     }
     mutating func raw<T: FixedWidthInteger>(_: T.Type) -> [T]? {
         guard let n = count(), offset + n * MemoryLayout<T>.size <= bytes.count else { return nil }
-        var out = [T]()
-        out.reserveCapacity(n)
-        bytes.withUnsafeBytes { buf in
-            for i in 0..<n { out.append(T(littleEndian: buf.loadUnaligned(fromByteOffset: offset + i * MemoryLayout<T>.size, as: T.self))) }
+        let size = n * MemoryLayout<T>.size
+        let out = [T](unsafeUninitializedCapacity: n) { buf, count in
+            bytes.withUnsafeBytes { src in
+                UnsafeMutableRawBufferPointer(buf).copyMemory(from: UnsafeRawBufferPointer(rebasing: src[offset..<offset + size]))
+            }
+            count = n
         }
-        offset += n * MemoryLayout<T>.size
+        offset += size
         return out
     }
 }

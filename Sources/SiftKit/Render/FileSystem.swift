@@ -33,13 +33,18 @@ public enum FileSystem {
 
     /// Writes a whole file, creating it or replacing its contents.
     public static func write(_ bytes: some Collection<UInt8>, to path: String) throws {
+        let done: Void? = try bytes.withContiguousStorageIfAvailable { try write(UnsafeRawBufferPointer($0), to: path) }
+        if done == nil { try Array(bytes).withUnsafeBytes { try write($0, to: path) } }
+    }
+
+    /// Writes a whole file from memory, without copying it first.
+    public static func write(_ buffer: UnsafeRawBufferPointer, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SiftError("cannot write \(path): \(errorText())", at: nil) }
         defer { close(fd) }
-        let array = Array(bytes)
         var done = 0
-        while done < array.count {
-            let n = array.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, array.count - done) }
+        while done < buffer.count {
+            let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SiftError("cannot write \(path): \(errorText())", at: nil)

@@ -3,16 +3,28 @@ struct PageContext: Sendable {
     let site: Site
     let urls: SiteURLs
     let hasTheme: Bool
+    /// The site, nav, assets and search parts, the same on every page of a collection ("" for
+    /// pages of none), built once with their hash rather than for each of 100k pages.
+    private let shared: [String: (fields: Fields, hash: UInt64)]
 
-    /// The part every page shares: site, page, nav, assets, search.
-    func base(kind: String, title: String, url relative: String, collection: String = "") -> Fields {
+    init(site: Site, urls: SiteURLs, hasTheme: Bool) {
+        self.site = site
+        self.urls = urls
+        self.hasTheme = hasTheme
+        var shared: [String: (Fields, UInt64)] = [:]
+        for name in [""] + site.collections.map(\.name) {
+            let f = Self.sharedFields(site: site, urls: urls, hasTheme: hasTheme, collection: name, relative: "")
+            var h = StableHasher()
+            h.combine(.map(f))
+            shared[name] = (f, h.finalize())
+        }
+        self.shared = shared
+    }
+
+    static func sharedFields(site: Site, urls: SiteURLs, hasTheme: Bool, collection: String, relative: String) -> Fields {
         let s = site.settings
         var f = Fields()
         f["site"] = ["title": .string(s.title), "language": .string(s.language), "base": .string(urls.basePath), "url": .string(urls.absoluteBase)]
-        var page: Fields = ["title": .string(title), "url": .string(urls.link(relative)), "kind": .string(kind),
-                            "permalink": .string(urls.absoluteBase.isEmpty ? "" : urls.absoluteBase + relative)]
-        for k in ["home", "list", "detail", "page", "404"] { page["is_\(k)"] = .bool(k == kind) }
-        f["page"] = .map(page)
         var nav: [Value] = site.collections.map { c in
             ["title": .string(c.title), "url": .string(urls.link(SiteURLs.collection(c.name))), "current": .bool(c.name == collection)]
         }
@@ -38,6 +50,19 @@ struct PageContext: Sendable {
             "cancel_text": .string(search.cancelText),
             "scope_bar": .string(search.scopeBar.rawValue),
         ]
+        return f
+    }
+
+    /// The part every page shares: site, page, nav, assets, search.
+    func base(kind: String, title: String, url relative: String, collection: String = "") -> Fields {
+        // A standalone page marks itself current in the nav, so it gets its own.
+        var f = kind == "page"
+            ? Self.sharedFields(site: site, urls: urls, hasTheme: hasTheme, collection: collection, relative: relative)
+            : shared[collection]?.fields ?? Self.sharedFields(site: site, urls: urls, hasTheme: hasTheme, collection: collection, relative: relative)
+        var page: Fields = ["title": .string(title), "url": .string(urls.link(relative)), "kind": .string(kind),
+                            "permalink": .string(urls.absoluteBase.isEmpty ? "" : urls.absoluteBase + relative)]
+        for k in ["home", "list", "detail", "page", "404"] { page["is_\(k)"] = .bool(k == kind) }
+        f["page"] = .map(page)
         return f
     }
 
@@ -96,24 +121,41 @@ struct PageContext: Sendable {
         return .map(f)
     }
 
-    func detail(_ c: SiteCollection, _ collectionValue: Value, index i: Int, contentHTML: String) -> Value {
+    /// A detail page's context without its rendered content, and the key of everything in it:
+    /// the shared parts and the collection count once per collection, the rest per page.
+    func detail(_ c: SiteCollection, _ collectionValue: (value: Value, hash: UInt64), index i: Int) -> (fields: Fields, key: UInt64) {
         let item = c.items[i]
-        var f = base(kind: "detail", title: item.title, url: SiteURLs.item(c.name, item.slug), collection: c.name)
-        f["collection"] = collectionValue
+        let rel = SiteURLs.item(c.name, item.slug)
+        var f = base(kind: "detail", title: item.title, url: rel, collection: c.name)
+        f["collection"] = collectionValue.value
         let hidden: Set<String> = [c.settings.titleField ?? "title", "title", "slug", c.settings.slugField ?? "slug"]
         let fields: [Value] = item.fields.compactMap { (name, value) in
             guard !hidden.contains(name), !display(value).isEmpty else { return nil }
             return ["name": .string(name), "label": .string(label(name)), "value": .string(display(value))]
         }
         var v: Fields = [
-            "title": .string(item.title), "url": .string(urls.link(SiteURLs.item(c.name, item.slug))),
+            "title": .string(item.title), "url": .string(urls.link(rel)),
             "slug": .string(item.slug), "scope": .string(c.scope(of: item) ?? ""),
-            "fields": .list(fields), "content": .string(contentHTML), "has_content": .bool(!contentHTML.isEmpty),
-            "date": .string(item.date ?? ""),
+            "fields": .list(fields), "date": .string(item.date ?? ""),
         ]
         if i > 0 { v["prev"] = ["title": .string(c.items[i - 1].title), "url": .string(urls.link(SiteURLs.item(c.name, c.items[i - 1].slug)))] }
         if i + 1 < c.items.count { v["next"] = ["title": .string(c.items[i + 1].title), "url": .string(urls.link(SiteURLs.item(c.name, c.items[i + 1].slug)))] }
+        var h = StableHasher()
+        h.combine(shared[c.name]?.hash ?? 0)
+        h.combine(collectionValue.hash)
+        h.combine(f["page"] ?? .null)
+        h.combine(.map(v))
         f["item"] = .map(v)
+        return (f, h.finalize())
+    }
+
+    /// Puts the rendered Markdown into a detail context.
+    func withContent(_ fields: Fields, _ html: String) -> Value {
+        var f = fields
+        guard case .map(var item)? = f["item"] else { return .map(f) }
+        item["content"] = .string(html)
+        item["has_content"] = .bool(!html.isEmpty)
+        f["item"] = .map(item)
         return .map(f)
     }
 

@@ -148,7 +148,7 @@ public struct SiteBuilder: Sendable {
         var sitemap: [String] = [""]
 
         func page(_ template: MustacheTemplate, _ context: Value, to relative: String) throws {
-            try writer.write(relative, text: try template.render(context, partials: templates))
+            try writer.write(relative, try template.renderUTF8(context, partials: templates))
         }
 
         let links = Locked<[(page: String, source: MarkdownSource, links: [MarkdownLink])]>([])
@@ -185,13 +185,18 @@ public struct SiteBuilder: Sendable {
         for c in site.collections {
             report.items.append((c.name, c.items.count))
             let listTemplate = templates.page("list", collection: c.name)
-            let collectionValue = ctx.collectionValue(c)
+            let collectionValue: (value: Value, hash: UInt64) = {
+                let v = ctx.collectionValue(c)
+                var h = StableHasher()
+                h.combine(v)
+                return (v, h.finalize())
+            }()
             let perPage = c.settings.perPage > 0 ? c.settings.perPage : max(c.items.count, 1)
             let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
             for n in 1...pageCount {
                 let slice = c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)]
                 let rel = SiteURLs.listPage(c.name, n)
-                try page(listTemplate, ctx.list(c, collectionValue, page: n, of: pageCount, items: slice), to: rel + "index.html")
+                try page(listTemplate, ctx.list(c, collectionValue.value, page: n, of: pageCount, items: slice), to: rel + "index.html")
                 sitemap.append(rel)
                 report.pages += 1
             }
@@ -218,7 +223,8 @@ public struct SiteBuilder: Sendable {
                         // Keys of everything this page and its search entry are made from.
                         var pageHasher = StableHasher()
                         pageHasher.combine(baseKey)
-                        pageHasher.combine(ctx.detail(c, collectionValue, index: i, contentHTML: ""))
+                        let detail = ctx.detail(c, collectionValue, index: i)
+                        pageHasher.combine(detail.key)
                         pageHasher.combine(UInt64(item.titleFromHeading ? 1 : 0))
                         pageHasher.combine(body ?? "")
                         let pageKey = pageHasher.finalize()
@@ -237,7 +243,7 @@ public struct SiteBuilder: Sendable {
                             md = body.map { Markdown.render($0, unsafe: unsafe) }
                             collect(md, page: SiteURLs.item(c.name, item.slug), source: item.page)
                             let html = (item.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
-                            try page(detailTemplate, ctx.detail(c, collectionValue, index: i, contentHTML: html), to: rel)
+                            try page(detailTemplate, ctx.withContent(detail.fields, html), to: rel)
                         }
                         cache?.next.setPage(rel, pageKey)
                         if let digest = cache?.previous?.digest(itemKey, key: searchKey) {

@@ -20,8 +20,13 @@ public struct MustacheTemplate: Sendable {
     /// Renders the template against a context; missing names render as "", while a missing
     /// partial or parent, or templates nested more than 64 deep, throw a `SiftError`.
     public func render(_ context: Value, partials: any PartialResolver) throws -> String {
+        String(decoding: try renderUTF8(context, partials: partials), as: UTF8.self)
+    }
+
+    /// Renders to UTF-8 bytes, for writing pages without making a String of each first.
+    public func renderUTF8(_ context: Value, partials: any PartialResolver) throws -> [UInt8] {
         var renderer = MustacheRenderer(context: context, partials: partials, capacity: max(1024, sourceSize * 2))
         try renderer.render(nodes)
-        return String(decoding: renderer.out, as: UTF8.self)
+        return renderer.out
     }
 }
