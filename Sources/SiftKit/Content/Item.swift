@@ -27,9 +27,17 @@ public struct Item: Sendable {
     }
 }
 
-/// A Markdown file as loaded: its front matter is read, its body is read again when rendered,
-/// so a 100k-page build never holds every body in memory at once.
+/// A Markdown file as loaded: its front matter is read; its body is kept while the bodies kept
+/// stay under a budget, and read again when rendered past it, so a 100k-page build never holds
+/// every body in memory at once.
 public struct MarkdownSource: Sendable {
+    /// How many bytes of bodies a build keeps from loading to rendering.
+    static let keptBudget = 96 << 20
+    static let kept = Locked(0)
+
+    /// The body, when loading kept it.
+    var keptBody: String?
+
     /// The file on disk.
     public var url: URL
     /// The path printed in errors.
@@ -46,8 +54,20 @@ public struct MarkdownSource: Sendable {
         self.bodyLine = bodyLine
     }
 
-    /// Reads the body again from disk.
+    /// Keeps the body if the budget allows.
+    mutating func keep(_ body: String) {
+        let size = body.utf8.count
+        let fits = Self.kept.withLock { total -> Bool in
+            guard total + size <= Self.keptBudget else { return false }
+            total += size
+            return true
+        }
+        if fits { keptBody = body }
+    }
+
+    /// The body: the kept one, else read again from disk.
     public func body() throws -> String {
+        if let keptBody { return keptBody }
         let bytes = try FileSystem.read(url, displayPath: displayPath)
         let text = try SourceText.decode(bytes, path: displayPath)
         let utf8 = text.utf8

@@ -273,7 +273,9 @@ public struct SiteLoader: Sendable {
         for key in ["title", "slug", "draft", "date", "weight"] { fields[key] = nil }
         if let date = frontMatter["date"] { fields["date"] = date }
         let offset = text.utf8.count - split.body.utf8.count
+        var source = MarkdownSource(url: url, displayPath: path, bodyOffset: offset, bodyLine: split.bodyLine)
+        source.keep(split.body)
         return LoadedPage(slug: slug, title: title, fileTitle: base, titleFromHeading: fromHeading, fields: fields, frontMatter: frontMatter,
-                          page: MarkdownSource(url: url, displayPath: path, bodyOffset: offset, bodyLine: split.bodyLine))
+                          page: source)
     }
 }

@@ -32,14 +32,20 @@ public enum FileSystem {
     }
 
     /// Writes a whole file, creating it or replacing its contents.
-    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws {
-        let done: Void? = try bytes.withContiguousStorageIfAvailable { try write(UnsafeRawBufferPointer($0), to: path) }
-        if done == nil { try Array(bytes).withUnsafeBytes { try write($0, to: path) } }
+    /// With `replacing`, an existing file is unlinked first rather than written through, so a
+    /// hard link shared with the previous output is never changed.
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, replacing: Bool = false) throws {
+        let done: Void? = try bytes.withContiguousStorageIfAvailable { try write(UnsafeRawBufferPointer($0), to: path, replacing: replacing) }
+        if done == nil { try Array(bytes).withUnsafeBytes { try write($0, to: path, replacing: replacing) } }
     }
 
     /// Writes a whole file from memory, without copying it first.
-    public static func write(_ buffer: UnsafeRawBufferPointer, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    public static func write(_ buffer: UnsafeRawBufferPointer, to path: String, replacing: Bool = false) throws {
+        var fd = open(path, O_WRONLY | O_CREAT | (replacing ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
+        if fd < 0 && replacing && errno == EEXIST {
+            _ = unlink(path)
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else { throw SiftError("cannot write \(path): \(errorText())", at: nil) }
         defer { close(fd) }
         var done = 0

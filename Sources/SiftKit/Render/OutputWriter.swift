@@ -63,9 +63,7 @@ public final class OutputWriter: @unchecked Sendable {
                 createdDirs.withLock { _ = $0.insert(dir) }
             }
         }
-        // A linked file shares its bytes with the previous output: replace it, never write through it.
-        _ = unlink(stagingPath + "/" + rel)
-        try FileSystem.write(bytes, to: stagingPath + "/" + rel)
+        try FileSystem.write(bytes, to: stagingPath + "/" + rel, replacing: true)
     }
 
     /// Hard-links a file of the previous output into the new one; false when there is none.
