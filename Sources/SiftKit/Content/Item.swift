@@ -33,7 +33,6 @@ public struct Item: Sendable {
 public struct MarkdownSource: Sendable {
     /// How many bytes of bodies a build keeps from loading to rendering.
     static let keptBudget = 96 << 20
-    static let kept = Locked(0)
 
     /// The body, when loading kept it.
     var keptBody: String?
@@ -54,10 +53,10 @@ public struct MarkdownSource: Sendable {
         self.bodyLine = bodyLine
     }
 
-    /// Keeps the body if the budget allows.
-    mutating func keep(_ body: String) {
+    /// Keeps the body if the build's budget (bytes kept so far) allows.
+    mutating func keep(_ body: String, budget: Locked<Int>) {
         let size = body.utf8.count
-        let fits = Self.kept.withLock { total -> Bool in
+        let fits = budget.withLock { total -> Bool in
             guard total + size <= Self.keptBudget else { return false }
             total += size
             return true

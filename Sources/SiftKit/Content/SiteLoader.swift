@@ -9,6 +9,8 @@ public struct SiteLoader: Sendable {
     public var displayRoot: String
     public var includeDrafts = false
     public var baseURLOverride: String?
+    /// Bytes of Markdown bodies this load keeps for rendering (see `MarkdownSource.keep`).
+    let keptBodies = Locked(0)
 
     static let datasetExtensions: Set<String> = ["txt", "csv", "tsv", "json", "yml", "yaml"]
     /// Output paths a collection or page may not take.
@@ -274,7 +276,7 @@ public struct SiteLoader: Sendable {
         if let date = frontMatter["date"] { fields["date"] = date }
         let offset = text.utf8.count - split.body.utf8.count
         var source = MarkdownSource(url: url, displayPath: path, bodyOffset: offset, bodyLine: split.bodyLine)
-        source.keep(split.body)
+        source.keep(split.body, budget: keptBodies)
         return LoadedPage(slug: slug, title: title, fileTitle: base, titleFromHeading: fromHeading, fields: fields, frontMatter: frontMatter,
                           page: source)
     }
