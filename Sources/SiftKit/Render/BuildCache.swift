@@ -3,75 +3,156 @@ import Foundation
 /// What one build leaves for the next, so an incremental build renders only the pages whose
 /// inputs changed: per output file the key of everything it was made from, per item its search
 /// digest. Unchanged pages are hard-linked from the previous output into the new one, so the
-/// result is byte for byte what a clean build writes. Kept in `<site>/.sift-cache/`.
+/// result is byte for byte what a clean build writes. Kept in `<site>/.sift-cache/`: the page
+/// keys in one file, the digests streamed to another as they are made, so a 100k-item build
+/// never holds them all (the previous build's file is memory-mapped and read on demand).
 final class BuildCache: @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 1
+    static let format: UInt64 = 2
 
     /// The output folder the keys describe; a cache for another output is ignored.
-    var output: String
+    let output: String
     /// Output path → key of its inputs.
-    var pages: [String: UInt64] = [:]
-    /// `collection/slug` → key of the item's search inputs and its digest.
-    var digests: [String: (key: UInt64, digest: SearchDigest)] = [:]
-
+    private var pages: [String: UInt64] = [:]
     private let lock = NSLock()
+
+    /// The previous build's digests: the mapped file and where each item's record lies.
+    private var digestBytes = Data()
+    private var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
+
+    /// This build's digest file while it is being written.
+    private var digestFD: Int32 = -1
+    private var digestTemp = ""
 
     init(output: String) { self.output = output }
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
+
+    /// The previous build's digest of an item, if its search inputs had the same key.
     func digest(_ item: String, key: UInt64) -> SearchDigest? {
-        lock.lock(); defer { lock.unlock() }
-        guard let d = digests[item], d.key == key else { return nil }
-        return d.digest
+        guard let entry = digestIndex[item], entry.key == key else { return nil }
+        var r = BinaryReader(bytes: [UInt8](digestBytes[entry.range]))
+        return SearchDigest(reading: &r)
     }
-    func setDigest(_ item: String, key: UInt64, _ digest: SearchDigest) { lock.lock(); digests[item] = (key, digest); lock.unlock() }
 
     // MARK: Disk
 
-    static func file(in site: URL) -> URL { site.appendingPathComponent(".sift-cache/build.cache") }
+    static func folder(in site: URL) -> URL { site.appendingPathComponent(".sift-cache") }
+    static func pagesFile(in site: URL) -> URL { folder(in: site).appendingPathComponent("pages.cache") }
+    static func digestsFile(in site: URL) -> URL { folder(in: site).appendingPathComponent("digests.cache") }
+
+    private func header(_ w: inout BinaryWriter) {
+        w.u64(Self.format)
+        w.string(SiftCLI.version)
+        w.string(output)
+    }
+
+    private static func readHeader(_ r: inout BinaryReader, output: String) -> Bool {
+        r.u64() == format && r.string() == SiftCLI.version && r.string() == output
+    }
 
     /// Reads the cache; nil when there is none, it is damaged, or it was written for another output.
     static func load(site: URL, output: String) -> BuildCache? {
-        guard let data = FileManager.default.contents(atPath: file(in: site).path) else { return nil }
-        var r = BinaryReader(bytes: [UInt8](data))
-        guard r.u64() == format, r.string() == SiftCLI.version, let out = r.string(), out == output else { return nil }
+        guard let pageData = FileManager.default.contents(atPath: pagesFile(in: site).path),
+              let digestData = try? Data(contentsOf: digestsFile(in: site), options: .alwaysMapped) else { return nil }
         let cache = BuildCache(output: output)
-        guard let pageCount = r.count() else { return nil }
+        var r = BinaryReader(bytes: [UInt8](pageData))
+        guard readHeader(&r, output: output), let pageCount = r.count() else { return nil }
         for _ in 0..<pageCount {
             guard let p = r.string(), let k = r.u64() else { return nil }
             cache.pages[p] = k
         }
-        guard let digestCount = r.count() else { return nil }
-        for _ in 0..<digestCount {
-            guard let item = r.string(), let k = r.u64(), let d = SearchDigest(reading: &r) else { return nil }
-            cache.digests[item] = (k, d)
+        guard r.atEnd else { return nil }
+        // Only the record headers are read now; a digest is decoded when an item asks for it.
+        let headerLength = 8 + 8 + SiftCLI.version.utf8.count + 8 + output.utf8.count
+        var head = BinaryReader(bytes: [UInt8](digestData.prefix(headerLength)))
+        guard readHeader(&head, output: output) else { return nil }
+        var offset = headerLength
+        while offset < digestData.count {
+            guard offset + 8 <= digestData.count else { return nil }
+            var lengths = BinaryReader(bytes: [UInt8](digestData[offset..<offset + 8]))
+            guard let recordLength = lengths.u64().map(Int.init), recordLength >= 16, offset + 8 + recordLength <= digestData.count else { return nil }
+            var itemLength = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 16]))
+            guard let nameLength = itemLength.u64().map(Int.init), nameLength + 16 <= recordLength else { return nil }
+            var record = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 8 + 16 + nameLength]))
+            guard let item = record.string(), let key = record.u64() else { return nil }
+            cache.digestIndex[item] = (key, offset + 8 + 16 + nameLength..<offset + 8 + recordLength)
+            offset += 8 + recordLength
         }
-        return r.atEnd ? cache : nil
+        cache.digestBytes = digestData
+        return cache
     }
 
-    /// Writes the cache atomically (a temporary file renamed over the old one).
-    func save(site: URL) throws {
+    /// Starts this build's digest file.
+    func beginDigests(site: URL) throws {
+        try FileSystem.makeDirectory(Self.folder(in: site).path)
+        digestTemp = Self.digestsFile(in: site).path + ".tmp-\(getpid())"
+        digestFD = open(digestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard digestFD >= 0 else { throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil) }
         var w = BinaryWriter()
-        w.u64(Self.format)
-        w.string(SiftCLI.version)
-        w.string(output)
+        header(&w)
+        try append(w.bytes)
+    }
+
+    /// Appends digests in the order they are added to the index.
+    func appendDigests(_ records: [(item: String, key: UInt64, digest: SearchDigest)]) throws {
+        guard digestFD >= 0 else { return }
+        var w = BinaryWriter()
+        for (item, key, digest) in records {
+            var record = BinaryWriter()
+            record.string(item)
+            record.u64(key)
+            digest.write(to: &record)
+            w.u64(UInt64(record.bytes.count))
+            w.bytes += record.bytes
+        }
+        try append(w.bytes)
+    }
+
+    private func append(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buf in
+            var done = 0
+            while done < buf.count {
+                let n = write(digestFD, buf.baseAddress! + done, buf.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil)
+                }
+                done += n
+            }
+        }
+    }
+
+    /// Writes the page keys and puts both files in place (temporary files renamed over the old ones).
+    func save(site: URL) throws {
+        if digestFD >= 0 { close(digestFD); digestFD = -1 }
+        var w = BinaryWriter()
+        header(&w)
         w.u64(UInt64(pages.count))
         for (p, k) in pages.sorted(by: { $0.key < $1.key }) { w.string(p); w.u64(k) }
-        w.u64(UInt64(digests.count))
-        for (item, d) in digests.sorted(by: { $0.key < $1.key }) {
-            w.string(item); w.u64(d.key); d.digest.write(to: &w)
-        }
-        let url = Self.file(in: site)
-        try FileSystem.makeDirectory(url.deletingLastPathComponent().path)
+        let url = Self.pagesFile(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         try FileSystem.write(w.bytes, to: tmp)
-        guard rename(tmp, url.path) == 0 else { throw SiftError("cannot write \(url.path): \(FileSystem.errorText())", at: nil) }
+        guard rename(digestTemp, Self.digestsFile(in: site).path) == 0, rename(tmp, url.path) == 0 else {
+            throw SiftError("cannot write \(url.path): \(FileSystem.errorText())", at: nil)
+        }
     }
 
-    /// Removes the cache, for `--clean` builds.
-    static func remove(site: URL) { FileSystem.remove(site.appendingPathComponent(".sift-cache").path) }
+    /// Throws away this build's unfinished digest file.
+    func discard() {
+        if digestFD >= 0 { close(digestFD); digestFD = -1 }
+        if !digestTemp.isEmpty { _ = unlink(digestTemp) }
+    }
+
+    /// Removes the cache files (and temporary files of builds that died), keeping the folder
+    /// where this build streams its digests.
+    static func remove(site: URL, keeping: BuildCache? = nil) {
+        for name in FileSystem.list(folder(in: site)) {
+            let path = folder(in: site).appendingPathComponent(name).path
+            if path != keeping?.digestTemp { FileSystem.remove(path) }
+        }
+    }
 }
 
 /// Little-endian binary encoding for the cache file.

@@ -81,20 +81,21 @@ public struct SiteBuilder: Sendable {
         }
         let writer = try OutputWriter(output: outputURL)
         let previous = options.incremental ? BuildCache.load(site: options.site, output: outputURL.path) : nil
-        if !options.incremental { BuildCache.remove(site: options.site) }
         let next = BuildCache(output: outputURL.path)
         do {
+            try next.beginDigests(site: options.site)
             var report = try render(site, templates: templates, writer: writer, loader: loader, start: start, cache: (previous, next))
             report.warnings = warnings + report.warnings
             var lap = Date()
             // The cache describes the new output only once that output is in place.
-            BuildCache.remove(site: options.site)
+            BuildCache.remove(site: options.site, keeping: next)
             try writer.commit()
             try? next.save(site: options.site)
             report.lap("commit", since: &lap)
             report.seconds = Date().timeIntervalSince(start)
             return report
         } catch {
+            next.discard()
             writer.discard()
             throw error
         }
@@ -211,7 +212,7 @@ public struct SiteBuilder: Sendable {
             var startIndex = 0
             while startIndex < c.items.count {
                 let range = Array(startIndex..<min(startIndex + chunk, c.items.count))
-                let results = ParallelMap.map(range) { i -> Result<SearchDigest, SiftError> in
+                let results = ParallelMap.map(range) { i -> Result<(digest: SearchDigest, key: UInt64), SiftError> in
                     let item = c.items[i]
                     do {
                         let rel = SiteURLs.item(c.name, item.slug) + "index.html"
@@ -247,27 +248,28 @@ public struct SiteBuilder: Sendable {
                         }
                         cache?.next.setPage(rel, pageKey)
                         if let digest = cache?.previous?.digest(itemKey, key: searchKey) {
-                            cache?.next.setDigest(itemKey, key: searchKey, digest)
-                            return .success(digest)
+                            return .success((digest, searchKey))
                         }
                         if md == nil, c.settings.searchBody { md = body.map { Markdown.render($0, unsafe: unsafe) } }
                         let doc = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: SiteURLs.item(c.name, item.slug),
                                                  scope: c.scope(of: item), fields: fields, body: c.settings.searchBody ? (md?.plainText ?? "") : "")
-                        let digest = SearchIndexBuilder.digest(doc)
-                        cache?.next.setDigest(itemKey, key: searchKey, digest)
-                        return .success(digest)
+                        return .success((SearchIndexBuilder.digest(doc), searchKey))
                     } catch let e as SiftError {
                         return .failure(e)
                     } catch {
                         return .failure(SiftError("\(error)", at: item.source))
                     }
                 }
-                for r in results {
+                var records: [(item: String, key: UInt64, digest: SearchDigest)] = []
+                for (r, i) in zip(results, range) {
                     switch r {
-                    case .success(let d): index.add(d)
+                    case .success(let d):
+                        index.add(d.digest)
+                        records.append(("\(c.name)/\(c.items[i].slug)", d.key, d.digest))
                     case .failure(let e): errors.append(e)
                     }
                 }
+                try cache?.next.appendDigests(records)
                 startIndex += chunk
                 itemsDone += range.count
                 options.progress?("rendering", itemsDone, totalItems)
