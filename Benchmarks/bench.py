@@ -79,7 +79,7 @@ PAGEFIND_BYTES = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "p
 def stage_seconds(site, out):
     """Runs one build with SIFT_TIMINGS=1; returns {stage: seconds}."""
     shutil.rmtree(out, ignore_errors=True)
-    proc = subprocess.run([SIFT, "build", "--site", site, "--quiet"], cwd=site, capture_output=True, text=True,
+    proc = subprocess.run([SIFT, "build", "--site", site, "--quiet", "--clean"], cwd=site, capture_output=True, text=True,
                           env={**os.environ, "SIFT_TIMINGS": "1"}, check=True)
     stages = {}
     for line in (proc.stdout + proc.stderr).splitlines():
@@ -150,10 +150,18 @@ def main():
         runs = a.runs or (3 if n >= 100000 else 5)
         site = os.path.join(d, "sift")
         out = os.path.join(site, "public")
-        med, peak, best = median_runs([SIFT, "build", "--site", site, "--quiet"], site, runs,
+        med, peak, best = median_runs([SIFT, "build", "--site", site, "--quiet", "--clean"], site, runs,
                                       prepare=lambda: shutil.rmtree(out, ignore_errors=True))
         raw, gz, files = index_stats(out)
-        print(f"{n:>8} {'sift':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}  index {raw/1e6:.1f} MB raw, {gz/1e6:.2f} MB gzip, {files} files")
+        print(f"{n:>8} {'sift':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}  clean; index {raw/1e6:.1f} MB raw, {gz/1e6:.2f} MB gzip, {files} files")
+        clean_median = med
+        page = os.path.join(site, "Content", "items", sorted(os.listdir(os.path.join(site, "Content", "items")))[1])
+        original = open(page, "rb").read()
+        edits = iter(range(10**6))
+        med, peak, best = median_runs([SIFT, "build", "--site", site, "--quiet"], site, runs,
+                                      prepare=lambda: open(page, "ab").write(f"\nOne more line {next(edits)}.\n".encode()))
+        open(page, "wb").write(original)
+        print(f"{n:>8} {'sift':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}  incremental, one page edited: {100 * med / clean_median:.0f}% of the clean build")
         stages = stage_seconds(site, out)
         if stages:
             print(f"{'':>8} stages  " + ", ".join(f"{k} {v:.2f} s" for k, v in stages.items())
