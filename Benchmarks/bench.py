@@ -2,7 +2,9 @@
 """`make bench`: build time and peak memory of `sift build` on the generated corpora, beside
 Hugo's where it is installed, plus the search index: its build stage, size (raw and gzip),
 file count, and the requests and gzip bytes of a first query per term (measured by running
-sift-core.js under node with a counting fetch, Benchmarks/first_query.mjs), beside Pagefind's
+sift-core.js under node with a counting fetch, Benchmarks/first_query.mjs), the search bar in
+headless Chromium at 10k and 100k (Benchmarks/browser_bench.py: cold first query, keystroke to
+updated list median/p95, sift-core.js alone), beside Pagefind's
 on the same built pages where `pagefind_bin` is importable (pip install pagefind-bin). Runs on a tmpfs (/dev/shm): this
 machine's disk is too noisy for file-heavy timings. Benchmarks are not tests: nothing here
 fails on a figure, it prints them.
@@ -73,6 +75,48 @@ def index_stats(public, folder="search"):
 
 
 FIRST_QUERY = os.path.join(ROOT, "Benchmarks", "first_query.mjs")
+BROWSER = os.path.join(ROOT, "Benchmarks", "browser_bench.py")
+PAGEFIND_BROWSER = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "browser_query.py"))
+
+
+def browser(public, term, keys_dom):
+    """The search bar in headless Chromium (Benchmarks/browser_bench.py); None without Playwright."""
+    if not os.path.exists("/usr/bin/chromium"):
+        return None
+    proc = subprocess.run([sys.executable, BROWSER, public, "--term", term, "--keys-dom", str(keys_dom)],
+                          capture_output=True, text=True)
+    try:
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        print(f"         browser: failed: {proc.stderr.strip()[-200:]}")
+        return None
+
+
+def print_browser(b):
+    c, k, core = b.get("cold", {}), b.get("keystroke"), b.get("core", {})
+    if c:
+        run = c["runs"][0]
+        print(f"{'':>8} browser cold first query {b['term']!r} on {b['page']}: {c['median_ms']:.0f} ms to results,"
+              f" {run['requests']} requests, {run['gzip']/1e3:.1f} KB gzip ({run['raw']/1e3:.0f} KB raw)")
+    if k:
+        print(f"{'':>8} browser keystroke -> updated list ({k['n']} keys): median {k['results_median_ms']:.1f} ms,"
+              f" p95 {k['results_p95_ms']:.1f} ms; to the next frame: median {k['frame_median_ms']:.1f}, p95 {k['frame_p95_ms']:.1f} ms")
+    if core:
+        print(f"{'':>8} browser sift-core.js alone: load {core['load_ms']:.0f} ms, first query {core['first_query_ms']:.1f} ms,"
+              f" keystrokes ({core['n']}) median {core['median_ms']:.1f} / p95 {core['p95_ms']:.1f} ms with shard fetches,"
+              f" warm median {core['warm_median_ms']:.1f} / p95 {core['warm_p95_ms']:.1f} ms")
+
+
+def pagefind_browser(public, term):
+    """Pagefind's cold first query in Chromium (../shared/bench/browser_query.py) over a pagefind
+    index built in `public`; None when either is missing."""
+    if not os.path.exists(PAGEFIND_BROWSER) or not os.path.isdir(os.path.join(public, "pagefind")):
+        return None
+    proc = subprocess.run([sys.executable, PAGEFIND_BROWSER, public, "--term", term, "--runs", "3"], capture_output=True, text=True)
+    try:
+        return json.loads(proc.stdout).get("summary")
+    except ValueError:
+        return None
 PAGEFIND_BYTES = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "pagefind_bytes.py"))
 
 
@@ -109,7 +153,7 @@ def first_queries(search_dir, terms):
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
 
-def pagefind(public, terms):
+def pagefind(public, terms, keep=False):
     """Pagefind over the same built pages: seconds, files, gzip size, first-query bytes."""
     try:
         import pagefind_bin
@@ -128,6 +172,8 @@ def pagefind(public, terms):
         proc = subprocess.run(args, capture_output=True, text=True)
         if proc.returncode == 0:
             est = json.loads(proc.stdout).get("first_query", {})
+    if keep:
+        est["browser"] = pagefind_browser(public, terms[0])
     shutil.rmtree(out, ignore_errors=True)
     return seconds, peak, raw, gz, files, est
 
@@ -138,6 +184,8 @@ def main():
     ap.add_argument("--runs", type=int, default=0, help="runs per figure (default 5, 3 at 100k)")
     ap.add_argument("--no-hugo", action="store_true")
     ap.add_argument("--no-pagefind", action="store_true")
+    ap.add_argument("--no-browser", action="store_true")
+    ap.add_argument("--keys-dom", type=int, default=50, help="keystrokes through the list page's search bar")
     a = ap.parse_args()
     if not os.path.exists(SIFT):
         raise SystemExit("build sift first: swift build -c release")
@@ -171,10 +219,16 @@ def main():
             print(f"{'':>8} first query {q['term']!r:<12} {q['requests']} requests, {q['gzip']/1e3:.1f} KB gzip"
                   f" ({q['raw']/1e3:.0f} KB raw), {q['total']} results; node: load {q['load_ms']} ms,"
                   f" query {q['query_ms']} ms, warm {q['warm_ms']} ms")
-        pf = None if a.no_pagefind else pagefind(out, terms)
+        b = None if a.no_browser or n < 10000 else browser(out, terms[0], a.keys_dom)
+        if b:
+            print_browser(b)
+        pf = None if a.no_pagefind else pagefind(out, terms, keep=bool(b))
         if pf:
             seconds, ppeak, praw, pgz, pfiles, est = pf
             print(f"{n:>8} {'pagefind':<8} {seconds:>7.2f} {'':>8} {ppeak:>8.0f}  index {praw/1e6:.1f} MB raw, {pgz/1e6:.2f} MB gzip, {pfiles} files (over sift's pages)")
+            pb = est.pop("browser", None)
+            if pb:
+                print(f"{'':>8} pagefind browser cold first query: {json.dumps(pb)}")
             for t, e in est.items():
                 total = e.get("total_est_with_worker", e.get("total_est")) if isinstance(e, dict) else e
                 print(f"{'':>8} pagefind first query {t!r:<12} ~{total/1e3:.1f} KB" if isinstance(total, (int, float)) else f"{'':>8} pagefind {t}: {e}")

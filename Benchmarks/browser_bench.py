@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The search bar in headless Chromium on a built list page (part of `make bench`).
+
+    browser_bench.py PUBLIC_DIR [--page /items/] [--term harbor] [--runs 3] [--keys 50] [--keys-dom 50]
+
+Serves PUBLIC_DIR with `python3 -m http.server` on 127.0.0.1 (a free port; only that process is
+stopped, by its PID), opens the list page in Chromium (Python Playwright,
+executable_path=/usr/bin/chromium) and measures with performance.now() in the page:
+
+- cold first query, per run in a fresh context (empty HTTP cache): the time from typing the
+  term into the field (an `input` event) to `sift:results`, and the requests and bytes of
+  every /search/ response it needed (http.server does not compress: bytes are raw; the gzip
+  figure gzips each fetched file with level 6, as a server would send it);
+- keystroke to updated list over --keys keystrokes (typing a fixed list of queries one
+  character at a time, clearing between queries): from the `input` event to `sift:results`
+  (the list is filtered and reordered by then) and to the next animation frame (style and
+  layout included); median and p95;
+- sift-core.js alone, imported into a page of the site: index load, a first query, and the
+  same keystrokes through search() (the part of a keystroke the search itself costs), first
+  with the shard fetches they need, then again warm.
+
+Prints one JSON object. Nothing fails on a figure: benchmarks are not tests.
+"""
+import argparse
+import gzip
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+QUERIES = ["harbor", "volcano", "choc", "a", "port lou", "isla", "rouxthum", "choclate", "new", "腊", "sa", "mount", "bay"]
+
+TYPE = r"""
+async (value) => {
+  const input = document.querySelector('form[role=search] input[type=search]');
+  const form = input.form;
+  return await new Promise((resolve) => {
+    let t0;
+    const done = (e) => {
+      if (e.detail.query !== value) return;
+      form.removeEventListener("sift:results", done);
+      const t1 = performance.now();
+      requestAnimationFrame(() => setTimeout(() => resolve({ results_ms: t1 - t0, frame_ms: performance.now() - t0, total: e.detail.total })));
+    };
+    form.addEventListener("sift:results", done);
+    input.focus();
+    t0 = performance.now();
+    input.value = value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+"""
+
+CORE = r"""
+async ([queries, keys, term]) => {
+  const { SiftIndex } = await import("/assets/sift-core.js?bench");
+  const now = () => performance.now(), t0 = now();
+  const ix = await SiftIndex.load("/search/manifest.json");
+  const t1 = now();
+  await ix.search(term);
+  const t2 = now(), pass = async () => {
+    const times = [];
+    await ix.search("zzzz");
+    for (;;) for (const q of queries) {
+      await ix.search("x");
+      for (let i = 1; i <= q.length; i++) {
+        if (times.length >= keys) return times;
+        const a = now();
+        await ix.search(q.slice(0, i));
+        times.push(now() - a);
+      }
+    }
+  };
+  const times = await pass(), warm = await pass();  // the first pass fetches shards
+  return { load_ms: t1 - t0, first_ms: t2 - t1, times, warm };
+}
+"""
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("public")
+    ap.add_argument("--page", default="/items/")
+    ap.add_argument("--term", default="harbor")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--keys", type=int, default=50)
+    ap.add_argument("--keys-dom", type=int, default=50, help="keystrokes through the page's search bar (0: none)")
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    a = ap.parse_args()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print(json.dumps({"error": "python playwright is not installed"}))
+        return
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", a.public],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}{a.page}"
+    out = {"page": a.page, "term": a.term}
+    try:
+        for _ in range(50):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=a.chromium, headless=True)
+            cold = []
+            for _ in range(a.runs):
+                ctx = browser.new_context()
+                page = ctx.new_page()
+                fetched = []
+                page.on("requestfinished", lambda r: "/search/" in r.url and fetched.append(r))
+                start = time.perf_counter()
+                page.goto(url, wait_until="load", timeout=300000)
+                load_s = time.perf_counter() - start
+                page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=60000)
+                r = page.evaluate(TYPE, a.term)
+                raw = gz = 0
+                for req in fetched:
+                    body = req.response().body()
+                    raw += len(body)
+                    gz += len(gzip.compress(body, 6))
+                cold.append({"ms": r["results_ms"], "requests": len(fetched), "raw": raw, "gzip": gz, "total": r["total"], "page_load_s": load_s})
+                ctx.close()
+            out["cold"] = {"median_ms": statistics.median(c["ms"] for c in cold), "runs": cold}
+            # sift-core.js alone in the page (no DOM work): load, first query, keystrokes.
+            ctx = browser.new_context()
+            page = ctx.new_page()
+            page.goto(f"http://127.0.0.1:{port}/search/manifest.json")
+            c = page.evaluate(CORE, [QUERIES, a.keys, a.term])
+            out["core"] = {"load_ms": c["load_ms"], "first_query_ms": c["first_ms"], "n": len(c["times"]),
+                           "median_ms": statistics.median(c["times"]), "p95_ms": pct(c["times"], 95),
+                           "warm_median_ms": statistics.median(c["warm"]), "warm_p95_ms": pct(c["warm"], 95), "warm_max_ms": max(c["warm"])}
+            ctx.close()
+            if a.keys_dom == 0:
+                browser.close()
+                print(json.dumps(out))
+                return
+            # Warm keystrokes on one page.
+            ctx = browser.new_context()
+            page = ctx.new_page()
+            page.goto(url, wait_until="load", timeout=300000)
+            page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=60000)
+            page.evaluate(TYPE, "zzzz")  # index loaded
+            keys, res, frame = 0, [], []
+            while keys < a.keys_dom:
+                for q in QUERIES:
+                    page.evaluate(TYPE, "x")  # a short neutral query between words
+                    for i in range(1, len(q) + 1):
+                        if keys >= a.keys_dom:
+                            break
+                        r = page.evaluate(TYPE, q[:i])
+                        res.append(r["results_ms"])
+                        frame.append(r["frame_ms"])
+                        keys += 1
+            out["keystroke"] = {"n": keys, "results_median_ms": statistics.median(res), "results_p95_ms": pct(res, 95),
+                                "frame_median_ms": statistics.median(frame), "frame_p95_ms": pct(frame, 95)}
+            ctx.close()
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(5)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
