@@ -19,7 +19,7 @@ export function terms(query) {
   return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
 }
 
-// Sets into[d] for the documents of postings (base64 of varint gaps, or "!" and a bitmap).
+// Sets into[d] for the documents of postings.
 function mark(s, into) {
   const bitmap = s[0] === "!";
   let d = -1, v = 0, sh = 0, acc = 0, bits = 0;
@@ -46,8 +46,7 @@ function bucket(key) {
 
 const key = (w) => cps(w).slice(0, 3).join("");
 
-// Sellers' search: does a substring of `text` lie within distance k of the code points p?
-// Myers' bit-parallel form up to 32 code points, the plain DP beyond.
+// Sellers' search (Myers' bit-parallel form up to 32 code points).
 function near(p, text, k) {
   const m = p.length;
   if (m > 32) {
@@ -92,8 +91,7 @@ export class SiftIndex {
     return new SiftIndex(m, tables, get);
   }
 
-  // Every document's folded fields go into one haystack, `hay`, joined by "\n" (no term holds
-  // white space); document d is hay[off[d] … off[d+1] - 1).
+  // All folded fields in one haystack, joined by "\n": document d is hay[off[d] … off[d+1]-1).
   constructor(m, tables, get) {
     const title = [], ft = [], slug = [], scope = [], coll = [], hay = [];
     Object.assign(this, { m, get, title, ft, slug, scope, coll, shards: {}, bodies: {}, made: {} });
@@ -169,9 +167,8 @@ export class SiftIndex {
     const { ft, scope: sc } = this, lo = cs[0].first, n = cs.reduce((a, c) => a + c.count, 0);
     const all = ((this.all ??= {})[lo] ??= {})[n] ??= Int32Array.from({ length: n }, (_, k) => lo + k);
     const ts = [...new Set(terms(query))], via = new Uint8Array(ft.length), prev = this.prev;
-    // Typing on: when each previous term p is inside a new term t that matches no more than p
-    // did (t of 1–2 code points: fields only; or both 3+ and t one piece: fewer body words),
-    // the matches lie within the previous ones.
+    // Typing on: matches lie within the previous ones when each old term p is inside a new
+    // term t of 1–2 code points (fields only), or both have 3+ and t is one piece.
     let hits = prev?.all === all && prev.ts.every((p) => ts.some((t) => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all;
     for (const t of ts) {
       const f = this.find(t, hits);
@@ -192,8 +189,8 @@ export class SiftIndex {
     hits = [].concat(...ranks);
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
-    // Typos where fewer than 5 match, per scope too. Candidates hold each term in a field or,
-    // for a term of 4+ code points allowed k typos, one of its k+1 pieces (k edits leave one whole).
+    // Typos where fewer than 5 match, per scope too, in titles holding each term in a field
+    // or one of its k+1 pieces (k edits leave one whole).
     const few = (s) => counts[s] < 5, fuzzy = [];
     if (ts.length && (few("All") || scopes.some(few))) {
       const ok = new Int32Array(ft.length), by = ts.map((t) => {
@@ -214,7 +211,6 @@ export class SiftIndex {
     if (scope !== "All") hits = hits.filter((d) => sc[d] === scope);
     const m = hits.length;
     if (m < 5) hits.push(...fuzzy.filter((d) => scope === "All" || sc[d] === scope));
-    // One frozen object per item and match: no garbage per keystroke.
     const results = hits.slice(0, limit).map((d, k) => {
       const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.c[this.coll[d]], i = d - c.first;
       return ((this.made[match] ??= [])[d] ??= Object.freeze({
