@@ -132,7 +132,7 @@ public struct SiteBuilder: Sendable {
         return site.warnings + errors.filter { $0.severity == .warning }
     }
 
-    func markdownHTML(_ source: MarkdownSource?, unsafe: Bool, dropTitle: Bool) throws -> RenderedMarkdown? {
+    func markdownHTML(_ source: MarkdownSource?, unsafe: Bool) throws -> RenderedMarkdown? {
         guard let source else { return nil }
         return Markdown.render(try source.body(), unsafe: unsafe)
     }
@@ -157,7 +157,7 @@ public struct SiteBuilder: Sendable {
             guard options.dryRun, let md, let source, !md.links.isEmpty else { return }
             links.withLock { $0.append((page, source, md.links)) }
         }
-        let introMarkdown = try markdownHTML(site.intro, unsafe: unsafe, dropTitle: false)
+        let introMarkdown = try markdownHTML(site.intro, unsafe: unsafe)
         collect(introMarkdown, page: "", source: site.intro)
         let intro = introMarkdown?.html ?? ""
         try page(templates.page("home"), ctx.home(introHTML: intro), to: "index.html")
@@ -166,7 +166,7 @@ public struct SiteBuilder: Sendable {
 
         for p in site.pages {
             do {
-                let md = try markdownHTML(p.page, unsafe: unsafe, dropTitle: p.titleFromHeading)
+                let md = try markdownHTML(p.page, unsafe: unsafe)
                 collect(md, page: "\(p.slug)/", source: p.page)
                 let html = (p.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
                 try page(templates.page("page"), ctx.page(p, contentHTML: html), to: "\(p.slug)/index.html")

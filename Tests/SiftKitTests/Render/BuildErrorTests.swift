@@ -88,16 +88,22 @@ struct BuildErrorTests {
         #expect(out.stderr.hasPrefix("Content/assets: error: collection folder 'assets' is reserved"))
     }
 
+    /// Runs `sift check` on a site and checks it wrote nothing.
+    func checked(_ files: [String: String]) throws -> SiftCLI.Outcome {
+        let site = try TestSite(files)
+        defer { site.delete() }
+        let out = SiftCLI.run(["check"], in: site.root)
+        #expect(!FileManager.default.fileExists(atPath: site.output.path), "check writes nothing")
+        return out
+    }
+
     @Test func scopesNotListedAreWarnings() throws {
-        let site = try TestSite([
+        let out = try checked([
             "Content/c/c.csv": "name,kind\nA,x\nB,y\n",
             "Content/c/collection.yml": "scope_field: kind\nscopes: [x]\n",
         ])
-        defer { site.delete() }
-        let out = SiftCLI.run(["check"], in: site.root)
         #expect(out.status == 0)
         #expect(out.stderr == "Content/c/c.csv:3:1: warning: kind 'y' is not one of the scopes x in collection.yml\n")
-        #expect(!FileManager.default.fileExists(atPath: site.output.path), "check writes nothing")
     }
 
     @Test func wrongUsageExitsTwo() {
@@ -120,14 +126,12 @@ extension BuildErrorTests {
 
 extension BuildErrorTests {
     @Test func checkWarnsAboutProbableMistakes() throws {
-        let site = try TestSite([
+        let out = try checked([
             "Content/c/c.csv": "name\nAlpha\n",
             "Content/c/alpha.md": "See [beta](../beta/) and [home](/), [gamma](/c/gamma/) and [the web](https://example.org/).\n",
             "Content/c/stray.md": "---\ntitle: Stray\n---\nLinks to [about](/about/).\n",
             "Content/about.md": "Back [home](../).\n",
         ])
-        defer { site.delete() }
-        let out = SiftCLI.run(["check"], in: site.root)
         #expect(out.status == 0)
         #expect(out.stderr == """
             Content/c/stray.md:1:1: warning: page slug 'stray' matches no row of c.csv: it becomes an item of its own

@@ -5,26 +5,14 @@ import Testing
 /// Incremental builds reuse unchanged pages; whatever the edits, the result must be byte for
 /// byte what a clean build of the same sources writes.
 struct IncrementalBuildTests {
-    /// A deterministic generator, so a failing sequence can be replayed from its seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let words = ["harbor", "Côte", "volcano", "lantern", "月光", "quartz", "meadow", "ember", "Ångström", "tide"]
 
-    func randomText(_ rng: inout SplitMix, words n: Int) -> String {
+    func randomText(_ rng: inout SeededRNG, words n: Int) -> String {
         (0..<n).map { _ in Self.words.randomElement(using: &rng)! }.joined(separator: " ")
     }
 
     /// Applies one random edit of the kinds authors make; returns what it did, for the failure message.
-    func edit(_ site: TestSite, _ rng: inout SplitMix, rows: inout [String]) throws -> String {
+    func edit(_ site: TestSite, _ rng: inout SeededRNG, rows: inout [String]) throws -> String {
         switch Int.random(in: 0..<7, using: &rng) {
         case 0:
             let i = Int.random(in: 0..<rows.count, using: &rng)
@@ -67,7 +55,7 @@ struct IncrementalBuildTests {
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomEditSequencesMatchCleanBuilds(seed: UInt64) throws {
-        var rng = SplitMix(state: seed)
+        var rng = SeededRNG(state: seed)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }
         let site = try TestSite(["Content/things/collection.yml": "title_field: name\nscope_field: kind\nscopes: [a, b]\n"])
         defer { site.delete() }
