@@ -120,10 +120,11 @@ public struct SiteBuilder: Sendable {
             }
         }
         for c in site.collections {
-            guard let field = c.settings.scopeField else { continue }
+            guard let field = c.settings.scopeField, !c.settings.scopes.isEmpty else { continue }
+            let scopes = Set(c.settings.scopes)
             for item in c.items {
                 guard let scope = c.scope(of: item), !scope.isEmpty else { continue }
-                if !c.settings.scopes.isEmpty && !c.settings.scopes.contains(scope) {
+                if !scopes.contains(scope) {
                     errors.append(SiftError("\(field) '\(scope)' is not one of the scopes \(c.settings.scopes.joined(separator: ", ")) in collection.yml", at: item.source, severity: .warning))
                 }
             }
