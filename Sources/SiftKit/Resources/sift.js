@@ -6,7 +6,7 @@ let uid = 0, keys;
 
 const h = (tag, attrs = {}, ...kids) => {
   const e = doc.createElement(tag);
-  for (const k in attrs) if (attrs[k] != null) e.setAttribute(k, attrs[k]);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
   e.append(...kids);
   return e;
 };
@@ -16,7 +16,6 @@ const flag = (v, d) => v == null || v === "" ? d : v !== false && v !== "false";
 const set = (el, name, yes) => yes ? el.setAttribute(name, "") : el.removeAttribute(name);
 const recent = () => { try { return JSON.parse(localStorage[KEY] || "[]"); } catch { return []; } };
 const store = list => { try { localStorage[KEY] = JSON.stringify(list); } catch {} };
-const title = li => li.querySelector(".row-title");
 
 const paint = (el, text, q) => {
   const rs = q ? highlight(text, q) : [], parts = [];
@@ -27,8 +26,12 @@ const paint = (el, text, q) => {
   }
   return el;
 };
+const mark = (li, q) => {
+  const t = li.querySelector(".row-title");
+  t && paint(t, t.siftText ??= t.textContent, q);
+};
 
-/// One search bar built into `el`; each option defaults to el's data- attribute.
+/// A search bar built into `el`; options default to its data- attributes.
 export class SiftSearch {
   constructor(el, opts = {}) {
     const d = el.dataset, o = k => opts[k] ?? d[k], ph = o("placeholder") ?? "Search", id = this.id = "sift" + uid++;
@@ -43,7 +46,7 @@ export class SiftSearch {
     this.q = ""; this.scope = "All"; this.items = []; this.at = -1; this.seq = 0;
 
     const input = this.input = h("input", { type: "search", class: "sift-input", placeholder: ph, "aria-label": ph,
-      autocomplete: "off", enterkeyhint: "search",
+      autocomplete: "off",
       ...!list && { role: "combobox", "aria-controls": id + "-l", "aria-expanded": "false", "aria-autocomplete": "list" } });
     const clear = this.clear = btn({ class: "sift-clear", "aria-label": "Clear", hidden: "" });
     const cancel = btn({ class: "sift-cancel" }, o("cancelText") ?? "Cancel");
@@ -53,7 +56,7 @@ export class SiftSearch {
     this.box = h("ul", { role: "listbox", id: id + "-l", class: "sift-results", "aria-label": "Results" });
     this.pop = h("div", { class: "sift-pop", hidden: "" }, this.empty, this.box);
     const f = this.form = h("form", { role: "search", class: "sift", "data-style": o("style") ?? "prominent",
-      "data-scope-bar": o("scopeBar") ?? "active", "data-mode": list ? "list" : "panel" },
+      "data-scope-bar": o("scopeBar") ?? "active" },
       h("div", { class: "sift-bar" },
         h("div", { class: "sift-field" }, input,
           h("span", { class: "sift-hint", "aria-hidden": "true" }, h("i", { class: "sift-icon" }), h("span", {}, ph)), clear),
@@ -61,13 +64,8 @@ export class SiftSearch {
       h("div", { class: "sift-sb" }, this.radios), this.pop);
     (list ? f : this.pop).insertBefore(this.status, list ? null : this.box);
     el.replaceChildren(f);
-    el.sift = this;
     const dim = h("div", { class: "sift-dim" });
     doc.body.append(dim);
-
-    // hide_navigation hides the field's neighbours, never the field.
-    for (let n = el; n.parentElement && n != this.header && n.parentElement.tagName != "MAIN"; n = n.parentElement)
-      for (const s of n.parentElement.children) if (s != n) s.dataset.siftNav = "";
 
     if (list) {
       this.orig = [...list.children];
@@ -87,12 +85,11 @@ export class SiftSearch {
     on(dim, "click", () => this.cancel());
     for (const c of [list, this.box]) c && on(c, "click", e => e.target.closest("a") && this.remember());
     on(doc, "pointerdown", e => {
-      if (!list && this.active && !f.contains(e.target)) input.value ? (this.pop.hidden = true, this.expand(0)) : this.cancel();
+      list || f.contains(e.target) || this.cancel();
     });
     on(window, "pageshow", e => e.persisted && this.restore());
     if (!keys) on(doc, "keydown", keys = e => {
-      const t = e.target;
-      if (e.key == "/" && !t.isContentEditable && !/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) ||
+      if (e.key == "/" && !e.target.closest("input,textarea,select,[contenteditable]") ||
           (e.ctrlKey || e.metaKey) && e.key == "k") { e.preventDefault(); input.focus(); }
     });
     if (f.dataset.scopeBar == "always") this.index().then(() => this.scopes());
@@ -103,7 +100,6 @@ export class SiftSearch {
 
   index() { return loads[this.url] ??= SiftIndex.load(this.url); }
 
-  /// Takes text and scope from the URL.
   restore() {
     const p = new URLSearchParams(location.search), q = p.get("q") ?? "", s = p.get("scope") ?? "All";
     if (!q && s == "All") return this.cancel();
@@ -124,7 +120,6 @@ export class SiftSearch {
     this.emit("start");
   }
 
-  /// Leaves the search: clears the text, restores the whole list.
   cancel() {
     if (!this.active) return;
     this.active = false;
@@ -132,11 +127,10 @@ export class SiftSearch {
     this.input.value = this.q = "";
     this.check("All");
     this.reset();
-    this.pop.hidden = true;
-    this.expand(0);
+    this.sync();
     this.say("");
     set(this.form, "data-active");
-    for (const a of ["data-sift", "data-sift-hide", "data-sift-dim", "data-sift-filtered"]) root.removeAttribute(a);
+    for (const a of ["data-sift", "data-sift-hide"]) root.removeAttribute(a);
     this.save();
     this.input.blur();
     this.emit("cancel");
@@ -149,10 +143,8 @@ export class SiftSearch {
     this.empty.hidden = !idle || !this.suggest();
     this.pop.hidden = this.empty.hidden && (this.list || !this.q || !this.active);
     this.box.hidden = idle || !!this.list;
-    this.expand(!this.pop.hidden && !this.box.hidden);
+    this.list || this.input.setAttribute("aria-expanded", !this.pop.hidden && !this.box.hidden);
   }
-
-  expand(yes) { this.list || this.input.setAttribute("aria-expanded", !!yes); }
 
   say(text, none) {
     this.status.textContent = text;
@@ -163,29 +155,25 @@ export class SiftSearch {
     const u = new URL(location.href), p = u.searchParams;
     this.q ? p.set("q", this.q) : p.delete("q");
     this.scope != "All" ? p.set("scope", this.scope) : p.delete("scope");
-    if (u.href != location.href) history.replaceState(history.state, "", u);
+    history.replaceState(history.state, "", u);
   }
 
-  /// Searches; only the latest answer shows.
-  async run() {
+  async run(keep) {
     const n = ++this.seq, q = this.q = this.input.value, scope = this.scope;
     this.start();
     this.sync();
     this.save();
-    let r;
-    try {
-      this.ix = await this.index();
-      this.scopes();
-      r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? Infinity : this.limit });
-    } catch { return this.say("Search is unavailable"); }
+    this.ix = await this.index();
+    this.scopes();
+    const r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? Infinity : this.limit });
     if (n == this.seq && this.active) this.show(r);
+    keep && this.remember();
   }
 
   show({ query: q, scope, total, results, scopeCounts }) {
     const list = this.list, filtering = q || scope != "All";
     this.move(-1e9);
     for (const b of this.radios.children) b.lastChild.textContent = scopeCounts?.[b.dataset.scope] ?? 0;
-    set(root, "data-sift-filtered", list && filtering);
     if (!list) {
       const cols = Object.fromEntries(this.ix.collections.map(c => [c.name, c.title]));
       this.box.replaceChildren(...this.items = results.map((x, i) => h("li", { role: "option", id: `${this.id}-o${i}`, "aria-selected": "false" },
@@ -193,15 +181,13 @@ export class SiftSearch {
           h("span", { class: "sift-s" }, [cols[x.collection], x.scope].filter(Boolean).join(" · "))))));
     } else if (!filtering) this.reset();
     else {
-      // Rank order; rows are made for results on other pages.
       const seen = new Set(), kids = list.children;
       for (const x of results) {
         const li = this.rows.get(x.slug) ?? h("li", { class: "row", "data-sift-item": x.slug }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title)));
         this.rows.set(x.slug, li);
         if (kids[seen.size] != li) list.insertBefore(li, kids[seen.size]);
         li.hidden = false;
-        const t = title(li);
-        t && paint(t, t.siftText ??= t.textContent, q);
+        mark(li, q);
         seen.add(li);
       }
       for (const li of this.shown) if (!seen.has(li)) li.hidden = true;
@@ -209,7 +195,7 @@ export class SiftSearch {
       this.dirty = 1;
     }
     this.sync();
-    this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : q ? `No results for “${q}”` : "No results", filtering && !total);
+    this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${q}”`, filtering && !total);
     this.emit("results", { query: q, scope, total });
   }
 
@@ -219,8 +205,7 @@ export class SiftSearch {
     this.list.replaceChildren(...this.orig);
     for (const li of this.orig) {
       li.hidden = false;
-      const t = title(li);
-      t && paint(t, t.siftText ??= t.textContent, "");
+      mark(li);
     }
     this.items = [...this.shown = new Set(this.orig)];
   }
@@ -252,21 +237,19 @@ export class SiftSearch {
     }
   }
 
-  // The empty state: shortcuts, then recent searches.
   suggest() {
-    const parts = [], rec = recent(), base = new URL("..", new URL(this.url, location.href)).pathname;
-    const links = this.list ? [...this.radios.children].slice(1).map(({ dataset: { scope } }) => {
+    const parts = [], rec = recent(), links = [...this.radios.children].slice(1).map(({ dataset: { scope } }) => {
       const t = btn({ class: "sift-token" }, scope);
       on(t, "click", () => this.pick(scope));
       return t;
-    }) : (this.ix?.collections ?? []).map(c => h("a", { class: "sift-token", href: base + c.name + "/" }, c.title));
+    });
     if (links.length) parts.push(h("p", { class: "sift-h" }, "Browse"), h("div", { class: "sift-tokens" }, ...links));
     if (rec.length) {
       const clear = btn({ "aria-label": "Clear recent searches" }, "Clear");
       on(clear, "click", () => { store([]); this.input.focus(); this.sync(); });
       parts.push(h("p", { class: "sift-h" }, "Recent Searches", clear), h("ul", { class: "sift-recent" }, ...rec.map(q => {
         const b = btn({}, q);
-        on(b, "click", () => { this.input.value = q; this.input.focus(); this.run().then(() => this.remember()); });
+        on(b, "click", () => { this.input.value = q; this.input.focus(); this.run(1); });
         return h("li", {}, b);
       })));
     }
@@ -282,13 +265,13 @@ export class SiftSearch {
   key(e) {
     const k = e.key, t = e.target, field = t == this.input, next = k == "ArrowDown" || k == "ArrowRight";
     if (k == "Escape") { e.preventDefault(); this.cancel(); }
-    else if (field && (k == "ArrowDown" || k == "ArrowUp")) { e.preventDefault(); this.move(next ? 1 : -1); }
+    else if (field && /Arrow(Down|Up)/.test(k)) { e.preventDefault(); this.move(next ? 1 : -1); }
     else if (field && k == "Enter") {
       e.preventDefault();
       const a = this.items[this.at]?.querySelector("a");
       if (a) return a.click();
       this.emit("submit", { query: this.input.value });
-      this.run().then(() => this.remember());
+      this.run(1);
     } else if (t.role == "radio" && /Arrow(Left|Right)/.test(k)) {
       const b = t[next ? "nextElementSibling" : "previousElementSibling"];
       if (b) { b.focus(); this.pick(b.dataset.scope); }
