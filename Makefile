@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SIFT := .build/release/sift
 APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev pkg-config
 
-.PHONY: site test deps build swift-test js-test browser-test browser-deps screenshots bench serve clean
+.PHONY: site test deps build swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench serve clean
 
 site: build
 	$(SIFT) build
@@ -23,7 +23,7 @@ deps:
 	  fi; \
 	fi
 
-test: deps swift-test js-test browser-test
+test: deps swift-test js-test browser-test hardening-test
 
 swift-test:
 	swift test
@@ -36,6 +36,20 @@ js-test:
 # the example site built into a temporary folder by the release sift. See Tests/browser/.
 browser-test: build browser-deps
 	python3 -m pytest -q Tests/browser
+
+# The release sift killed mid-build, onto a read-only or full disk, and fed content at its limits
+# (docs/limits.md); tmpfs mounts need root, and those cases skip with a reason otherwise.
+hardening-test: build browser-deps
+	python3 -m pytest -q Tests/hardening
+
+# The limits too slow for `make test`: a 1,000,000-row CSV built in full, 100k items (docs/limits.md).
+limits: build
+	python3 Tests/hardening/limits_long.py
+
+# libFuzzer + AddressSanitizer over the parsers (Fuzz/, a package of its own), FUZZ_SECONDS each (default 60).
+fuzz: deps
+	cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	Fuzz/run-fuzz.sh
 
 # Chromium and Playwright, installed only when missing; never `playwright install` (it downloads a browser).
 browser-deps:

@@ -161,6 +161,10 @@ public struct SiteLoader: Sendable {
                 errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
                 continue
             }
+            if let problem = Self.slugLengthProblem(slug) {
+                errors.append(SiftError("\(problem): give the row a shorter slug", at: record.position))
+                continue
+            }
             if let other = bySlug[slug] {
                 errors.append(SiftError("duplicate slug '\(slug)': also used by \(items[other].source)", at: record.position))
                 continue
@@ -255,6 +259,13 @@ public struct SiteLoader: Sendable {
         var page: MarkdownSource
     }
 
+    /// A slug becomes a folder name, which Linux and macOS cap at 255 bytes.
+    static func slugLengthProblem(_ slug: String) -> String? {
+        let bytes = slug.utf8.count
+        guard bytes > 255 else { return nil }
+        return "the slug '\(slug.prefix(40))…' is \(bytes) bytes long, more than the 255 a folder name may have"
+    }
+
     func loadPage(_ url: URL, display path: String, unsafe: Bool) throws -> LoadedPage {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
         let split = try FrontMatter.split(text, path: path)
@@ -264,6 +275,9 @@ public struct SiteLoader: Sendable {
         let slug = Slug.make(slugSource)
         if slug.isEmpty {
             throw SiftError("the slug of '\(slugSource)' is empty: set `slug:` in the front matter", at: SourcePosition(path: path, line: 1, column: 1))
+        }
+        if let problem = Self.slugLengthProblem(slug) {
+            throw SiftError("\(problem): set a shorter `slug:` in the front matter", at: SourcePosition(path: path, line: 1, column: 1))
         }
         var title = fields["title"]?.text
         var fromHeading = false

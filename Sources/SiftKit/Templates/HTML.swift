@@ -1,6 +1,7 @@
 /// HTML text helpers shared by the template engine and the page renderer.
 public enum HTML {
-    /// Escapes `&`, `<`, `>`, `"` and `'` so the text is safe in element content and quoted attributes.
+    /// Escapes `&`, `<`, `>`, `"` and `'` so the text is safe in element content and quoted attributes;
+    /// a NUL byte becomes U+FFFD, as an HTML parser would read it.
     public static func escape(_ s: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 16)
@@ -21,6 +22,7 @@ public enum HTML {
                 case 0x3E: entity = "&gt;"
                 case 0x22: entity = "&quot;"
                 case 0x27: entity = "&#39;"
+                case 0x00: entity = "\u{FFFD}"
                 default: continue
                 }
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }

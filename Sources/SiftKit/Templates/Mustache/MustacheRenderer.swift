@@ -3,6 +3,9 @@
 struct MustacheRenderer {
     /// How deep partials, parents and overridden blocks may nest before rendering stops.
     static let maxDepth = 64
+    /// The most bytes one render may write: partials that each include the next several times
+    /// grow exponentially (the billion-laughs shape) and would otherwise never finish.
+    static let maxOutput = 256 << 20
 
     /// UTF-8 output; byte appends are cheaper than String's, and the bytes become one String at the end.
     var out: [UInt8]
@@ -43,6 +46,7 @@ struct MustacheRenderer {
                     if !value.isTruthy { try render(children) }
                 } else if case .list(let items) = value {
                     for item in items {
+                        try checkSize("#" + name.full, at: nil)
                         stack.append(item)
                         try render(children)
                         stack.removeLast()
@@ -85,7 +89,14 @@ struct MustacheRenderer {
         }
     }
 
+    private func checkSize(_ tag: String, at position: SourcePosition?) throws {
+        guard out.count <= Self.maxOutput else {
+            throw SiftError("'{{\(tag)}}' makes the page larger than \(Self.maxOutput >> 20) MB: do partials or sections repeat each other?", at: position)
+        }
+    }
+
     private func resolve(_ name: String, at position: SourcePosition, tag: String) throws -> MustacheTemplate {
+        try checkSize(tag + name, at: position)
         guard depth < Self.maxDepth else {
             throw SiftError("'{{\(tag)\(name)}}' nests templates more than \(Self.maxDepth) levels deep", at: position)
         }

@@ -1,0 +1,137 @@
+"""`sift build` killed with SIGKILL at random points, onto a read-only parent and onto a full disk.
+
+SPEC.md §2: a failed build leaves the previous output untouched. Each kill must leave public/
+exactly the previous complete site or exactly the new one, and the next build must succeed and
+clear what the killed one left behind. SIFT_KILL_RUNS (default 20) and SIFT_KILL_SEED pick the runs.
+"""
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from harden import (SIFT, cache_leftovers, differences, leftovers, mounted, run, scratch,
+                    snapshot, write_items)
+
+ITEMS = 2000
+
+
+def version(site, which):
+    """Two contents whose outputs differ in page bytes, in the file list and in the index."""
+    if which == "a":
+        rows = [(f"Item {i}", "ABC"[i % 3], "x" * (i % 50)) for i in range(ITEMS)]
+        pages = {"about.md": "# About\n\nVersion A.\n"}
+    else:
+        rows = [(f"Item {i}" + (" changed" if i % 2 == 0 else ""), "ABC"[(i + 1) % 3], "y" * (i % 40))
+                for i in range(100, ITEMS + 100)]
+        pages = {"about.md": "# About\n\nVersion B, longer than A.\n"}
+    write_items(site, rows, pages)
+
+
+def build(site, timeout=60):
+    p, seconds, _ = run(["build", "--site", site, "--quiet"], timeout=timeout)
+    assert p.returncode == 0, p.stderr
+    return seconds
+
+
+def test_sigkill_at_random_points_leaves_old_or_new_site():
+    runs = int(os.environ.get("SIFT_KILL_RUNS", "20"))
+    seed = int(os.environ.get("SIFT_KILL_SEED", str(random.randrange(1 << 30))))
+    rng = random.Random(seed)
+    site = scratch("sift-kill-")
+    try:
+        snaps, durations = {}, []
+        for which in ("a", "b"):
+            version(site, which)
+            durations.append(build(site))
+            snaps[which] = snapshot(site / "public")
+        assert snaps["a"] != snaps["b"]
+        current = "b"
+        killed_mid_build = 0
+        outcomes = {"old": 0, "new": 0}
+        for n in range(runs):
+            target = "a" if current == "b" else "b"
+            version(site, target)
+            # Spread over the whole build, from before it reads anything to the swap at its end.
+            delay = rng.uniform(0, max(durations) * 1.1)
+            proc = subprocess.Popen([SIFT, "build", "--site", str(site), "--quiet"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(delay)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            if proc.returncode == -signal.SIGKILL:
+                killed_mid_build += 1
+            now = snapshot(site / "public")
+            if now == snaps[current]:
+                outcomes["old"] += 1
+            elif now == snaps[target]:
+                outcomes["new"] += 1
+                current = target
+            else:
+                pytest.fail(f"run {n} (seed {seed}, kill after {delay:.3f}s): public/ is a mix: "
+                            f"vs old {differences(snaps[current], now)}; vs new {differences(snaps[target], now)}")
+            durations.append(build(site))
+            assert snapshot(site / "public") == snaps[target], f"run {n} (seed {seed}): the build after a kill differs"
+            assert leftovers(site) == [], f"run {n} (seed {seed}): {leftovers(site)}"
+            assert cache_leftovers(site) == [], f"run {n} (seed {seed}): {cache_leftovers(site)}"
+            current = target
+        print(f"\n{runs} kills (seed {seed}), {killed_mid_build} mid-build: public/ old {outcomes['old']}, new {outcomes['new']}")
+        assert killed_mid_build >= runs // 2, "too few kills landed inside a build: the site builds too fast to test"
+    finally:
+        shutil.rmtree(site, ignore_errors=True)
+
+
+def small_site(root, note="first"):
+    write_items(root, [(f"Item {i}", "ABC"[i % 3], note) for i in range(5)])
+
+
+def test_read_only_output_parent_gives_a_clear_error_and_keeps_public():
+    tmp = scratch("sift-ro-")
+    try:
+        site = tmp / "site"
+        small_site(site)
+        out = tmp / "out"
+        out.mkdir()
+        with mounted(out, "-t", "tmpfs", "-o", "size=8m", "tmpfs"):
+            p, _, _ = run(["build", "--site", site, "--output", out / "public", "--quiet"])
+            assert p.returncode == 0, p.stderr
+            before = snapshot(out / "public")
+            subprocess.run(["mount", "-o", "remount,ro", str(out)], check=True, timeout=10)
+            small_site(site, note="second")
+            p, seconds, _ = run(["build", "--site", site, "--output", out / "public", "--quiet"], timeout=30)
+            assert p.returncode == 1, (p.returncode, p.stderr)
+            assert "error: " in p.stderr and str(out) in p.stderr and "Read-only file system" in p.stderr, p.stderr
+            assert "\n" not in p.stderr.strip(), f"one error line expected: {p.stderr}"
+            assert snapshot(out / "public") == before
+            assert seconds < 10
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_full_disk_gives_a_clear_error_keeps_public_and_frees_the_space():
+    tmp = scratch("sift-full-")
+    try:
+        site = tmp / "site"
+        small_site(site)
+        out = tmp / "out"
+        with mounted(out, "-t", "tmpfs", "-o", "size=1m", "tmpfs"):
+            p, _, _ = run(["build", "--site", site, "--output", out / "public", "--quiet"])
+            assert p.returncode == 0, p.stderr
+            before = snapshot(out / "public")
+            # About 2,000 pages of 3-4 KB cannot fit in 1 MB beside the first site.
+            write_items(site, [(f"Item {i}", "ABC"[i % 3], "z" * 60) for i in range(ITEMS)])
+            p, seconds, _ = run(["build", "--site", site, "--output", out / "public", "--quiet"], timeout=30)
+            assert p.returncode == 1, (p.returncode, p.stderr)
+            assert "error: " in p.stderr and "No space left on device" in p.stderr, p.stderr
+            assert snapshot(out / "public") == before
+            assert leftovers(out) == [], "the failed build's staging folder must be removed, freeing the disk"
+            # With the space back, a build that fits succeeds.
+            small_site(site, note="third")
+            p, _, _ = run(["build", "--site", site, "--output", out / "public", "--quiet"])
+            assert p.returncode == 0, p.stderr
+            assert seconds < 10
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
