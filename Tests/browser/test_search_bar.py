@@ -293,3 +293,28 @@ def test_one_chinese_character_on_a_cjk_site(page, cjk):
     expect_rows(page, expected, "cities")
     expect(page.locator("[data-sift-list=cities] mark").first).to_have_text("京")
     expect(page.get_by_role("status")).to_have_text("3 results")
+
+
+def test_a_paginated_list_finds_items_on_other_pages(page):
+    site = siftsite.fixture_site({
+        "Content/fruits/collection.yml": "per_page: 2\n",
+        "Content/fruits/fruits.txt": "Apple\nBanana\nCherry\nMango\nOrange\nPear\n",
+    })
+    tmp = Path(tempfile.mkdtemp(prefix="sift-pages-"))
+    built = siftsite.build(site, tmp)
+    server = siftsite.Server(built)
+    try:
+        page.goto(server.url + "/fruits/")
+        expect(rows(page, "fruits")).to_have_count(2)
+        pages = page.get_by_role("navigation", name="Pages")
+        expect(pages).to_be_visible()
+        page.get_by_role("searchbox").fill("an")
+        expect_rows(page, urls(siftsite.search(built, "an", collection="fruits")), "fruits")
+        expect(pages).to_be_hidden()
+        page.get_by_role("button", name="Cancel").click()
+        expect_rows(page, ["/fruits/apple/", "/fruits/banana/"], "fruits")
+        expect(pages).to_be_visible()
+    finally:
+        server.close()
+        shutil.rmtree(site, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)
