@@ -7,12 +7,10 @@ export function fold(s) {
   return /[^\0-\x7f]/.test(s) ? s.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/ς/g, "σ") : s.toLowerCase();
 }
 
-/** Query terms. */
 export function terms(query) {
   return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
 }
 
-// Sets into[d] for the documents of postings.
 function mark(s, into) {
   const bitmap = s[0] === "!", b = atob(s.slice(bitmap));
   for (let i = 0, d = -1, v = 0, sh = 0, x; i < b.length; i++) {
@@ -29,21 +27,16 @@ const codes = (s, n) => {
   return out;
 };
 
-// Sellers' search; Myers' bit-parallel form up to 32 code points.
+// Sellers' search, Myers' bit-parallel form (BigInt bits past 32 code points).
 function near(p, text, k) {
-  const m = p.length;
-  if (m > 32) {
-    let col = p.map((_, i) => i + 1), diag, left;
-    return [...text].some((c) => (diag = left = 0, col = col.map((up, i) => (left = Math.min(diag + (p[i] !== c), up + 1, left + 1), diag = up, left)))[m - 1] <= k);
-  }
-  const peq = (p.peq ??= p.reduce((o, c, i) => ((o[c] |= 1 << i), o), {})), high = 1 << (m - 1);
-  let pv = -1, mv = 0, score = m;
+  const m = p.length, N = m > 32 ? BigInt : Number, one = N(1), high = one << N(m - 1);
+  const peq = (p.peq ??= p.reduce((o, c, i) => ((o[c] = (o[c] ?? one - one) | one << N(i)), o), {}));
+  let pv = -one, mv = one - one, score = m;
   for (const c of text) {
-    const eq = peq[c] | 0, xv = eq | mv, xh = (((eq & pv) + pv) ^ pv) | eq;
-    const ph = mv | ~(xh | pv), mh = pv & xh;
+    const eq = peq[c] ?? one - one, xv = eq | mv, xh = (((eq & pv) + pv) ^ pv) | eq, ph = mv | ~(xh | pv), mh = pv & xh;
     score += !!(ph & high) - !!(mh & high);
-    pv = mh << 1 | ~(xv | ph << 1);
-    mv = ph << 1 & xv;
+    pv = mh << one | ~(xv | ph << one);
+    mv = ph << one & xv;
     if (score <= k) return true;
   }
   return false;
@@ -68,7 +61,7 @@ export class SiftIndex {
     return new SiftIndex(m, await Promise.all(m.collections.map((c) => (c.docs.fields ? c.docs : get(c.docs)))), get);
   }
 
-  // hay: the folded fields, "\n"-joined; document d's are hay[off[d] … off[d+1]-1).
+  // hay: the folded fields, "\n"-joined; d's are hay[off[d] … off[d+1]-1).
   constructor(m, tables, get) {
     const title = [], ft = [], slug = [], scope = [], coll = [], hay = [];
     Object.assign(this, { m, get, title, ft, slug, scope, coll, c: m.collections, shards: {}, bodies: {}, made: {}, all: {} });
@@ -102,7 +95,7 @@ export class SiftIndex {
     return c ? this.slug.slice(c.first, c.first + c.count) : [];
   }
 
-  // The documents of `list` (ascending) holding t in a field: one indexOf per hit.
+  // The documents of the ascending list with t in a field.
   find(t, list) {
     const { hay, off } = this, out = [];
     for (let i = 0, p = -1, d; i < list.length; i++)
@@ -146,7 +139,7 @@ export class SiftIndex {
     const { ft, scope: sc } = this, lo = cs[0].first, n = cs.reduce((a, c) => a + c.count, 0);
     const all = (this.all[lo + " " + n] ??= Int32Array.from({ length: n }, (_, k) => lo + k));
     const ts = [...new Set(terms(query))], via = new Uint8Array(ft.length), prev = this.prev;
-    // Narrow the last hits if each old term p is in a new t of 1–2 code points, or both have 3+ and t is one piece.
+    // Narrow the last hits when each new t matches only where an old p in it did.
     let hits = prev?.all === all && prev.ts.every((p) => ts.some((t) => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all;
     for (const t of ts) {
       const f = this.find(t, hits);
@@ -166,18 +159,17 @@ export class SiftIndex {
     hits = [].concat(...ranks);
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
-    // Typos where fewer than 5 match (per scope too), among titles holding one of k+1 pieces of each term.
+    // Typos while under 5 match (per scope too): k edits leave one of k+1 pieces whole.
     const few = (s) => counts[s] < 5, fuzzy = [], counted = { ...counts };
     if (ts.length && (few("All") || scopes.some(few))) {
-      const ok = new Int32Array(ft.length), by = ts.map((t) => {
+      const hit = new Uint8Array(ft.length), by = ts.map((t) => {
         const p = cps(t), m = p.length, k = m > 7 ? 2 : 1, f = new Uint8Array(ft.length);
         for (let j = 0; m > 3 && j <= k; j++) for (const d of this.find(p.slice(j * m / (k + 1) | 0, (j + 1) * m / (k + 1) | 0).join(""), all)) f[d] = 1;
         for (const d of this.find(t, all)) f[d] = 2;
-        f.forEach((x, d) => (ok[d] += x > 0));
         return { p, k, f };
       });
-      hits.forEach((d) => (ok[d] = 0));
-      for (const d of all) if (ok[d] === ts.length && (few("All") || few(sc[d])) && by.every(({ p, k, f }) => f[d] > 1 || near(p, ft[d], k))) {
+      hits.forEach((d) => (hit[d] = 1));
+      for (const d of all) if (!hit[d] && (few("All") || few(sc[d])) && by.every(({ p, k, f }) => f[d] > 1 || f[d] && near(p, ft[d], k))) {
         fuzzy.push(d);
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
       }
@@ -186,9 +178,9 @@ export class SiftIndex {
     const m = hits.length;
     if (m < 5) hits.push(...fuzzy.filter((d) => scope === "All" || sc[d] === scope));
     const results = hits.slice(0, limit).map((d, k) => {
-      const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.c[this.coll[d]], i = d - c.first;
+      const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.c[this.coll[d]], slug = this.slug[d];
       return ((this.made[match] ??= [])[d] ??= {
-        collection: c.name, slug: this.slug[d], title: this.title[d], url: this.m.base + (c.urls[i] ?? `${c.name}/${this.slug[d]}/`), scope: sc[d], match,
+        collection: c.name, slug, title: this.title[d], url: this.m.base + (c.urls[d - c.first] ?? `${c.name}/${slug}/`), scope: sc[d], match,
       });
     });
     return { query, scope, total: hits.length, results, scopeCounts: counted };
