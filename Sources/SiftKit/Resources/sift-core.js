@@ -1,8 +1,7 @@
-// Sift's search client: docs/search-index.md. No DOM.
+// Sift's search client (docs/search-index.md), no DOM.
 
 const WORD = /[\p{L}\p{M}\p{N}]$/u, PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu, cps = (s) => [...s];
 
-/** SPEC.md fold. */
 export function fold(s) {
   return /[^\0-\x7f]/.test(s) ? s.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/ς/g, "σ") : s.toLowerCase();
 }
@@ -12,10 +11,10 @@ export function terms(query) {
 }
 
 function mark(s, into) {
-  const bitmap = s[0] === "!", b = atob(s.slice(bitmap));
+  const bits = s[0] === "!", b = atob(s.slice(bits));
   for (let i = 0, d = -1, v = 0, sh = 0, x; i < b.length; i++) {
     x = b.charCodeAt(i);
-    if (bitmap) for (let k = 0; k < 8; k++) x >> k & 1 && (into[i * 8 + k] = 1);
+    if (bits) for (let k = 0; k < 8; k++) x >> k & 1 && (into[i * 8 + k] = 1);
     else if ((v += (x & 127) * 2 ** sh, sh += 7, x < 128)) into[d += v + 1] = 1, v = sh = 0;
   }
 }
@@ -27,13 +26,13 @@ const codes = (s, n) => {
   return out;
 };
 
-// Sellers' search, Myers' bit-parallel form (BigInt bits past 32 code points).
+// Sellers' search, Myers' bit vectors (BigInt past 32).
 function near(p, text, k) {
-  const m = p.length, N = m > 32 ? BigInt : Number, one = N(1), high = one << N(m - 1);
-  const peq = (p.peq ??= p.reduce((o, c, i) => ((o[c] = (o[c] ?? one - one) | one << N(i)), o), {}));
-  let pv = -one, mv = one - one, score = m;
+  const m = p.length, N = m > 32 ? BigInt : Number, one = N(1), zero = N(0), high = one << N(m - 1);
+  const peq = (p.peq ??= p.reduce((o, c, i) => ((o[c] = (o[c] ?? zero) | one << N(i)), o), {}));
+  let pv = -one, mv = zero, score = m;
   for (const c of text) {
-    const eq = peq[c] ?? one - one, xv = eq | mv, xh = (((eq & pv) + pv) ^ pv) | eq, ph = mv | ~(xh | pv), mh = pv & xh;
+    const eq = peq[c] ?? zero, xv = eq | mv, xh = (((eq & pv) + pv) ^ pv) | eq, ph = mv | ~(xh | pv), mh = pv & xh;
     score += !!(ph & high) - !!(mh & high);
     pv = mh << one | ~(xv | ph << one);
     mv = ph << one & xv;
@@ -42,7 +41,7 @@ function near(p, text, k) {
   return false;
 }
 
-// Folded: no A-Z. The code units i-2, i-1 end with the code point before i.
+// Folded: no A-Z; [i-2, i) ends with the code point before i.
 const wordStart = (title, t) => {
   for (let i = title.indexOf(t), c; i >= 0; i = title.indexOf(t, i + 1))
     if ((c = title.charCodeAt(i - 1)) < 128 ? !(c > 96 && c < 123 || c > 47 && c < 58) : !WORD.test(title.substring(i - 2, i))) return true;
@@ -61,7 +60,7 @@ export class SiftIndex {
     return new SiftIndex(m, await Promise.all(m.collections.map((c) => (c.docs.fields ? c.docs : get(c.docs)))), get);
   }
 
-  // hay: the folded fields, "\n"-joined; d's are hay[off[d] … off[d+1]-1).
+  // d's folded fields, "\n"-joined: hay[off[d] … off[d+1]-1).
   constructor(m, tables, get) {
     const title = [], ft = [], slug = [], scope = [], coll = [], hay = [];
     Object.assign(this, { m, get, title, ft, slug, scope, coll, c: m.collections, shards: {}, bodies: {}, made: {}, all: {} });
@@ -71,7 +70,8 @@ export class SiftIndex {
         const ids = f.scope ? sc : f.ids && codes(f.ids, n), vs = f.scope ? c.scopes : f.values, fs = vs.map(fold);
         return (i, raw) => (raw ? vs : fs)[ids ? ids[i] : i] ?? "";
       });
-      Object.assign(c, { first: title.length, urls: t.urls ?? {} });
+      c.first = title.length;
+      c.urls = t.urls ?? {};
       for (let i = 0; i < n; i++) {
         const fs = cols.map((col) => col(i)), f = fs[0];
         title.push(cols[0](i, 1)); ft.push(f); coll.push(ci); scope.push(c.scopes[sc[i]] ?? null);
@@ -87,7 +87,7 @@ export class SiftIndex {
   }
 
   get collections() {
-    return this.c.map(({ name, title, scopes, count }) => ({ name, title, scopes, count }));
+    return this.c.map(({ docs, first, urls, ...c }) => c);
   }
 
   order(collection) {
@@ -95,7 +95,6 @@ export class SiftIndex {
     return c ? this.slug.slice(c.first, c.first + c.count) : [];
   }
 
-  // The documents of the ascending list with t in a field.
   find(t, list) {
     const { hay, off } = this, out = [];
     for (let i = 0, p = -1, d; i < list.length; i++)
@@ -113,7 +112,7 @@ export class SiftIndex {
     return (this.shards[s] ??= this.get(`shard-${s}.json`));
   }
 
-  // Body candidates: a byte per document; null: all.
+  // Body candidates: a byte per document (null: all).
   body(t) {
     return (this.bodies[t] ??= (async () => {
       const ps = t.match(PIECE), last = ps.length - 1;
@@ -139,7 +138,7 @@ export class SiftIndex {
     const { ft, scope: sc } = this, lo = cs[0].first, n = cs.reduce((a, c) => a + c.count, 0);
     const all = (this.all[lo + " " + n] ??= Int32Array.from({ length: n }, (_, k) => lo + k));
     const ts = [...new Set(terms(query))], via = new Uint8Array(ft.length), prev = this.prev;
-    // Narrow the last hits when each new t matches only where an old p in it did.
+    // Typing on narrows when each new t matches only where an old p in it did.
     let hits = prev?.all === all && prev.ts.every((p) => ts.some((t) => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all;
     for (const t of ts) {
       const f = this.find(t, hits);
@@ -159,17 +158,17 @@ export class SiftIndex {
     hits = [].concat(...ranks);
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
-    // Typos while under 5 match (per scope too): k edits leave one of k+1 pieces whole.
+    // Typos under 5 hits (per scope too); k edits leave one of k+1 pieces whole.
     const few = (s) => counts[s] < 5, fuzzy = [], counted = { ...counts };
     if (ts.length && (few("All") || scopes.some(few))) {
       const hit = new Uint8Array(ft.length), by = ts.map((t) => {
         const p = cps(t), m = p.length, k = m > 7 ? 2 : 1, f = new Uint8Array(ft.length);
         for (let j = 0; m > 3 && j <= k; j++) for (const d of this.find(p.slice(j * m / (k + 1) | 0, (j + 1) * m / (k + 1) | 0).join(""), all)) f[d] = 1;
         for (const d of this.find(t, all)) f[d] = 2;
-        return { p, k, f };
+        return [p, k, f];
       });
-      hits.forEach((d) => (hit[d] = 1));
-      for (const d of all) if (!hit[d] && (few("All") || few(sc[d])) && by.every(({ p, k, f }) => f[d] > 1 || f[d] && near(p, ft[d], k))) {
+      for (const d of hits) hit[d] = 1;
+      for (const d of all) if (!hit[d] && (few("All") || few(sc[d])) && by.every(([p, k, f]) => f[d] > 1 || f[d] && near(p, ft[d], k))) {
         fuzzy.push(d);
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
       }
@@ -187,13 +186,13 @@ export class SiftIndex {
   }
 }
 
-/** Merged UTF-16 ranges of text matching the query's terms. */
+/** Merged UTF-16 ranges of the query's terms in text. */
 export function highlight(text, query) {
   let f = "", i = 0;
   const from = [], to = [], r = [], out = [];
   for (const c of text) {
     const g = fold(c), j = i + c.length;
-    if (!g && to.length) to[to.length - 1] = j; // a dropped mark belongs to its letter
+    g || to.length && (to[to.length - 1] = j); // a dropped mark joins its letter
     for (const _ of g.split("")) from.push(i), to.push(j);
     f += g;
     i = j;
