@@ -112,7 +112,7 @@ export class SiftIndex {
     return (this.shards[s] ??= this.get(`shard-${s}.json`));
   }
 
-  // Body candidates: a byte per document (null: all).
+  // A byte per document (null: all).
   body(t) {
     return (this.bodies[t] ??= (async () => {
       const ps = t.match(PIECE), last = ps.length - 1;
@@ -168,7 +168,7 @@ export class SiftIndex {
         return [p, k, f];
       });
       for (const d of hits) hit[d] = 1;
-      for (const d of all) if (!hit[d] && (few("All") || few(sc[d])) && by.every(([p, k, f]) => f[d] > 1 || f[d] && near(p, ft[d], k))) {
+      for (const d of all) if (!hit[d] && by[0][2][d] && (few("All") || few(sc[d])) && by.every(([p, k, f]) => f[d] > 1 || f[d] && near(p, ft[d], k))) {
         fuzzy.push(d);
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
       }
