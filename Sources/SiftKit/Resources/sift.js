@@ -38,6 +38,7 @@ export class SiftSearch {
     const list = this.list = o("collection") && doc.querySelector(`[data-sift-list="${CSS.escape(o("collection"))}"]`);
     this.url = o("index");
     this.col = o("collection") || null;
+    set(el.parentNode, "data-sift-host", 1);
     this.instant = flag(o("instant"), true);
     this.dim = flag(o("dim"), false);
     this.hide = flag(o("hideNavigation"), true);
@@ -71,6 +72,7 @@ export class SiftSearch {
       this.orig = [...list.children];
       this.rows = new Map(this.orig.map(li => [li.dataset.siftItem, li]));
       this.shown = new Set(this.orig);
+      this.marked = [];
     }
 
     on(f, "submit", e => e.preventDefault());
@@ -181,16 +183,23 @@ export class SiftSearch {
           h("span", { class: "sift-s" }, [cols[x.collection], x.scope].filter(Boolean).join(" · "))))));
     } else if (!filtering) this.reset();
     else {
-      const seen = new Set(), kids = list.children;
+      const seen = new Set();
       for (const x of results) {
         const li = this.rows.get(x.slug) ?? h("li", { class: "row", "data-sift-item": x.slug }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title)));
         this.rows.set(x.slug, li);
-        if (kids[seen.size] != li) list.insertBefore(li, kids[seen.size]);
-        li.hidden = false;
-        mark(li, q);
         seen.add(li);
       }
+      // Rank order, one walk over siblings.
+      let ref = list.firstChild;
+      for (const li of seen) {
+        while (ref && ref != li && !seen.has(ref)) ref = ref.nextSibling;
+        ref == li ? ref = ref.nextSibling : list.insertBefore(li, ref);
+        li.hidden = false;
+      }
       for (const li of this.shown) if (!seen.has(li)) li.hidden = true;
+      const m = new Set([...seen].slice(0, 300));
+      for (const li of this.marked) m.has(li) || mark(li);
+      for (const li of this.marked = m) mark(li, q);
       this.items = [...this.shown = seen];
       this.dirty = 1;
     }
@@ -203,10 +212,9 @@ export class SiftSearch {
     if (!this.dirty) return;
     this.dirty = 0;
     this.list.replaceChildren(...this.orig);
-    for (const li of this.orig) {
-      li.hidden = false;
-      mark(li);
-    }
+    for (const li of this.orig) li.hidden = false;
+    for (const li of this.marked) mark(li);
+    this.marked = [];
     this.items = [...this.shown = new Set(this.orig)];
   }
 
