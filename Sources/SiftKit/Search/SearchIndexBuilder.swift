@@ -386,15 +386,7 @@ struct LocalWordSet {
         bytes.append(contentsOf: word)
         ends.append(UInt32(bytes.count))
         hashes.append(h)
-        if hashes.count * 2 > slots.count {
-            slots = [Int32](repeating: -1, count: slots.count * 2)
-            mask = slots.count - 1
-            for (id, h) in hashes.enumerated() {
-                var k = Int(truncatingIfNeeded: h >> 32) & mask
-                while slots[k] >= 0 { k = (k + 1) & mask }
-                slots[k] = Int32(id)
-            }
-        }
+        if hashes.count * 2 > slots.count { growSlots(&slots, &mask, hashes) }
     }
 }
 
@@ -465,15 +457,7 @@ final class WordTable: @unchecked Sendable {
                     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: words[start..<Int(end)]))
                     ends.append(UInt32(bytes.count))
                     hashes.append(h)
-                    if hashes.count * 2 > slots.count {
-                        slots = [Int32](repeating: -1, count: slots.count * 2)
-                        mask = slots.count - 1
-                        for (id, h) in hashes.enumerated() {
-                            var k = Int(truncatingIfNeeded: h >> 32) & mask
-                            while slots[k] >= 0 { k = (k + 1) & mask }
-                            slots[k] = Int32(id)
-                        }
-                    }
+                    if hashes.count * 2 > slots.count { growSlots(&slots, &mask, hashes) }
                 }
             }
         }
@@ -645,5 +629,18 @@ struct WordList {
             }
         }
         return Array(out)
+    }
+}
+
+/// Doubles an open-addressing table of word ids and places every word again by its hash;
+/// both word tables grow this way when half full.
+@inline(__always)
+fileprivate func growSlots(_ slots: inout [Int32], _ mask: inout Int, _ hashes: [UInt64]) {
+    slots = [Int32](repeating: -1, count: slots.count * 2)
+    mask = slots.count - 1
+    for (id, h) in hashes.enumerated() {
+        var k = Int(truncatingIfNeeded: h >> 32) & mask
+        while slots[k] >= 0 { k = (k + 1) & mask }
+        slots[k] = Int32(id)
     }
 }
