@@ -268,6 +268,10 @@ final class ShardStore {
     init(directory: URL) { self.directory = directory }
 
     func object(_ name: String) throws -> Any {
+        // Names come from the manifest: a file of this folder only, as a browser resolves them.
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != "..", name != "." else {
+            throw SiftError("search index names a file outside its folder: \(name)", at: nil)
+        }
         let url = directory.appendingPathComponent(name)
         let data: Data
         do { data = try Data(contentsOf: url) } catch {

@@ -160,3 +160,13 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     let r = try SearchIndex(directory: dir).search("caramel")
     #expect(r.results.map(\.url) == ["/shop/candies/caramel/"])
 }
+
+@Test func anIndexCannotNameAFileOutsideItsFolder() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-index-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("search"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Data("{\"secret\":1}".utf8).write(to: dir.appendingPathComponent("secret.json"))
+    let store = ShardStore(directory: dir.appendingPathComponent("search"))
+    #expect(throws: SiftError.self) { try store.object("../secret.json") }
+    #expect(store.read.isEmpty)
+}
