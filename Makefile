@@ -28,8 +28,8 @@ test: deps swift-test js-test browser-test hardening-test
 swift-test:
 	swift test
 
-# sift-core.js against the shared vectors and, once `make site` has run, against `sift search`.
-js-test:
+# sift-core.js against the shared vectors and, on the example site it builds first, against `sift search`.
+js-test: site
 	node --test Tests/js/
 
 # The search bar in real headless Chromium (Debian's, driven by Python Playwright) against
