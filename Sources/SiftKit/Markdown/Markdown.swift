@@ -39,6 +39,11 @@ public struct RenderedMarkdown: Sendable, Hashable {
     }
 }
 
+extension RenderedMarkdown {
+    /// The HTML to show: without the title heading when the page's title came from it.
+    public func html(droppingTitle: Bool) -> String { droppingTitle ? htmlWithoutTitle : html }
+}
+
 /// A link of a Markdown body: where it points and where it is written (1-based, in the body).
 public struct MarkdownLink: Sendable, Hashable {
     public var url: String

@@ -169,7 +169,7 @@ public struct SiteBuilder: Sendable {
             do {
                 let md = try markdownHTML(p.page, unsafe: unsafe)
                 collect(md, page: "\(p.slug)/", source: p.page)
-                let html = (p.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
+                let html = md?.html(droppingTitle: p.titleFromHeading) ?? ""
                 try page(templates.page("page"), ctx.page(p, contentHTML: html), to: "\(p.slug)/index.html")
                 sitemap.append("\(p.slug)/")
                 report.pages += 1
@@ -213,10 +213,11 @@ public struct SiteBuilder: Sendable {
             var startIndex = 0
             while startIndex < c.items.count {
                 let range = Array(startIndex..<min(startIndex + chunk, c.items.count))
-                let results = ParallelMap.map(range) { i -> Result<(digest: SearchDigest, key: UInt64), SiftError> in
+                let results = ParallelMap.map(range) { i -> Result<(item: String, key: UInt64, digest: SearchDigest), SiftError> in
                     let item = c.items[i]
                     do {
-                        let rel = SiteURLs.item(c.name, item.slug) + "index.html"
+                        let folder = SiteURLs.item(c.name, item.slug)
+                        let rel = folder + "index.html"
                         let body = try item.page?.body()
                         var fields: [(name: String, value: String)] = [(titleField, item.title)]
                         for name in searchFields where name != titleField {
@@ -243,18 +244,18 @@ public struct SiteBuilder: Sendable {
                             // Unchanged: the previous build's file is linked in, byte for byte what rendering would give.
                         } else {
                             md = body.map { Markdown.render($0, unsafe: unsafe) }
-                            collect(md, page: SiteURLs.item(c.name, item.slug), source: item.page)
-                            let html = (item.titleFromHeading ? md?.htmlWithoutTitle : md?.html) ?? ""
+                            collect(md, page: folder, source: item.page)
+                            let html = md?.html(droppingTitle: item.titleFromHeading) ?? ""
                             try page(detailTemplate, ctx.withContent(detail.fields, html), to: rel)
                         }
                         cache?.next.setPage(rel, pageKey)
                         if let digest = cache?.previous?.digest(itemKey, key: searchKey) {
-                            return .success((digest, searchKey))
+                            return .success((itemKey, searchKey, digest))
                         }
                         if md == nil, c.settings.searchBody { md = body.map { Markdown.render($0, unsafe: unsafe) } }
-                        let doc = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: SiteURLs.item(c.name, item.slug),
+                        let doc = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: folder,
                                                  scope: c.scope(of: item), fields: fields, body: c.settings.searchBody ? (md?.plainText ?? "") : "")
-                        return .success((SearchIndexBuilder.digest(doc), searchKey))
+                        return .success((itemKey, searchKey, SearchIndexBuilder.digest(doc)))
                     } catch let e as SiftError {
                         return .failure(e)
                     } catch {
@@ -262,11 +263,11 @@ public struct SiteBuilder: Sendable {
                     }
                 }
                 var records: [(item: String, key: UInt64, digest: SearchDigest)] = []
-                for (r, i) in zip(results, range) {
+                for r in results {
                     switch r {
                     case .success(let d):
                         index.add(d.digest)
-                        records.append(("\(c.name)/\(c.items[i].slug)", d.key, d.digest))
+                        records.append(d)
                     case .failure(let e): errors.append(e)
                     }
                 }
