@@ -26,10 +26,6 @@ const paint = (el, text, q) => {
   }
   return el;
 };
-const mark = (li, q) => {
-  const t = li.querySelector(".row-title");
-  t && paint(t, t.siftText ??= t.textContent, q);
-};
 
 /// A search bar built into `el`; options default to its data- attributes.
 export class SiftSearch {
@@ -69,10 +65,13 @@ export class SiftSearch {
     doc.body.append(dim);
 
     if (list) {
-      this.orig = [...list.children];
-      this.rows = new Map(this.orig.map(li => [li.dataset.siftItem, li]));
-      this.shown = new Set(this.orig);
-      this.marked = [];
+      // Searching hides the list (one attribute) and shows the ranked rows in a copy of it, a batch at a time.
+      const out = this.out = list.cloneNode(), more = this.more = btn({ class: "sift-more", hidden: "" }, "Show more");
+      out.removeAttribute("id");
+      out.hidden = true;
+      list.after(out, more);
+      on(more, "click", () => this.grow());
+      this.io = window.IntersectionObserver && new IntersectionObserver(e => e[0].isIntersecting && this.grow(), { rootMargin: "600px" });
     }
 
     on(f, "submit", e => e.preventDefault());
@@ -85,7 +84,7 @@ export class SiftSearch {
     on(clear, "click", () => { input.value = ""; input.focus(); this.run(); });
     on(cancel, "click", () => this.cancel());
     on(dim, "click", () => this.cancel());
-    for (const c of [list, this.box]) c && on(c, "click", e => e.target.closest("a") && this.remember());
+    for (const c of [this.out, this.box]) c && on(c, "click", e => e.target.closest("a") && this.remember());
     on(doc, "pointerdown", e => {
       list || f.contains(e.target) || this.cancel();
     });
@@ -128,7 +127,7 @@ export class SiftSearch {
     this.seq++;
     this.input.value = this.q = "";
     this.check("All");
-    this.reset();
+    this.list && this.reset();
     this.sync();
     this.say("");
     set(this.form, "data-active");
@@ -160,21 +159,22 @@ export class SiftSearch {
     history.replaceState(history.state, "", u);
   }
 
-  async run(keep) {
+  async run(keep, more) {
     const n = ++this.seq, q = this.q = this.input.value, scope = this.scope;
+    more || (this.n = 50);
     this.start();
     this.sync();
     this.save();
     this.ix = await this.index();
     this.scopes();
-    const r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? Infinity : this.limit });
-    if (n == this.seq && this.active) this.show(r);
+    const r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? this.n : this.limit });
+    if (n == this.seq && this.active) this.show(r, more);
     keep && this.remember();
   }
 
-  show({ query: q, scope, total, results, scopeCounts }) {
-    const list = this.list, filtering = q || scope != "All";
-    this.move(-1e9);
+  show({ query: q, scope, total, results, scopeCounts }, more) {
+    const { list, out } = this, filtering = q || scope != "All";
+    more || this.move(-1e9);
     for (const b of this.radios.children) b.lastChild.textContent = scopeCounts?.[b.dataset.scope] ?? 0;
     if (!list) {
       const cols = Object.fromEntries(this.ix.collections.map(c => [c.name, c.title]));
@@ -183,39 +183,35 @@ export class SiftSearch {
           h("span", { class: "sift-s" }, [cols[x.collection], x.scope].filter(Boolean).join(" · "))))));
     } else if (!filtering) this.reset();
     else {
-      const seen = new Set();
-      for (const x of results) {
-        const li = this.rows.get(x.slug) ?? h("li", { class: "row", "data-sift-item": x.slug }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title)));
-        this.rows.set(x.slug, li);
-        seen.add(li);
-      }
-      // Rank order, one walk over siblings.
-      let ref = list.firstChild;
-      for (const li of seen) {
-        while (ref && ref != li && !seen.has(ref)) ref = ref.nextSibling;
-        ref == li ? ref = ref.nextSibling : list.insertBefore(li, ref);
-        li.hidden = false;
-      }
-      for (const li of this.shown) if (!seen.has(li)) li.hidden = true;
-      const m = new Set([...seen].slice(0, 300));
-      for (const li of this.marked) m.has(li) || mark(li);
-      for (const li of this.marked = m) mark(li, q);
-      this.items = [...this.shown = seen];
-      this.dirty = 1;
+      // The page's own row when it has one (same markup), else one built from the index.
+      const rows = this.rows ??= new Map([...list.children].map(li => [li.dataset.siftItem, li]));
+      more || out.replaceChildren();
+      out.append(...results.slice(out.childElementCount).map(x => {
+        const li = rows.get(x.slug)?.cloneNode(1) ?? h("li", { class: "row" }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title))),
+          t = li.querySelector(".row-title");
+        t && paint(t, t.textContent, q);
+        return li;
+      }));
+      list.hidden = !(out.hidden = 0);
+      this.more.hidden = out.childElementCount >= total;
+      this.io?.disconnect();
+      this.more.hidden || this.io?.observe(this.more);
+      this.items = [...out.children];
     }
     this.sync();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${q}”`, filtering && !total);
     this.emit("results", { query: q, scope, total });
   }
 
+  grow() {
+    if (this.active && !this.more.hidden && this.out.childElementCount >= this.n) { this.n += 50; this.run(0, 1); }
+  }
+
   reset() {
-    if (!this.dirty) return;
-    this.dirty = 0;
-    this.list.replaceChildren(...this.orig);
-    for (const li of this.orig) li.hidden = false;
-    for (const li of this.marked) mark(li);
-    this.marked = [];
-    this.items = [...this.shown = new Set(this.orig)];
+    const { list, out } = this;
+    list.hidden = !(out.hidden = this.more.hidden = 1);
+    out.replaceChildren();
+    this.items = [];
   }
 
   scopes() {
@@ -290,6 +286,7 @@ export class SiftSearch {
     const it = this.items = this.items.filter(x => !x.hidden), old = it[this.at];
     if (old) { delete old.dataset.active; old.role && old.setAttribute("aria-selected", "false"); }
     const n = it[this.at = Math.max(-1, Math.min(it.length - 1, this.at + d))];
+    this.at == it.length - 1 && this.out && this.grow();
     if (!n) return this.input.removeAttribute("aria-activedescendant");
     n.dataset.active = "";
     n.role && n.setAttribute("aria-selected", "true");
