@@ -152,11 +152,13 @@ public struct SiteLoader: Sendable {
         let titleField = settings.titleField ?? (records.first.map { r in
             r.fields["title"] != nil ? "title" : (r.fields["name"] != nil ? "name" : (firstColumn ?? "title"))
         } ?? "title")
-        for record in records {
+        let slugField = settings.slugField
+        let named = ParallelMap.map(records) { record -> (title: String, slugSource: String, slug: String) in
             let title = record.fields.value(at: titleField)?.text ?? ""
-            let slugSource = settings.slugField.flatMap { record.fields.value(at: $0)?.text }
-                ?? record.fields["slug"]?.text ?? title
-            let slug = Slug.make(slugSource)
+            let slugSource = slugField.flatMap { record.fields.value(at: $0)?.text } ?? record.fields["slug"]?.text ?? title
+            return (title, slugSource, Slug.make(slugSource))
+        }
+        for (record, (title, slugSource, slug)) in zip(records, named) {
             if slug.isEmpty {
                 errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
                 continue

@@ -10,7 +10,7 @@ import Darwin
 
 // The only file in SiftKit that calls cmark_*. Every C pointer is created, used and freed
 // inside `Markdown.render`; what leaves is plain Swift values. Each call owns its parser and
-// tree, and libcmark 0.30 keeps no mutable globals (its allocator is a constant table), so
+// tree, allocated from its thread's arena, and libcmark 0.30 keeps no mutable globals, so
 // pages render concurrently without locks.
 
 /// A Markdown body rendered to HTML, with what the rest of the pipeline needs from it.
@@ -82,9 +82,14 @@ public enum Markdown {
 /// Parses, rewrites the headings, renders and frees one document.
 fileprivate enum CmarkDocument {
     static func render(_ source: String, options: Int32) -> RenderedMarkdown {
+        // Bodies of ordinary size go to the calling thread's arena, freed all at once;
+        // a huge one uses malloc, whose frees keep its peak lower.
+        let arena = source.utf8.count <= CmarkArena.largestSource ? CmarkArena.current() : nil
+        let mem = arena?.mem ?? cmark_get_default_mem_allocator()!
+        defer { arena?.reset() }
         // cmark's allocator aborts rather than returning NULL, so these guards never fail
         // in practice; an empty rendering beats a crash if they ever do.
-        guard let parser = cmark_parser_new(options) else { return empty }
+        guard let parser = cmark_parser_new_with_mem(options, mem) else { return empty }
         defer { cmark_parser_free(parser) }
         var source = source
         source.withUTF8 { bytes in
@@ -94,12 +99,12 @@ fileprivate enum CmarkDocument {
             }
         }
         guard let document = cmark_parser_finish(parser) else { return empty }
-        defer { cmark_node_free(document) }
+        defer { if arena == nil { cmark_node_free(document) } }
 
-        var walk = Walk(options: options, capacity: source.utf8.count)
+        var walk = Walk(options: options, mem: mem, capacity: source.utf8.count)
         walk.run(document)
 
-        let html = takeHTML(cmark_render_html(document, options))
+        let html = takeHTML(cmark_render_html(document, options), mem)
         var htmlWithoutTitle = html
         if walk.leadingTitleBytes > 0 {
             htmlWithoutTitle = String(Substring(html.utf8.dropFirst(walk.leadingTitleBytes)))
@@ -113,10 +118,119 @@ fileprivate enum CmarkDocument {
 }
 
 /// Copies a string cmark allocated and frees it.
-fileprivate func takeHTML(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+fileprivate func takeHTML(_ pointer: UnsafeMutablePointer<CChar>?, _ mem: UnsafeMutablePointer<cmark_mem>) -> String {
     guard let pointer else { return "" }
-    defer { free(pointer) }
+    defer { mem.pointee.free(pointer) }
     return String(cString: pointer)
+}
+
+/// A bump allocator for one document at a time, one per thread, handed to cmark as its
+/// `cmark_mem`: a parse makes thousands of small nodes and buffers, and freeing them one by
+/// one through malloc cost more than parsing. `reset()` frees everything at once.
+fileprivate final class CmarkArena {
+    /// Sources above this size use malloc: an arena never reuses what a growing buffer left behind.
+    static let largestSource = 1 << 20
+    static let chunkSize = 256 << 10
+    /// Each block starts with its size, for realloc.
+    static let header = 16
+
+    var mem: UnsafeMutablePointer<cmark_mem>
+    private var chunks: [(base: UnsafeMutableRawPointer, size: Int)] = []
+    private var chunk = 0
+    private var top: UnsafeMutableRawPointer
+    private var end: UnsafeMutableRawPointer
+    private var last: UnsafeMutableRawPointer?
+    private var large: [UnsafeMutableRawPointer] = []
+
+    private init() {
+        let base = malloc(Self.chunkSize)!
+        chunks = [(base, Self.chunkSize)]
+        top = base
+        end = base + Self.chunkSize
+        mem = .allocate(capacity: 1)
+        mem.initialize(to: cmark_mem(
+            calloc: { n, size in CmarkArena.current().allocate(n * size, zeroed: true) },
+            realloc: { p, size in CmarkArena.current().reallocate(p, size) },
+            free: { p in CmarkArena.current().free(p) }))
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { p in
+            guard let p else { return }
+            Unmanaged<CmarkArena>.fromOpaque(p).takeRetainedValue().destroy()
+        }
+        return key
+    }()
+
+    /// This thread's arena.
+    static func current() -> CmarkArena {
+        if let p = pthread_getspecific(key) { return Unmanaged<CmarkArena>.fromOpaque(p).takeUnretainedValue() }
+        let arena = CmarkArena()
+        pthread_setspecific(key, Unmanaged.passRetained(arena).toOpaque())
+        return arena
+    }
+
+    private func destroy() {
+        reset()
+        for c in chunks { Glibc.free(c.base) }
+        mem.deallocate()
+    }
+
+    func allocate(_ size: Int, zeroed: Bool) -> UnsafeMutableRawPointer {
+        let rounded = (size + 15) & ~15
+        let need = rounded + Self.header
+        if need > Self.chunkSize / 4 {
+            let p = Glibc.malloc(need)!
+            large.append(p)
+            p.storeBytes(of: size, as: Int.self)
+            if zeroed { memset(p + Self.header, 0, size) }
+            return p + Self.header
+        }
+        if top + need > end {
+            chunk += 1
+            if chunk == chunks.count { chunks.append((Glibc.malloc(Self.chunkSize)!, Self.chunkSize)) }
+            top = chunks[chunk].base
+            end = top + chunks[chunk].size
+        }
+        top.storeBytes(of: size, as: Int.self)
+        let p = top + Self.header
+        top += need
+        last = p
+        if zeroed { memset(p, 0, size) }
+        return p
+    }
+
+    func reallocate(_ p: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer {
+        guard let p else { return allocate(size, zeroed: false) }
+        let old = (p - Self.header).load(as: Int.self)
+        if p == last, p + ((size + 15) & ~15) <= end {
+            // The newest block grows in place.
+            (p - Self.header).storeBytes(of: size, as: Int.self)
+            top = p + ((size + 15) & ~15)
+            return p
+        }
+        let q = allocate(size, zeroed: false)
+        memcpy(q, p, min(old, size))
+        return q
+    }
+
+    func free(_ p: UnsafeMutableRawPointer?) {
+        guard let p, p == last else { return }
+        top = p - Self.header
+        last = nil
+    }
+
+    /// Frees every block; chunks beyond the first few are returned to malloc.
+    func reset() {
+        for p in large { Glibc.free(p) }
+        large.removeAll(keepingCapacity: true)
+        while chunks.count > 8 { Glibc.free(chunks.removeLast().base) }
+        chunk = 0
+        top = chunks[0].base
+        end = top + chunks[0].size
+        last = nil
+    }
 }
 
 /// Bytes of a NUL-terminated literal cmark owns, valid until the node changes.
@@ -144,8 +258,11 @@ fileprivate struct Walk {
     var headingStart = 0
     var links: [MarkdownLink] = []
 
-    init(options: Int32, capacity: Int) {
+    let mem: UnsafeMutablePointer<cmark_mem>
+
+    init(options: Int32, mem: UnsafeMutablePointer<cmark_mem>, capacity: Int) {
         self.options = options
+        self.mem = mem
         text.reserveCapacity(capacity)
     }
 
@@ -202,10 +319,10 @@ fileprivate struct Walk {
         headings.append(Heading(level: level, text: plain, id: id))
 
         // cmark renders a heading as `<hN>…</hN>\n`: the id goes after the first three bytes.
-        var rendered = takeHTML(cmark_render_html(node, options))
+        var rendered = takeHTML(cmark_render_html(node, options), mem)
         rendered = "<h\(level) id=\"\(id)\"" + rendered.dropFirst(3)
 
-        guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return node }
+        guard let block = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, mem) else { return node }
         cmark_node_set_on_enter(block, rendered)
         guard cmark_node_replace(node, block) == 1 else {
             cmark_node_free(block)

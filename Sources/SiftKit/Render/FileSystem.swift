@@ -74,8 +74,7 @@ public enum FileSystem {
 
     /// The names in a folder, sorted by their bytes so builds do not depend on the file system's order.
     public static func list(_ url: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        entries(url.path, following: true).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Whether the path is a folder (following links).
@@ -84,24 +83,65 @@ public enum FileSystem {
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    /// Removes a file or folder tree; a missing one is fine. Large trees (an old output of
-    /// 100k pages) are removed on every core: the folders two levels down are shared out.
+    /// Removes a file or folder tree; a missing one is fine. Links are removed, never followed.
+    /// Large trees (an old output of 100k pages) are removed on every core: the folders two
+    /// levels down are shared out.
     public static func remove(_ path: String) {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return }
-        if isDir.boolValue {
-            var second: [String] = []
-            for a in list(URL(fileURLWithPath: path)) {
-                let child = path + "/" + a
-                if isDirectory(URL(fileURLWithPath: child)) {
-                    second += list(URL(fileURLWithPath: child)).map { child + "/" + $0 }
-                }
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        guard st.st_mode & S_IFMT == S_IFDIR else { _ = unlink(path); return }
+        var second: [String] = []
+        for (a, aIsDir) in entries(path) where aIsDir {
+            let child = path + "/" + a
+            second += entries(child).filter(\.isDirectory).map { child + "/" + $0.name }
+        }
+        if second.count > 64 {
+            _ = ParallelMap.map(second) { removeTree(AT_FDCWD, $0) }
+        }
+        removeTree(AT_FDCWD, path)
+    }
+
+    /// The entries of a folder, unsorted, with whether each is a folder (an entry that is a link
+    /// counts as a file); the folder itself is followed if it is a link only when `following`.
+    static func entries(_ path: String, following: Bool = false) -> [(name: String, isDirectory: Bool)] {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | (following ? 0 : O_NOFOLLOW) | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        return entries(fd: fd)
+    }
+
+    /// Reads and closes an open folder.
+    private static func entries(fd: Int32) -> [(name: String, isDirectory: Bool)] {
+        guard let dir = fdopendir(fd) else { close(fd); return [] }
+        defer { closedir(dir) }
+        var out: [(String, Bool)] = []
+        while let e = readdir(dir) {
+            let (name, type) = withUnsafePointer(to: &e.pointee.d_name) { p in
+                p.withMemoryRebound(to: CChar.self, capacity: 256) { (String(cString: $0), e.pointee.d_type) }
             }
-            if second.count > 64 {
-                _ = ParallelMap.map(second) { try? FileManager.default.removeItem(atPath: $0) }
+            if name == "." || name == ".." { continue }
+            if type == DT_UNKNOWN {
+                var st = stat()
+                let isDir = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFDIR
+                out.append((name, isDir))
+            } else {
+                out.append((name, type == DT_DIR))
             }
         }
-        try? FileManager.default.removeItem(atPath: path)
+        return out
+    }
+
+    /// Removes `name` under the folder `parent` and everything in it, by descriptor so a
+    /// link swapped in mid-way is removed rather than followed.
+    private static func removeTree(_ parent: Int32, _ name: String) {
+        if unlinkat(parent, name, 0) == 0 || errno == ENOENT { return }
+        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        let dup = Glibc.dup(fd)
+        for (child, isDir) in entries(fd: fd) {
+            if isDir { removeTree(dup, child) } else { _ = unlinkat(dup, child, 0) }
+        }
+        close(dup)
+        _ = unlinkat(parent, name, AT_REMOVEDIR)
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }

@@ -176,7 +176,7 @@ public struct SiteBuilder: Sendable {
             } catch let e as SiftError { errors.append(e) }
         }
 
-        var index = SearchIndexBuilder()
+        let feed = IndexFeed(cache: cache?.next)
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         var itemsDone = 0
         var baseHasher = StableHasher()
@@ -203,7 +203,7 @@ public struct SiteBuilder: Sendable {
                 report.pages += 1
             }
 
-            index.addCollection(SearchCollectionInfo(name: c.name, title: c.title, scopes: c.settings.scopes))
+            feed.addCollection(SearchCollectionInfo(name: c.name, title: c.title, scopes: c.settings.scopes))
             let detailTemplate = templates.page("detail", collection: c.name)
             let titleField = c.settings.titleField ?? "title"
             let searchFields = c.settings.searchFields ?? [titleField]
@@ -265,13 +265,11 @@ public struct SiteBuilder: Sendable {
                 var records: [(item: String, key: UInt64, digest: SearchDigest)] = []
                 for r in results {
                     switch r {
-                    case .success(let d):
-                        index.add(d.digest)
-                        records.append(d)
+                    case .success(let d): records.append(d)
                     case .failure(let e): errors.append(e)
                     }
                 }
-                try cache?.next.appendDigests(records)
+                feed.add(records)
                 startIndex += chunk
                 itemsDone += range.count
                 options.progress?("rendering", itemsDone, totalItems)
@@ -279,6 +277,7 @@ public struct SiteBuilder: Sendable {
             for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
             report.pages += c.items.count
         }
+        var index = try feed.finish()
         if let e = SiftError.combined(errors) { throw e }
 
         report.lap("pages", since: &lap)

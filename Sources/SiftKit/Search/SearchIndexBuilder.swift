@@ -425,7 +425,10 @@ final class WordTable: @unchecked Sendable {
             swap(&bytes, &self.bytes); swap(&ends, &self.ends); swap(&hashes, &self.hashes)
             swap(&pairs, &self.pairs); swap(&slots, &self.slots)
         }
-        pairs.reserveCapacity(pairs.count + batch.reduce(0) { $0 + $1.wordEnds.count } / Int(parts) + 1024)
+        // Doubling, not the exact size: reserving exactly reallocated and copied every pair
+        // at every flush, quadratic in the site's size.
+        let needed = pairs.count + batch.reduce(0) { $0 + $1.wordEnds.count } / Int(parts) + 1024
+        if pairs.capacity < needed { pairs.reserveCapacity(max(needed, pairs.capacity * 2)) }
         var mask = slots.count - 1
         for (k, d) in batch.enumerated() {
             let doc = first + Int32(k)

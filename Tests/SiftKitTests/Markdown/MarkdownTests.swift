@@ -186,3 +186,26 @@ private final class Results: @unchecked Sendable {
     func set(_ i: Int, _ value: RenderedMarkdown) { lock.withLock { values[i] = value } }
     func all() -> [RenderedMarkdown] { lock.withLock { values.compactMap { $0 } } }
 }
+
+// MARK: Memory (each thread's arena; malloc above 1 MB)
+
+/// Bodies of every size class render whole and alike, one after another on one thread and
+/// at once on many: small ones, ones whose buffers outgrow the arena's blocks, and ones
+/// large enough to go to malloc.
+@Test func markdownRendersAlikeAcrossArenaSizes() {
+    func body(_ paragraphs: Int) -> String {
+        (0..<paragraphs).map { "## Part \($0)\n\nWord \($0) *of* [text](/t/\($0)/) " + String(repeating: "filler ", count: 40) }
+            .joined(separator: "\n\n")
+    }
+    for n in [1, 40, 400, 4_000] {
+        let source = body(n)
+        let html = Markdown.render(source).html
+        #expect(html.hasPrefix("<h2 id=\"part-0\">Part 0</h2>\n<p>Word 0 <em>of</em> <a href=\"/t/0/\">text</a> filler"))
+        #expect(html.contains("<h2 id=\"part-\(n - 1)\">Part \(n - 1)</h2>"))
+        #expect(html.components(separatedBy: "<h2 ").count == n + 1)
+        #expect(Markdown.render(source) == Markdown.render(source))
+    }
+    let sources = (0..<64).map { body(1 + $0 * 7) }
+    let expected = sources.map { Markdown.render($0) }
+    #expect(ParallelMap.map(sources) { Markdown.render($0) } == expected)
+}
