@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
 import { existsSync, readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -66,7 +67,8 @@ test("collections and list order", async () => {
   const index = await load("Tests/Fixtures/search-index/small");
   const [candies] = index.collections;
   assert.deepEqual([candies.name, candies.count, candies.scopes], ["candies", 9, ["Chocolate", "Hard", "Other"]]);
-  assert.equal(index.order("candies")[0], "chocolate-bar");
+  const empty = await index.search("", { collection: "candies" });
+  assert.equal(empty.results[0].slug, "chocolate-bar", "the empty query lists every item in list order");
   const r = await index.search("caramel");
   assert.equal(r.results[0].url, "/candies/caramel/");
 });
@@ -96,4 +98,10 @@ test("example site: sift-core.js answers as sift search does", { skip: !ready &&
     const { scopeCounts, ...js } = await index.search(q, { scope });
     assert.deepEqual(js, JSON.parse(out), `${q} in ${scope}`);
   }
+});
+
+test("budgets: sift.js + sift-core.js at most 8 KB gzip, sift.css at most 3 KB", () => {
+  const gz = (f) => gzipSync(readFileSync(root + "Sources/SiftKit/Resources/" + f), { level: 9 }).length;
+  assert.ok(gz("sift.js") + gz("sift-core.js") <= 8192, `JS: ${gz("sift.js") + gz("sift-core.js")} B`);
+  assert.ok(gz("sift.css") <= 3072, `CSS: ${gz("sift.css")} B`);
 });

@@ -1,6 +1,6 @@
 // Sift's search client (docs/search-index.md), no DOM.
 
-const WORD = /[\p{L}\p{M}\p{N}]$/u, PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu, cps = (s) => [...s];
+const WORD = /[\p{L}\p{M}\p{N}]$/u, PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu, cps = s => [...s];
 
 export function fold(s) {
   return /[^\0-\x7f]/.test(s) ? s.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/ς/g, "σ") : s.toLowerCase();
@@ -26,7 +26,7 @@ const codes = (s, n) => {
   return out;
 };
 
-// Sellers' search, Myers' bit vectors (BigInt past 32).
+// Myers' bit vectors, BigInt past 32.
 function near(p, text, k) {
   const m = p.length, N = m > 32 ? BigInt : Number, one = N(1), zero = N(0), high = one << N(m - 1);
   const peq = (p.peq ??= p.reduce((o, c, i) => ((o[c] = (o[c] ?? zero) | one << N(i)), o), {}));
@@ -50,49 +50,40 @@ const wordStart = (title, t) => {
 export class SiftIndex {
   static async load(manifestURL, { fetch = globalThis.fetch } = {}) {
     const url = new URL(manifestURL, globalThis.location?.href);
-    const get = async (name) => {
+    const get = async name => {
       const r = await fetch(new URL(name, url).href);
       if (!r.ok) throw Error(`sift: ${name}: ${r.status}`);
       return r.json();
     };
     const m = await get(url.href);
     if (m.version !== 2) throw Error(`sift: index version ${m.version}`);
-    return new SiftIndex(m, await Promise.all(m.collections.map((c) => (c.docs.fields ? c.docs : get(c.docs)))), get);
+    return new SiftIndex(m, await Promise.all(m.collections.map(c => (c.docs.fields ? c.docs : get(c.docs)))), get);
   }
 
   // d's folded fields, "\n"-joined: hay[off[d] … off[d+1]-1).
   constructor(m, tables, get) {
     const title = [], ft = [], slug = [], scope = [], coll = [], hay = [];
-    Object.assign(this, { m, get, title, ft, slug, scope, coll, c: m.collections, shards: {}, bodies: {}, made: {}, all: {} });
+    Object.assign(this, { m, get, title, ft, slug, scope, coll, collections: m.collections, shards: {}, bodies: {}, all: {} });
     m.collections.forEach((c, ci) => {
       const t = tables[ci], n = c.count, sc = t.scope ? codes(t.scope, n) : [];
-      const cols = t.fields.map((f) => {
+      const cols = t.fields.map(f => {
         const ids = f.scope ? sc : f.ids && codes(f.ids, n), vs = f.scope ? c.scopes : f.values, fs = vs.map(fold);
         return (i, raw) => (raw ? vs : fs)[ids ? ids[i] : i] ?? "";
       });
       c.first = title.length;
       c.urls = t.urls ?? {};
       for (let i = 0; i < n; i++) {
-        const fs = cols.map((col) => col(i)), f = fs[0];
+        const fs = cols.map(col => col(i)), f = fs[0];
         title.push(cols[0](i, 1)); ft.push(f); coll.push(ci); scope.push(c.scopes[sc[i]] ?? null);
         slug.push(t.slugs[i] || (/^[\0-\x7f]*$/.test(f) ? f.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") : ""));
         hay.push(fs.join("\n"));
       }
     });
-    this.sn = [...new Set([null, ...m.collections.flatMap((c) => c.scopes)])];
-    this.sid = Int32Array.from(scope, (s) => this.sn.indexOf(s));
+    this.sn = [...new Set([null, ...m.collections.flatMap(c => c.scopes)])];
+    this.sid = Int32Array.from(scope, s => this.sn.indexOf(s));
     const off = (this.off = new Int32Array(hay.length + 1));
     hay.forEach((h, d) => (off[d + 1] = off[d] + h.length + 1));
     this.hay = hay.join("\n");
-  }
-
-  get collections() {
-    return this.c.map(({ docs, first, urls, ...c }) => c);
-  }
-
-  order(collection) {
-    const c = this.c.find((c) => c.name === collection);
-    return c ? this.slug.slice(c.first, c.first + c.count) : [];
   }
 
   find(t, list) {
@@ -131,21 +122,21 @@ export class SiftIndex {
   }
 
   async search(query, { scope = "All", collection = null, limit = Infinity } = {}) {
-    const cs = collection == null ? this.c : this.c.filter((c) => c.name === collection);
+    const cs = collection == null ? this.collections : this.collections.filter(c => c.name === collection);
     if (!cs.length) throw Error(`unknown collection “${collection}”`);
-    const scopes = [...new Set(cs.flatMap((c) => c.scopes))];
+    const scopes = [...new Set(cs.flatMap(c => c.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const { ft, scope: sc } = this, lo = cs[0].first, n = cs.reduce((a, c) => a + c.count, 0);
     const all = (this.all[lo + " " + n] ??= Int32Array.from({ length: n }, (_, k) => lo + k));
     const ts = [...new Set(terms(query))], via = new Uint8Array(ft.length), prev = this.prev;
     // Typing on narrows when each new t matches only where an old p in it did.
-    let hits = prev?.all === all && prev.ts.every((p) => ts.some((t) => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all;
+    let hits = prev?.all === all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all;
     for (const t of ts) {
       const f = this.find(t, hits);
       if (cps(t).length > 2 && f.length < hits.length) {
         const cand = await this.body(t);
         let j = 0;
-        hits = hits.filter((d) => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
+        hits = hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;
     }
     this.prev = { all, ts, hits };
@@ -159,9 +150,9 @@ export class SiftIndex {
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
     // Typos under 5 hits (per scope too); k edits leave one of k+1 pieces whole.
-    const few = (s) => counts[s] < 5, fuzzy = [], counted = { ...counts };
+    const few = s => counts[s] < 5, fuzzy = [], counted = { ...counts };
     if (ts.length && (few("All") || scopes.some(few))) {
-      const hit = new Uint8Array(ft.length), by = ts.map((t) => {
+      const hit = new Uint8Array(ft.length), by = ts.map(t => {
         const p = cps(t), m = p.length, k = m > 7 ? 2 : 1, f = new Uint8Array(ft.length);
         for (let j = 0; m > 3 && j <= k; j++) for (const d of this.find(p.slice(j * m / (k + 1) | 0, (j + 1) * m / (k + 1) | 0).join(""), all)) f[d] = 1;
         for (const d of this.find(t, all)) f[d] = 2;
@@ -173,14 +164,12 @@ export class SiftIndex {
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
       }
     }
-    if (scope !== "All") hits = hits.filter((d) => sc[d] === scope);
+    if (scope !== "All") hits = hits.filter(d => sc[d] === scope);
     const m = hits.length;
-    if (m < 5) hits.push(...fuzzy.filter((d) => scope === "All" || sc[d] === scope));
+    if (m < 5) hits.push(...fuzzy.filter(d => scope === "All" || sc[d] === scope));
     const results = hits.slice(0, limit).map((d, k) => {
-      const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.c[this.coll[d]], slug = this.slug[d];
-      return ((this.made[match] ??= [])[d] ??= {
-        collection: c.name, slug, title: this.title[d], url: this.m.base + (c.urls[d - c.first] ?? `${c.name}/${slug}/`), scope: sc[d], match,
-      });
+      const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.collections[this.coll[d]], slug = this.slug[d];
+      return { collection: c.name, slug, title: this.title[d], url: this.m.base + (c.urls[d - c.first] ?? `${c.name}/${slug}/`), scope: sc[d], match };
     });
     return { query, scope, total: hits.length, results, scopeCounts: counted };
   }

@@ -4,7 +4,7 @@ import { SiftIndex, highlight } from "./sift-core.js";
 const doc = document, root = doc.documentElement, KEY = "sift:recent", loads = {};
 let uid = 0, keys;
 
-const h = (tag, attrs = {}, ...kids) => {
+const h = (tag, attrs, ...kids) => {
   const e = doc.createElement(tag);
   for (const k in attrs) e.setAttribute(k, attrs[k]);
   e.append(...kids);
@@ -18,12 +18,10 @@ const recent = () => { try { return JSON.parse(localStorage[KEY] || "[]"); } cat
 const store = list => { try { localStorage[KEY] = JSON.stringify(list); } catch {} };
 
 const paint = (el, text, q) => {
-  const rs = q ? highlight(text, q) : [], parts = [];
+  const parts = [];
   let i = 0;
-  if (rs.length || el.childElementCount) {
-    for (const [a, b] of rs) { parts.push(text.slice(i, a), h("mark", {}, text.slice(a, b))); i = b; }
-    el.replaceChildren(...parts, text.slice(i));
-  }
+  for (const [a, b] of q ? highlight(text, q) : []) { parts.push(text.slice(i, a), h("mark", {}, text.slice(a, b))); i = b; }
+  el.replaceChildren(...parts, text.slice(i));
   return el;
 };
 
@@ -34,12 +32,11 @@ export class SiftSearch {
     const list = this.list = o("collection") && doc.querySelector(`[data-sift-list="${CSS.escape(o("collection"))}"]`);
     this.url = o("index");
     this.col = o("collection") || null;
-    set(el.parentNode, "data-sift-host", 1);
+    set(this.host = el.parentNode, "data-sift-host", 1);
     this.instant = flag(o("instant"), true);
     this.dim = flag(o("dim"), false);
     this.hide = flag(o("hideNavigation"), true);
     this.limit = opts.limit ?? 20;
-    this.header = doc.querySelector("[data-sift-header]");
     this.q = ""; this.scope = "All"; this.items = []; this.at = -1; this.seq = 0;
 
     const input = this.input = h("input", { type: "search", class: "sift-input", placeholder: ph, "aria-label": ph,
@@ -65,13 +62,12 @@ export class SiftSearch {
     doc.body.append(dim);
 
     if (list) {
-      // Searching hides the list (one attribute) and shows the ranked rows in a copy of it, a batch at a time.
       const out = this.out = list.cloneNode(), more = this.more = btn({ class: "sift-more", hidden: "" }, "Show more");
       out.removeAttribute("id");
       out.hidden = true;
       list.after(out, more);
       on(more, "click", () => this.grow());
-      this.io = window.IntersectionObserver && new IntersectionObserver(e => e[0].isIntersecting && this.grow(), { rootMargin: "600px" });
+      this.io = new IntersectionObserver(e => e[0].isIntersecting && this.grow(), { rootMargin: "600px" });
     }
 
     on(f, "submit", e => e.preventDefault());
@@ -85,15 +81,13 @@ export class SiftSearch {
     on(cancel, "click", () => this.cancel());
     on(dim, "click", () => this.cancel());
     for (const c of [this.out, this.box]) c && on(c, "click", e => e.target.closest("a") && this.remember());
-    on(doc, "pointerdown", e => {
-      list || f.contains(e.target) || this.cancel();
-    });
+    list || on(doc, "pointerdown", e => f.contains(e.target) || this.cancel());
     on(window, "pageshow", e => e.persisted && this.restore());
     if (!keys) on(doc, "keydown", keys = e => {
       if (e.key == "/" && !e.target.closest("input,textarea,select,[contenteditable]") ||
           (e.ctrlKey || e.metaKey) && e.key == "k") { e.preventDefault(); input.focus(); }
     });
-    if (f.dataset.scopeBar == "always") this.index().then(() => this.scopes());
+    if (f.dataset.scopeBar == "always") this.index().then(ix => this.scopes(this.ix = ix));
     this.restore();
   }
 
@@ -115,8 +109,11 @@ export class SiftSearch {
     set(this.form, "data-active", 1);
     root.dataset.sift = this.list ? "list" : "panel";
     if (this.hide) {
-      root.style.setProperty("--sift-header-height", (this.header?.offsetHeight ?? 0) + "px");
+      const hd = doc.querySelector("[data-sift-header]");
+      hd?.style.setProperty("--sift-header-height", hd.offsetHeight + "px");
       set(root, "data-sift-hide", 1);
+      // Not on <html>: [data-sift-hide] … :not(…) restyled every row.
+      this.host.dataset.siftHost = "hide";
     }
     this.emit("start");
   }
@@ -131,7 +128,9 @@ export class SiftSearch {
     this.sync();
     this.say("");
     set(this.form, "data-active");
-    for (const a of ["data-sift", "data-sift-hide"]) root.removeAttribute(a);
+    root.removeAttribute("data-sift");
+    root.removeAttribute("data-sift-hide");
+    this.host.dataset.siftHost = "";
     this.save();
     this.input.blur();
     this.emit("cancel");
@@ -165,6 +164,11 @@ export class SiftSearch {
     this.start();
     this.sync();
     this.save();
+    if (this.list) {
+      // While the index loads: map the rows, take a long list out of the layout.
+      this.rows ??= new Map([...this.list.children].map(li => [li.getAttribute("data-sift-item"), li]));
+      (q || scope != "All") && this.flip(1);
+    }
     this.ix = await this.index();
     this.scopes();
     const r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? this.n : this.limit });
@@ -177,25 +181,22 @@ export class SiftSearch {
     more || this.move(-1e9);
     for (const b of this.radios.children) b.lastChild.textContent = scopeCounts?.[b.dataset.scope] ?? 0;
     if (!list) {
-      const cols = Object.fromEntries(this.ix.collections.map(c => [c.name, c.title]));
-      this.box.replaceChildren(...this.items = results.map((x, i) => h("li", { role: "option", id: `${this.id}-o${i}`, "aria-selected": "false" },
-        h("a", { href: x.url, tabindex: "-1" }, paint(h("span", { class: "sift-t" }, x.title), x.title, q),
-          h("span", { class: "sift-s" }, [cols[x.collection], x.scope].filter(Boolean).join(" · "))))));
+      this.box.replaceChildren(...this.items = results.map(x => h("li", { role: "option", "aria-selected": "false" },
+        h("a", { href: x.url, tabindex: "-1" }, paint(h("span", { class: "sift-t" }), x.title, q),
+          h("span", { class: "sift-s" }, [this.ix.collections.find(c => c.name == x.collection).title, x.scope].filter(Boolean).join(" · "))))));
     } else if (!filtering) this.reset();
     else {
-      // The page's own row when it has one (same markup), else one built from the index.
-      const rows = this.rows ??= new Map([...list.children].map(li => [li.dataset.siftItem, li]));
       more || out.replaceChildren();
       out.append(...results.slice(out.childElementCount).map(x => {
-        const li = rows.get(x.slug)?.cloneNode(1) ?? h("li", { class: "row" }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title))),
+        const li = this.rows.get(x.slug)?.cloneNode(1) ?? h("li", { class: "row" }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title))),
           t = li.querySelector(".row-title");
         t && paint(t, t.textContent, q);
         return li;
       }));
-      list.hidden = !(out.hidden = 0);
+      this.flip(1);
       this.more.hidden = out.childElementCount >= total;
-      this.io?.disconnect();
-      this.more.hidden || this.io?.observe(this.more);
+      this.io.disconnect();
+      this.more.hidden || this.io.observe(this.more);
       this.items = [...out.children];
     }
     this.sync();
@@ -204,13 +205,16 @@ export class SiftSearch {
   }
 
   grow() {
-    if (this.active && !this.more.hidden && this.out.childElementCount >= this.n) { this.n += 50; this.run(0, 1); }
+    if (!this.more.hidden && this.out.childElementCount >= this.n) { this.n += 50; this.run(0, 1); }
+  }
+
+  flip(on) {
+    this.list.hidden = !(this.out.hidden = !on);
   }
 
   reset() {
-    const { list, out } = this;
-    list.hidden = !(out.hidden = this.more.hidden = 1);
-    out.replaceChildren();
+    this.flip(!(this.more.hidden = 1));
+    this.out.replaceChildren();
     this.items = [];
   }
 
@@ -227,18 +231,16 @@ export class SiftSearch {
   }
 
   pick(s) {
-    if (s == this.scope) return;
-    this.check(s);
-    this.emit("scope", { scope: s });
-    this.run();
+    if (s != this.scope) {
+      this.check(s);
+      this.emit("scope", { scope: s });
+      this.run();
+    }
   }
 
   check(s) {
     this.scope = s;
-    for (const b of this.radios.children) {
-      b.setAttribute("aria-checked", b.dataset.scope == s);
-      b.tabIndex = b.dataset.scope == s ? 0 : -1;
-    }
+    for (const b of this.radios.children) b.setAttribute("aria-checked", !(b.tabIndex = (b.dataset.scope == s) - 1));
   }
 
   suggest() {
@@ -283,7 +285,7 @@ export class SiftSearch {
   }
 
   move(d) {
-    const it = this.items = this.items.filter(x => !x.hidden), old = it[this.at];
+    const it = this.items, old = it[this.at];
     if (old) { delete old.dataset.active; old.role && old.setAttribute("aria-selected", "false"); }
     const n = it[this.at = Math.max(-1, Math.min(it.length - 1, this.at + d))];
     this.at == it.length - 1 && this.out && this.grow();
