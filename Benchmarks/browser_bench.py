@@ -7,8 +7,11 @@ Serves PUBLIC_DIR with `python3 -m http.server` on 127.0.0.1 (a free port; only 
 stopped, by its PID), opens the list page in Chromium (Python Playwright,
 executable_path=/usr/bin/chromium) and measures with performance.now() in the page:
 
-- cold first query, per run in a fresh context (empty HTTP cache): the time from typing the
-  term into the field (an `input` event) to `sift:results`, and the requests and bytes of
+- the list page's load time (goto to the `load` event), per cold run;
+- cold first query, per run in a fresh context (empty HTTP cache), once the page has loaded, as
+  ../shared/bench/browser_query.py measures Pagefind: the time from typing the term into the field
+  (focus and an `input` event, so nothing was fetched before) to `sift:results` and to the next
+  frame, and the requests and bytes of
   every /search/ response it needed (http.server does not compress: bytes are raw; the gzip
   figure gzips each fetched file with level 6, as a server would send it);
 - keystroke to updated list over --keys keystrokes (typing a fixed list of queries one
@@ -102,6 +105,7 @@ def main():
     ap.add_argument("--keys", type=int, default=50)
     ap.add_argument("--keys-dom", type=int, default=50, help="keystrokes through the page's search bar (0: none)")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds for a page load (100k rows take a while)")
     a = ap.parse_args()
     try:
         from playwright.sync_api import sync_playwright
@@ -129,18 +133,20 @@ def main():
                 fetched = []
                 page.on("requestfinished", lambda r: "/search/" in r.url and fetched.append(r))
                 start = time.perf_counter()
-                page.goto(url, wait_until="load", timeout=300000)
+                page.goto(url, wait_until="load", timeout=a.timeout * 1000)
                 load_s = time.perf_counter() - start
-                page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=60000)
+                page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
                 r = page.evaluate(TYPE, a.term)
                 raw = gz = 0
                 for req in fetched:
                     body = req.response().body()
                     raw += len(body)
                     gz += len(gzip.compress(body, 6))
-                cold.append({"ms": r["results_ms"], "requests": len(fetched), "raw": raw, "gzip": gz, "total": r["total"], "page_load_s": load_s})
+                cold.append({"ms": r["results_ms"], "frame_ms": r["frame_ms"], "requests": len(fetched), "raw": raw, "gzip": gz, "total": r["total"], "page_load_s": load_s})
                 ctx.close()
-            out["cold"] = {"median_ms": statistics.median(c["ms"] for c in cold), "runs": cold}
+            out["cold"] = {"median_ms": statistics.median(c["ms"] for c in cold),
+                           "frame_median_ms": statistics.median(c["frame_ms"] for c in cold), "runs": cold}
+            out["page_load_median_s"] = statistics.median(c["page_load_s"] for c in cold)
             # sift-core.js alone in the page (no DOM work): load, first query, keystrokes.
             ctx = browser.new_context()
             page = ctx.new_page()
@@ -157,8 +163,8 @@ def main():
             # Warm keystrokes on one page.
             ctx = browser.new_context()
             page = ctx.new_page()
-            page.goto(url, wait_until="load", timeout=300000)
-            page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=60000)
+            page.goto(url, wait_until="load", timeout=a.timeout * 1000)
+            page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
             page.evaluate(TYPE, "zzzz")  # index loaded
             keys, res, frame = 0, [], []
             while keys < a.keys_dom:

@@ -113,7 +113,7 @@ export class SiftIndex {
         if (last && cps(p).length < 3 && (!i || i === last)) continue;
         const how = !last ? "includes" : !i ? "endsWith" : i < last ? "" : "startsWith";
         const found = new Uint8Array(this.ft.length), words = await this.words(p);
-        for (const w in words) if (how ? w[how](p) : w === p) mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found);
+        await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w === p) && mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found)));
         res = res ? res.map((x, d) => x & found[d]) : found;
         if (!res.includes(1)) break;
       }

@@ -67,7 +67,7 @@ export class SiftSearch {
       out.hidden = true;
       list.after(out, more);
       on(more, "click", () => this.grow());
-      this.io = new IntersectionObserver(e => e[0].isIntersecting && this.grow(), { rootMargin: "600px" });
+      new IntersectionObserver(e => e[0].isIntersecting && this.grow(), { rootMargin: "600px" }).observe(more);
     }
 
     on(f, "submit", e => e.preventDefault());
@@ -78,8 +78,7 @@ export class SiftSearch {
       this.instant || !input.value ? this.run() : this.sync();
     });
     on(clear, "click", () => { input.value = ""; input.focus(); this.run(); });
-    on(cancel, "click", () => this.cancel());
-    on(dim, "click", () => this.cancel());
+    for (const b of [cancel, dim]) on(b, "click", () => this.cancel());
     for (const c of [this.out, this.box]) c && on(c, "click", e => e.target.closest("a") && this.remember());
     list || on(doc, "pointerdown", e => f.contains(e.target) || this.cancel());
     on(window, "pageshow", e => e.persisted && this.restore());
@@ -195,8 +194,6 @@ export class SiftSearch {
       }));
       this.flip(1);
       this.more.hidden = out.childElementCount >= total;
-      this.io.disconnect();
-      this.more.hidden || this.io.observe(this.more);
       this.items = [...out.children];
     }
     this.sync();
@@ -209,7 +206,7 @@ export class SiftSearch {
   }
 
   flip(on) {
-    this.list.hidden = !(this.out.hidden = !on);
+    set(this.list, "data-sift-off", !(this.out.hidden = !on));
   }
 
   reset() {
