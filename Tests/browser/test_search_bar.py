@@ -318,3 +318,53 @@ def test_a_paginated_list_finds_items_on_other_pages(page):
         server.close()
         shutil.rmtree(site, ignore_errors=True)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def long_list():
+    """A list of 130 items, longer than the 50 rows the bar renders at first."""
+    names = [f"Widget {i:03}" for i in range(1, 131)]
+    site = siftsite.fixture_site({"Content/widgets/widgets.txt": "\n".join(names) + "\n"})
+    tmp = Path(tempfile.mkdtemp(prefix="sift-long-"))
+    built = siftsite.build(site, tmp)
+    server = siftsite.Server(built)
+    yield server, built
+    server.close()
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_a_long_result_list_shows_more_rows_on_demand_and_scroll(page, long_list):
+    server, built = long_list
+    expected = urls(siftsite.search(built, "widget", collection="widgets"))
+    assert len(expected) == 130
+    page.goto(server.url + "/widgets/")
+    expect(rows(page, "widgets")).to_have_count(130)
+    page.get_by_role("searchbox").fill("widget")
+    expect(page.get_by_role("status")).to_have_text("130 results")
+    # The page's list is hidden as a whole; only the first batch of matches is rendered.
+    expect_rows(page, expected[:50], "widgets")
+    expect(rows(page, "widgets").first.locator("mark")).to_have_text("Widget")
+    page.get_by_role("button", name="Show more").click()
+    expect_rows(page, expected[:100], "widgets")
+    # Scrolling towards the end loads the rest without a click.
+    rows(page, "widgets").last.scroll_into_view_if_needed()
+    expect_rows(page, expected, "widgets")
+    expect(page.get_by_role("button", name="Show more")).to_be_hidden()
+    # Cancel puts back the page's own list, unmarked, in its order.
+    page.get_by_role("button", name="Cancel").click()
+    expect_rows(page, [f"/widgets/widget-{i:03}/" for i in range(1, 131)], "widgets")
+    expect(page.locator("[data-sift-list=widgets] mark")).to_have_count(0)
+
+
+def test_keyboard_past_the_first_batch_loads_more(page, long_list):
+    server, _ = long_list
+    page.goto(server.url + "/widgets/?q=widget")
+    expect(rows(page, "widgets")).to_have_count(50)
+    box = page.get_by_role("searchbox")
+    box.focus()
+    for _ in range(50):
+        box.press("ArrowDown")
+    expect(rows(page, "widgets")).to_have_count(100)
+    box.press("Enter")
+    page.wait_for_url(server.url + "/widgets/widget-050/")
