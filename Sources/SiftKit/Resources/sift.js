@@ -63,7 +63,6 @@ export class SiftSearch {
 
     if (list) {
       const out = this.out = list.cloneNode(), more = this.more = btn({ class: "sift-more", hidden: "" }, "Show more");
-      out.removeAttribute("id");
       out.hidden = true;
       list.after(out, more);
       on(more, "click", () => this.grow());
@@ -162,7 +161,8 @@ export class SiftSearch {
     more || (this.n = 50);
     this.start();
     this.sync();
-    this.save();
+    clearTimeout(this.st);
+    this.st = setTimeout(() => this.save(), 300);
     if (this.list) {
       // While the index loads: map the rows, take a long list out of the layout.
       this.rows ??= new Map([...this.list.children].map(li => [li.getAttribute("data-sift-item"), li]));
@@ -262,6 +262,7 @@ export class SiftSearch {
 
   remember() {
     const q = this.q.trim();
+    this.save();
     if (q) store([q, ...recent().filter(x => x != q)].slice(0, 5));
   }
 
