@@ -209,7 +209,13 @@ def main():
         med, peak, best = median_runs([SIFT, "build", "--site", site, "--quiet"], site, runs,
                                       prepare=lambda: open(page, "ab").write(f"\nOne more line {next(edits)}.\n".encode()))
         open(page, "wb").write(original)
-        print(f"{n:>8} {'sift':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}  incremental, one page edited: {100 * med / clean_median:.0f}% of the clean build")
+        print(f"{n:>8} {'sift':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}  incremental `sift build`, one page edited: {100 * med / clean_median:.0f}% of the clean build")
+        rebuilds = serve_rebuilds(site, page, 9 if n < 100000 else 5)
+        if rebuilds:
+            rmed, rbest, latency = rebuilds
+            print(f"{n:>8} {'serve':<6} {rmed:>9.3f} {rbest:>8.3f} {'':>8}  `sift serve` rebuild after a one-line edit: {100 * rmed / clean_median:.1f}% of the clean build"
+                  f" (edit to rebuilt, polling included: {latency:.2f} s)")
+        open(page, "wb").write(original)
         stages = stage_seconds(site, out)
         if stages:
             print(f"{'':>8} stages  " + ", ".join(f"{k} {v:.2f} s" for k, v in stages.items())
@@ -239,6 +245,46 @@ def main():
                                           prepare=lambda: shutil.rmtree(os.path.join(hsite, "public"), ignore_errors=True))
             print(f"{n:>8} {'hugo':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}")
         sys.stdout.flush()
+
+
+def serve_rebuilds(site, page, edits):
+    """`sift serve` on the corpus: appends a line to one page `edits` times and reads the
+    rebuild time the server reports for each (its build only), plus the median wall time from
+    the edit to that report (the watcher's polling and debounce included)."""
+    import re
+    import selectors
+    proc = subprocess.Popen([SIFT, "serve", "--site", site, "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+
+    def line(timeout):
+        if not sel.select(timeout):
+            return None
+        return proc.stdout.readline()
+    try:
+        first = line(600)
+        if not first or not first.startswith("Serving"):
+            return None
+        seconds, latency = [], []
+        for k in range(edits):
+            time.sleep(0.6)
+            t0 = time.monotonic()
+            with open(page, "ab") as f:
+                f.write(f"\nOne more line {k}.\n".encode())
+            while True:
+                got = line(120)
+                if got is None:
+                    return None
+                m = re.match(r"rebuilt \d+ pages in ([0-9.]+) s", got)
+                if m:
+                    seconds.append(float(m.group(1)))
+                    latency.append(time.monotonic() - t0)
+                    break
+        return statistics.median(seconds), min(seconds), statistics.median(latency)
+    finally:
+        proc.terminate()
+        proc.wait()
 
 
 def serve_rps(seconds=5, clients=50):

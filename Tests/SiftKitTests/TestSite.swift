@@ -31,7 +31,8 @@ struct TestSite {
     }
 
     /// Every file of the output with its bytes, for comparing whole builds.
-    func snapshot() -> [String: Data] {
+    func snapshot(of folder: URL? = nil) -> [String: Data] {
+        let output = folder ?? self.output
         var out: [String: Data] = [:]
         let base = output.path + "/"
         if let e = FileManager.default.enumerator(atPath: output.path) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One entry of a collection: a dataset row, a Markdown page, or both joined by slug.
-public struct Item: Sendable {
+public struct Item: Sendable, Equatable {
     public var collection: String
     public var slug: String
     public var title: String
@@ -30,9 +30,13 @@ public struct Item: Sendable {
 /// A Markdown file as loaded: its front matter is read; its body is kept while the bodies kept
 /// stay under a budget, and read again when rendered past it, so a 100k-page build never holds
 /// every body in memory at once.
-public struct MarkdownSource: Sendable {
+public struct MarkdownSource: Sendable, Equatable {
     /// How many bytes of bodies a build keeps from loading to rendering.
     static let keptBudget = 96 << 20
+
+    /// Tells apart two reads of the same file in one `sift serve` (0 outside it), so an item
+    /// compares unequal once its file changed, even when its body was not kept.
+    var version: UInt64 = 0
 
     /// The body, when loading kept it.
     var keptBody: String?

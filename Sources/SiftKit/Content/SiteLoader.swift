@@ -11,6 +11,8 @@ public struct SiteLoader: Sendable {
     public var baseURLOverride: String?
     /// Bytes of Markdown bodies this load keeps for rendering (see `MarkdownSource.keep`).
     let keptBodies = Locked(0)
+    /// Pages loaded by an earlier load of the same site, reused while their files are unchanged (`sift serve`).
+    var memo: PageMemo?
 
     static let datasetExtensions: Set<String> = ["txt", "csv", "tsv", "json", "yml", "yaml"]
     /// Output paths a collection or page may not take.
@@ -68,7 +70,7 @@ public struct SiteLoader: Sendable {
                 } catch let e as SiftError { errors.append(e) }
             } else if name.hasSuffix(".md") {
                 do {
-                    let loaded = try loadPage(url, display: display(rel), unsafe: settings.unsafeMarkdown)
+                    let loaded = try loadPage(url.path, display: display(rel), unsafe: settings.unsafeMarkdown)
                     if name == "index.md" {
                         intro = loaded.page
                         continue
@@ -136,14 +138,27 @@ public struct SiteLoader: Sendable {
             errors.append(SiftError("a collection has one dataset, found \(datasets.count): \(datasets.joined(separator: ", "))",
                                     at: SourcePosition(path: display("\(rel)/\(datasets[1])"), line: 0)))
         }
+        let folderPath = folder.path
         var records: [Record] = []
+        var remembered: PageMemo.Dataset?
         if let dataset = datasets.first {
-            do { records = try readDataset(folder.appendingPathComponent(dataset), display: display("\(rel)/\(dataset)")) } catch let e as SiftError { errors.append(e) }
+            let path = folderPath + "/" + dataset, shown = display("\(rel)/\(dataset)")
+            let stamp = memo == nil ? nil : PageMemo.Stamp(path)
+            if let stamp, let hit = memo?.dataset(path, stamp: stamp, display: shown) {
+                remembered = hit
+                records = hit.records
+            } else {
+                do {
+                    records = try readDataset(URL(fileURLWithPath: path, isDirectory: false), display: shown)
+                    if let stamp { remembered = PageMemo.Dataset(stamp: stamp, display: shown, records: records) }
+                } catch let e as SiftError { errors.append(e) }
+            }
         }
 
         // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
+        let known = memo?.snapshot()
         let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
-            do { return .success(try loadPage(folder.appendingPathComponent(file), display: display("\(rel)/\(file)"), unsafe: unsafe)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
+            do { return .success(try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
         }
 
         var items: [Item] = []
@@ -153,10 +168,15 @@ public struct SiteLoader: Sendable {
             r.fields["title"] != nil ? "title" : (r.fields["name"] != nil ? "name" : (firstColumn ?? "title"))
         } ?? "title")
         let slugField = settings.slugField
-        let named = ParallelMap.map(records) { record -> (title: String, slugSource: String, slug: String) in
+        let namedKey = titleField + "\u{0}" + (slugField ?? "\u{0}")
+        let named = remembered?.named[namedKey] ?? ParallelMap.map(records) { record -> (title: String, slugSource: String, slug: String) in
             let title = record.fields.value(at: titleField)?.text ?? ""
             let slugSource = slugField.flatMap { record.fields.value(at: $0)?.text } ?? record.fields["slug"]?.text ?? title
             return (title, slugSource, Slug.make(slugSource))
+        }
+        if var remembered, let dataset = datasets.first {
+            remembered.named[namedKey] = named
+            memo?.setDataset(folderPath + "/" + dataset, remembered)
         }
         for (record, (title, slugSource, slug)) in zip(records, named) {
             if slug.isEmpty {
@@ -268,7 +288,16 @@ public struct SiteLoader: Sendable {
         return "the slug '\(slug.prefix(40))…' is \(bytes) bytes long, more than the 255 a folder name may have"
     }
 
-    func loadPage(_ url: URL, display path: String, unsafe: Bool) throws -> LoadedPage {
+    func loadPage(_ file: String, display path: String, unsafe: Bool, known: [String: PageMemo.Entry]? = nil) throws -> LoadedPage {
+        guard let memo else { return try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe) }
+        let stamp = PageMemo.Stamp(file)
+        if let stamp, let page = (known ?? memo.snapshot())[file]?.page(stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
+        let page = try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe)
+        guard let stamp else { return page }
+        return memo.set(file, stamp: stamp, display: path, unsafeHTML: unsafe, page: page)
+    }
+
+    func readPage(_ url: URL, display path: String, unsafe: Bool) throws -> LoadedPage {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
         let split = try FrontMatter.split(text, path: path)
         var fields = split.fields

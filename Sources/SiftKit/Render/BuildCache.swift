@@ -24,13 +24,71 @@ final class BuildCache: @unchecked Sendable {
     private var digestFD: Int32 = -1
     private var digestTemp = ""
 
-    init(output: String) { self.output = output }
+    /// Digests held in memory instead of a file, for the builds of one `sift serve`.
+    private var memory: [String: (key: UInt64, digest: SearchDigest)]?
+    /// In memory: each item as it was built and the keys it got, so a rebuild skips even
+    /// computing the keys of items whose inputs compare equal.
+    private var items: [String: ItemMemo] = [:]
+    /// In memory: the paths sitemap.xml lists.
+    var sitemap: [String]?
+    /// In memory: the settings the items were built with.
+    var settings: (site: SiteSettings, collections: [String: CollectionSettings])?
+
+    /// An item as built: its inputs, and the keys of its page and search entry.
+    struct ItemMemo {
+        var item: Item
+        /// Title and slug of the items before and after it.
+        var neighbours: [String?]
+        /// The base key and the collection's shared parts.
+        var context: UInt64
+        var pageKey: UInt64
+        var searchKey: UInt64
+    }
+
+    var isInMemory: Bool { memory != nil }
+
+    /// What a list page shows of an item.
+    struct ListRow: Equatable {
+        var slug: String
+        var title: String
+        var fields: Fields
+    }
+
+    /// In memory: each collection's rows as its list pages showed them, and their context key.
+    private var lists: [String: (rows: [ListRow], context: UInt64)] = [:]
+
+    func list(_ collection: String) -> (rows: [ListRow], context: UInt64)? { lock.lock(); defer { lock.unlock() }; return lists[collection] }
+    func setList(_ collection: String, rows: [ListRow], context: UInt64) { lock.lock(); lists[collection] = (rows, context); lock.unlock() }
+
+    /// In memory: the build's live search index, handed to the next build once (`takeIndex`),
+    /// so a build that fails after changing it leaves none behind.
+    private var index: SearchIndexBuilder?
+
+    func setIndex(_ index: SearchIndexBuilder) { lock.lock(); self.index = index; lock.unlock() }
+
+    func takeIndex() -> SearchIndexBuilder? {
+        lock.lock(); defer { lock.unlock() }
+        defer { index = nil }
+        return index
+    }
+
+    func item(_ key: String) -> ItemMemo? { lock.lock(); defer { lock.unlock() }; return items[key] }
+    func setItem(_ key: String, _ memo: ItemMemo) { lock.lock(); items[key] = memo; lock.unlock() }
+
+    init(output: String, inMemory: Bool = false) {
+        self.output = output
+        if inMemory { memory = [:] }
+    }
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
     /// The previous build's digest of an item, if its search inputs had the same key.
     func digest(_ item: String, key: UInt64) -> SearchDigest? {
+        if let memory {
+            guard let entry = memory[item], entry.key == key else { return nil }
+            return entry.digest
+        }
         guard let entry = digestIndex[item], entry.key == key else { return nil }
         var r = BinaryReader(bytes: [UInt8](digestBytes[entry.range]))
         return SearchDigest(reading: &r)
@@ -97,6 +155,10 @@ final class BuildCache: @unchecked Sendable {
 
     /// Appends digests in the order they are added to the index.
     func appendDigests(_ records: [(item: String, key: UInt64, digest: SearchDigest)]) throws {
+        if memory != nil {
+            for r in records { memory![r.item] = (r.key, r.digest) }
+            return
+        }
         guard digestFD >= 0 else { return }
         var w = BinaryWriter()
         for (item, key, digest) in records {

@@ -2,18 +2,34 @@ import Foundation
 
 /// Feeds rendered chunks' digests to the search index and the build cache on a queue of its
 /// own, so the next chunk renders while this one is merged.
+///
+/// For `sift serve` (a live feed) the index of the previous build is brought up to date
+/// instead when only some documents changed: their words leave and enter the word tables,
+/// and the render recomputes only the words they touched.
 final class IndexFeed: @unchecked Sendable {
     private var index = SearchIndexBuilder()
     private let cache: BuildCache?
+    private let live: Bool
+    private let base: SearchIndexBuilder?
+    private var records: [(item: String, key: UInt64, digest: SearchDigest)] = []
+    private var infos: [SearchCollectionInfo] = []
     private let queue = DispatchQueue(label: "sift.index")
     /// At most two chunks wait, which bounds the digests held.
     private let slots = DispatchSemaphore(value: 2)
     private var error: Error?
 
-    init(cache: BuildCache?) { self.cache = cache }
+    /// A feed; `live` keeps what a later `update` needs, `base` is the previous live index.
+    init(cache: BuildCache?, live: Bool = false, base: SearchIndexBuilder? = nil) {
+        self.cache = cache
+        self.live = live
+        self.base = live ? base : nil
+    }
 
     func addCollection(_ info: SearchCollectionInfo) {
-        queue.sync { index.addCollection(info) }
+        queue.sync {
+            infos.append(info)
+            index.addCollection(info)
+        }
     }
 
     /// Queues a chunk's digests, in list order.
@@ -22,7 +38,11 @@ final class IndexFeed: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             guard error == nil else { return }
-            for r in records { index.add(r.digest) }
+            if base != nil {
+                self.records += records
+            } else {
+                for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest) }
+            }
             do { try cache?.appendDigests(records) } catch { self.error = error }
         }
     }
@@ -31,6 +51,9 @@ final class IndexFeed: @unchecked Sendable {
     func finish() throws -> SearchIndexBuilder {
         try queue.sync {
             if let error { throw error }
+            guard var updated = base else { return index }
+            if updated.update(records, collections: infos) { return updated }
+            for r in records { index.add(r.digest, key: r.key) }
             return index
         }
     }

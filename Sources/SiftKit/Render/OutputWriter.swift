@@ -17,8 +17,34 @@ public final class OutputWriter: @unchecked Sendable {
     static let stagingMarker = ".sift-staging-"
     static let oldMarker = ".sift-old-"
 
+    /// Every file this build produced with the hash of its bytes, when recording (`sift serve`).
+    private let recorded: Locked<[String: UInt64]>?
+    /// In place: the files the output holds now with their hashes. Only files that differ are
+    /// written (to staging, then renamed over the old ones), and files this build no longer
+    /// makes are removed; the rest of the output is never touched.
+    private let inPlace: [String: UInt64]?
+    /// In place: files waiting in staging.
+    private let changed = Locked<[String]>([])
+
+    /// The files this build produced and their hashes, when recording.
+    var files: [String: UInt64]? { recorded?.withLock { $0 } }
+
+    /// A writer that records what it writes, and with `inPlace` (the files the output holds and
+    /// their hashes, as recorded by the previous build) updates the output in place instead of
+    /// swapping in a whole new folder. For `sift serve`, where a rebuild after one edit must not
+    /// cost a pass over every file; a killed rebuild can leave a mix of old and new files there.
+    convenience init(output: URL, recording: Bool, inPlace: [String: UInt64]?) throws {
+        try self.init(output: output, recorded: recording ? Locked([:]) : nil, inPlace: inPlace)
+    }
+
     /// Prepares a fresh staging folder, first clearing what killed builds left behind.
-    public init(output: URL) throws {
+    public convenience init(output: URL) throws {
+        try self.init(output: output, recorded: nil, inPlace: nil)
+    }
+
+    private init(output: URL, recorded: Locked<[String: UInt64]>?, inPlace: [String: UInt64]?) throws {
+        self.recorded = recorded
+        self.inPlace = inPlace
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         let name = self.output.lastPathComponent
@@ -56,6 +82,15 @@ public final class OutputWriter: @unchecked Sendable {
     /// Writes a file at a path relative to the output folder.
     public func write(_ relative: String, _ bytes: some Collection<UInt8>) throws {
         let rel = try Self.checked(relative)
+        if let recorded {
+            var h = StableHasher()
+            let done: Void? = bytes.withContiguousStorageIfAvailable { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if done == nil { Array(bytes).withUnsafeBytes { h.combine(bytes: $0) } }
+            let hash = h.finalize()
+            recorded.withLock { $0[rel] = hash }
+            if inPlace?[rel] == hash { return }
+            if inPlace != nil { changed.withLock { $0.append(rel) } }
+        }
         if let slash = rel.lastIndex(of: "/") {
             let dir = String(rel[..<slash])
             if !createdDirs.withLock({ $0.contains(dir) }) {
@@ -66,8 +101,14 @@ public final class OutputWriter: @unchecked Sendable {
         try FileSystem.write(bytes, to: stagingPath + "/" + rel, replacing: true)
     }
 
-    /// Hard-links a file of the previous output into the new one; false when there is none.
+    /// Hard-links a file of the previous output into the new one (in place: keeps it); false when there is none.
     public func linkFromPrevious(_ relative: String) -> Bool {
+        if let inPlace {
+            // Every path there was checked when it was written.
+            guard let hash = inPlace[relative] else { return false }
+            recorded?.withLock { $0[relative] = hash }
+            return true
+        }
         guard let rel = try? Self.checked(relative) else { return false }
         if let slash = rel.lastIndex(of: "/") {
             let dir = String(rel[..<slash])
@@ -88,6 +129,7 @@ public final class OutputWriter: @unchecked Sendable {
     /// Swaps the staging folder in as the output. Top-level hidden entries of the old output
     /// (`.git`, `.gitkeep`, `.well-known` …) are carried over: a build owns what it writes, not those.
     public func commit() throws {
+        if let inPlace { return try commitInPlace(previous: inPlace) }
         let old = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent)\(Self.oldMarker)\(getpid())").path
         if FileManager.default.fileExists(atPath: output.path) {
             for entry in FileSystem.list(output) where entry.hasPrefix(".") {
@@ -110,6 +152,27 @@ public final class OutputWriter: @unchecked Sendable {
             throw SiftError("cannot move the new site into \(output.path): \(reason)", at: nil)
         }
         FileSystem.remove(old)
+    }
+
+    /// Renames the changed files over the output's and removes those this build did not make.
+    private func commitInPlace(previous: [String: UInt64]) throws {
+        defer { FileSystem.remove(stagingPath) }
+        var made: Set<String> = []
+        for rel in changed.withLock({ $0 }) {
+            if let slash = rel.lastIndex(of: "/") {
+                let dir = String(rel[..<slash])
+                if made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
+            }
+            guard rename(stagingPath + "/" + rel, output.path + "/" + rel) == 0 else {
+                throw SiftError("cannot write \(output.path)/\(rel): \(FileSystem.errorText())", at: nil)
+            }
+        }
+        let now = files ?? [:]
+        for rel in previous.keys where now[rel] == nil {
+            _ = unlink(output.path + "/" + rel)
+            var dir = (rel as NSString).deletingLastPathComponent
+            while !dir.isEmpty, rmdir(output.path + "/" + dir) == 0 { dir = (dir as NSString).deletingLastPathComponent }
+        }
     }
 
     /// Throws the staging folder away.

@@ -121,6 +121,9 @@ struct PageContext: Sendable {
         return .map(f)
     }
 
+    /// The key of the parts every page of a collection shares.
+    func sharedHash(_ collection: String) -> UInt64 { shared[collection]?.hash ?? 0 }
+
     /// A detail page's context without its rendered content, and the key of everything in it:
     /// the shared parts and the collection count once per collection, the rest per page.
     func detail(_ c: SiteCollection, _ collectionValue: (value: Value, hash: UInt64), index i: Int) -> (fields: Fields, key: UInt64) {

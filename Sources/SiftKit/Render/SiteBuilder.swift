@@ -17,6 +17,9 @@ public struct SiteBuilder: Sendable {
         public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
         /// Reuse unchanged pages of the previous build (`.sift-cache/`); `--clean` turns it off.
         public var incremental = true
+        /// Keeps the build's state in memory for the next build and updates the output in
+        /// place (`sift serve`) instead of the on-disk cache and a swap of the whole folder.
+        public var session: BuildSession?
 
         /// Options for a site folder.
         public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
@@ -61,7 +64,8 @@ public struct SiteBuilder: Sendable {
     public func build() throws -> Report {
         let start = Date()
         options.progress?("loading", 0, 0)
-        let loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
+        var loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
+        loader.memo = options.session?.pages
         var errors: [SiftError] = []
         var loadedSite: Site?
         do { loadedSite = try loader.load() } catch let e as SiftError { errors.append(e) }
@@ -79,6 +83,7 @@ public struct SiteBuilder: Sendable {
             report.warnings = warnings + report.warnings
             return report
         }
+        if let session = options.session { return try build(site, templates: templates, loader: loader, warnings: warnings, session: session, start: start) }
         let writer = try OutputWriter(output: outputURL)
         let previous = options.incremental ? BuildCache.load(site: options.site, output: outputURL.path) : nil
         let next = BuildCache(output: outputURL.path)
@@ -96,6 +101,34 @@ public struct SiteBuilder: Sendable {
             return report
         } catch {
             next.discard()
+            writer.discard()
+            throw error
+        }
+    }
+
+    /// A build of `sift serve`: against the session's last good build, in place when the
+    /// output still holds it.
+    private func build(_ site: Site, templates: TemplateSet, loader: SiteLoader, warnings: [SiftError], session: BuildSession, start: Date) throws -> Report {
+        let out = outputURL.path
+        var previous = options.incremental ? session.previous(output: out) : nil
+        if previous != nil && !FileSystem.isDirectory(outputURL) { previous = nil }
+        let writer = try OutputWriter(output: outputURL, recording: true, inPlace: previous?.files)
+        let next = BuildCache(output: out, inMemory: true)
+        do {
+            var report = try render(site, templates: templates, writer: writer, loader: loader, start: start, cache: (previous?.cache, next))
+            report.warnings = warnings + report.warnings
+            var lap = Date()
+            // The output no longer matches an on-disk cache a later `sift build` would trust.
+            BuildCache.remove(site: options.site)
+            do { try writer.commit() } catch {
+                session.finished(output: out, cache: next, files: nil)
+                throw error
+            }
+            session.finished(output: out, cache: next, files: writer.files)
+            report.lap("commit", since: &lap)
+            report.seconds = Date().timeIntervalSince(start)
+            return report
+        } catch {
             writer.discard()
             throw error
         }
@@ -176,7 +209,8 @@ public struct SiteBuilder: Sendable {
             } catch let e as SiftError { errors.append(e) }
         }
 
-        let feed = IndexFeed(cache: cache?.next)
+        let live = cache?.next.isInMemory == true
+        let feed = IndexFeed(cache: cache?.next, live: live, base: live ? cache?.previous?.takeIndex() : nil)
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         var itemsDone = 0
         var baseHasher = StableHasher()
@@ -184,6 +218,9 @@ public struct SiteBuilder: Sendable {
         baseHasher.combine(templates.fingerprint)
         baseHasher.combine(UInt64(unsafe ? 1 : 0))
         let baseKey = baseHasher.finalize()
+        if cache?.next.isInMemory == true {
+            cache?.next.settings = (site.settings, Dictionary(site.collections.map { ($0.name, $0.settings) }, uniquingKeysWith: { a, _ in a }))
+        }
         for c in site.collections {
             report.items.append((c.name, c.items.count))
             let listTemplate = templates.page("list", collection: c.name)
@@ -193,19 +230,38 @@ public struct SiteBuilder: Sendable {
                 h.combine(v)
                 return (v, h.finalize())
             }()
+            feed.addCollection(SearchCollectionInfo(name: c.name, title: c.title, scopes: c.settings.scopes))
+            let detailTemplate = templates.page("detail", collection: c.name)
+            let titleField = c.settings.titleField ?? "title"
+            // `sift serve` remembers every item's inputs and keys, and skips items that compare equal.
+            let memoize = cache?.next.isInMemory == true
+            let reuseItems = memoize && cache?.previous?.settings?.site == site.settings
+                && cache?.previous?.settings?.collections[c.name] == c.settings
+            let context: UInt64 = {
+                var h = StableHasher()
+                h.combine(baseKey)
+                h.combine(ctx.sharedHash(c.name))
+                h.combine(collectionValue.hash)
+                return h.finalize()
+            }()
+
+            // The list pages show each item's title, slug and fields: when none of those
+            // changed, `sift serve` keeps them.
+            let rows = memoize ? c.items.map { BuildCache.ListRow(slug: $0.slug, title: $0.title, fields: $0.fields) } : []
+            let keepLists = reuseItems && cache?.previous?.list(c.name).map { $0.context == context && $0.rows == rows } == true
             let perPage = c.settings.perPage > 0 ? c.settings.perPage : max(c.items.count, 1)
             let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
             for n in 1...pageCount {
                 let slice = c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)]
                 let rel = SiteURLs.listPage(c.name, n)
-                try page(listTemplate, ctx.list(c, collectionValue.value, page: n, of: pageCount, items: slice), to: rel + "index.html")
+                if !(keepLists && writer.linkFromPrevious(rel + "index.html")) {
+                    try page(listTemplate, ctx.list(c, collectionValue.value, page: n, of: pageCount, items: slice), to: rel + "index.html")
+                }
                 sitemap.append(rel)
                 report.pages += 1
             }
+            if memoize { cache?.next.setList(c.name, rows: rows, context: context) }
 
-            feed.addCollection(SearchCollectionInfo(name: c.name, title: c.title, scopes: c.settings.scopes))
-            let detailTemplate = templates.page("detail", collection: c.name)
-            let titleField = c.settings.titleField ?? "title"
             let searchFields = c.settings.searchFields ?? [titleField]
             // Chunks keep memory flat: each chunk's pages are rendered, written and dropped
             // before the next, and only the search digests stay.
@@ -218,6 +274,16 @@ public struct SiteBuilder: Sendable {
                     do {
                         let folder = SiteURLs.item(c.name, item.slug)
                         let rel = folder + "index.html"
+                        let itemKey = "\(c.name)/\(item.slug)"
+                        let neighbours = memoize ? [i > 0 ? c.items[i - 1].title + "\u{0}" + c.items[i - 1].slug : nil,
+                                                    i + 1 < c.items.count ? c.items[i + 1].title + "\u{0}" + c.items[i + 1].slug : nil] : []
+                        if reuseItems, let previous = cache?.previous, let m = previous.item(itemKey),
+                           m.context == context, m.neighbours == neighbours, m.item == item, previous.page(rel) == m.pageKey,
+                           let digest = previous.digest(itemKey, key: m.searchKey), writer.linkFromPrevious(rel) {
+                            cache?.next.setPage(rel, m.pageKey)
+                            cache?.next.setItem(itemKey, m)
+                            return .success((itemKey, m.searchKey, digest))
+                        }
                         let body = try item.page?.body()
                         var fields: [(name: String, value: String)] = [(titleField, item.title)]
                         for name in searchFields where name != titleField {
@@ -237,7 +303,9 @@ public struct SiteBuilder: Sendable {
                         searchHasher.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
                         searchHasher.combine(c.settings.searchBody ? (body ?? "") : "")
                         let searchKey = searchHasher.finalize()
-                        let itemKey = "\(c.name)/\(item.slug)"
+                        if memoize {
+                            cache?.next.setItem(itemKey, BuildCache.ItemMemo(item: item, neighbours: neighbours, context: context, pageKey: pageKey, searchKey: searchKey))
+                        }
 
                         var md: RenderedMarkdown?
                         if cache?.previous?.page(rel) == pageKey, writer.linkFromPrevious(rel) {
@@ -282,10 +350,20 @@ public struct SiteBuilder: Sendable {
 
         report.lap("pages", since: &lap)
         try writeAssets(site, writer: writer)
-        try writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
+        let keepSitemap = cache?.previous?.settings?.site == site.settings && cache?.previous?.sitemap == sitemap
+        if !(keepSitemap && writer.linkFromPrevious("sitemap.xml")) {
+            try writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
+        }
+        if cache?.next.isInMemory == true { cache?.next.sitemap = sitemap }
         report.lap("assets", since: &lap)
         options.progress?("indexing", itemsDone, totalItems)
-        try index.write(to: writer.staging.appendingPathComponent("search"), baseURL: urls.basePath)
+        let files = index.render(baseURL: urls.basePath)
+        if live { cache?.next.setIndex(index) }
+        let failures = ErrorBox()
+        _ = ParallelMap.map(files) { file in
+            do { try writer.write("search/\(file.0)", file.1) } catch { failures.set(error) }
+        }
+        if let error = failures.error { throw error }
         report.lap("index", since: &lap)
         if options.dryRun {
             report.warnings += LinkChecker(urls: urls, output: writer.staging).check(links.withLock { $0 })

@@ -8,6 +8,16 @@ import Foundation
 /// hands out work; `write` encodes and writes the shards on every core too.
 public struct SearchIndexBuilder {
     private var docs: [SearchDigest] = []
+    /// Each document's key as the caller gave it to `add(_:key:)`, for `update`.
+    private var keys: [UInt64] = []
+    /// Kept for `update`: the word tables keep their pairs and per-word encodings between renders.
+    private var live = false
+    /// The words in byte order as the last render of a live builder laid them out.
+    private var wordOrder: [WordRef] = []
+    /// A live builder's document tables (JSON, per collection) while no document's fields change.
+    private var tableCache: [String]?
+    /// A live builder's shard files and the bounds they were cut at.
+    private var shardCache: (bounds: [Int], files: [(String, [UInt8])])?
     private var pending: [SearchDigest] = []
     private var infos: [SearchCollectionInfo] = []
     private let tables: [WordTable]
@@ -116,6 +126,48 @@ public struct SearchIndexBuilder {
         if pending.count >= 1024 { flush() }
     }
 
+    /// Adds a document with the key of its search inputs, keeping what `update` needs.
+    mutating func add(_ digest: SearchDigest, key: UInt64) {
+        if !live {
+            live = true
+            for t in tables { t.keepsPairs = true }
+        }
+        keys.append(key)
+        add(digest)
+    }
+
+    /// Brings a live builder to the given documents when only some of them changed (same
+    /// collections, same items in the same order; changed ones have a new key). False, with
+    /// nothing changed, when the list differs otherwise or too much changed: build afresh.
+    mutating func update(_ records: [(item: String, key: UInt64, digest: SearchDigest)], collections: [SearchCollectionInfo]) -> Bool {
+        flush()
+        guard live, records.count == docs.count, collections.map(\.name) == infos.map(\.name) else { return false }
+        var changed: [Int] = []
+        for (i, r) in records.enumerated() {
+            guard r.digest.collection == docs[i].collection, r.digest.slug == docs[i].slug else { return false }
+            if r.key != keys[i] {
+                changed.append(i)
+                if changed.count > 256 { return false }
+            }
+        }
+        if collections.map(\.title) != infos.map(\.title) || collections.map(\.scopes) != infos.map(\.scopes) { tableCache = nil }
+        infos = collections
+        for i in changed {
+            let digest = records[i].digest
+            let old = docs[i]
+            if old.title != digest.title || old.url != digest.url || old.scope != digest.scope
+                || old.fieldNames != digest.fieldNames || old.fieldValues != digest.fieldValues { tableCache = nil }
+            Self.parallel(tables.count) { p in
+                tables[p].replace(document: Int32(i), with: digest, part: UInt64(p), parts: UInt64(tables.count))
+            }
+            var d = digest
+            d.wordBytes = []; d.wordEnds = []; d.wordHashes = []
+            docs[i] = d
+            keys[i] = records[i].key
+        }
+        return true
+    }
+
     /// Declares a collection: its heading and scope order. Collections keep the order declared.
     public mutating func addCollection(_ info: SearchCollectionInfo) {
         if let i = infos.firstIndex(where: { $0.name == info.name }) { infos[i] = info } else { infos.append(info) }
@@ -186,10 +238,16 @@ public struct SearchIndexBuilder {
         let renumber = number.enumerated().contains { $0.offset != Int($0.element) }
 
         let words = WordList(tables: tables, renumber: renumber ? number : nil)
+        let ranked: [Int]? = live && !renumber ? rankLive(words) : nil
         let base = Self.normalizedBase(baseURL)
         var tablesJSON: [String] = []
-        for (c, info) in order.enumerated() {
-            tablesJSON.append(Self.table(info, members[c].map { docs[$0] }))
+        if live, !renumber, let cached = tableCache, cached.count == order.count {
+            tablesJSON = cached
+        } else {
+            for (c, info) in order.enumerated() {
+                tablesJSON.append(Self.table(info, members[c].map { docs[$0] }))
+            }
+            if live { tableCache = tablesJSON }
         }
         let inline = tablesJSON.reduce(0) { $0 + $1.utf8.count } <= inlineDocsLimit
         var files: [(String, [UInt8])] = []
@@ -224,7 +282,7 @@ public struct SearchIndexBuilder {
             collections(&m)
             var bytes = Array(m.out.utf8)
             bytes += Array(",\"words\":".utf8)
-            words.writeObject(Array(0..<words.count).sorted(by: words.less).map { ($0, true) }, into: &bytes)
+            words.writeObject((ranked ?? Array(0..<words.count).sorted(by: words.less)).map { ($0, true) }, into: &bytes)
             bytes += Array("}\n".utf8)
             return [("manifest.json", bytes)]
         }
@@ -235,8 +293,40 @@ public struct SearchIndexBuilder {
         collections(&m)
         m.raw("}\n")
         files.insert(("manifest.json", Array(m.out.utf8)), at: 0)
-        files += words.shards(bounds: bounds)
+        if live, let cache = shardCache, cache.bounds == bounds, let touched = words.touchedBuckets, !renumber {
+            let shards = words.shards(bounds: bounds, rank: ranked, touching: touched, previous: cache.files)
+            shardCache = (bounds, shards)
+            files += shards
+        } else {
+            let shards = words.shards(bounds: bounds, rank: ranked)
+            if live { shardCache = (bounds, shards) }
+            files += shards
+        }
         return files
+    }
+
+    /// The words in byte order, from the last render's order: words gone are dropped, new
+    /// ones merged in, so a rebuild after an edit sorts only the words it added.
+    private mutating func rankLive(_ words: WordList) -> [Int] {
+        var global: [[Int32]] = tables.map { [Int32](repeating: -1, count: $0.count) }
+        for g in 0..<words.count { let r = words.ref(g); global[Int(r.table)][Int(r.id)] = Int32(g) }
+        var kept: [Int] = []
+        kept.reserveCapacity(words.count)
+        var placed = [Bool](repeating: false, count: words.count)
+        for r in wordOrder where Int(r.id) < global[Int(r.table)].count {
+            let g = Int(global[Int(r.table)][Int(r.id)])
+            if g >= 0 { kept.append(g); placed[g] = true }
+        }
+        let added = (0..<words.count).filter { !placed[$0] }.sorted(by: words.less)
+        var rank: [Int] = []
+        rank.reserveCapacity(words.count)
+        var a = 0, b = 0
+        while a < kept.count || b < added.count {
+            if b == added.count || (a < kept.count && words.less(kept[a], added[b])) { rank.append(kept[a]); a += 1 }
+            else { rank.append(added[b]); b += 1 }
+        }
+        wordOrder = rank.map(words.ref)
+        return rank
     }
 
     static func normalizedBase(_ baseURL: String) -> String {
@@ -398,6 +488,54 @@ final class WordTable: @unchecked Sendable {
     /// (word id << 32 | document) for every word of every document, in add order.
     var pairs: [UInt64] = []
     private var slots = [Int32](repeating: -1, count: 1 << 12)
+    /// A live table keeps its pairs after a render, and per word what the render computed.
+    var keepsPairs = false
+    /// Per word: encoded postings ("" once it has none), primary bucket, secondary buckets.
+    var memo: (encoded: [[UInt8]], bucket: [Int32], secondary: [[Int32]])?
+    /// Words whose postings changed since the last render.
+    var dirty: Set<Int32> = []
+
+    /// Replaces a document's words: its pairs go, its new words' pairs come (at the end, so
+    /// the postings of the words touched are sorted again when rendered).
+    func replace(document: Int32, with digest: SearchDigest, part: UInt64, parts: UInt64) {
+        var kept = 0
+        var removed: [Int32] = []
+        pairs.withUnsafeMutableBufferPointer { all in
+            for k in all.indices {
+                let p = all[k]
+                if Int32(truncatingIfNeeded: p) == document {
+                    removed.append(Int32(p >> 32))
+                } else {
+                    all[kept] = p
+                    kept += 1
+                }
+            }
+        }
+        pairs.removeLast(pairs.count - kept)
+        merge([digest], first: document, part: part, parts: parts)
+        // Words the document kept keep their postings; only those it lost or gained change.
+        let before = Set(removed)
+        let after = Set(pairs[kept...].map { Int32($0 >> 32) })
+        dirty.formUnion(before.symmetricDifference(after))
+    }
+
+    /// The postings of some words, ascending.
+    func postings(of words: Set<Int32>) -> [Int32: [Int32]] {
+        var slot = [Int32](repeating: -1, count: count)
+        var lists: [[Int32]] = []
+        for w in words { slot[Int(w)] = Int32(lists.count); lists.append([]) }
+        pairs.withUnsafeBufferPointer { all in
+            slot.withUnsafeBufferPointer { slot in
+                for p in all {
+                    let s = slot[Int(p >> 32)]
+                    if s >= 0 { lists[Int(s)].append(Int32(truncatingIfNeeded: p)) }
+                }
+            }
+        }
+        var out: [Int32: [Int32]] = [:]
+        for w in words { out[w] = lists[Int(slot[Int(w)])].sorted() }
+        return out
+    }
 
     var count: Int { ends.count }
 
@@ -467,6 +605,12 @@ final class WordTable: @unchecked Sendable {
     }
 }
 
+/// A word by its table and its id there.
+struct WordRef {
+    var table: Int32
+    var id: Int32
+}
+
 /// Every word of every partition, numbered, with its encoded postings and the buckets it is
 /// filed under; lays the words out into shards.
 struct WordList {
@@ -480,13 +624,16 @@ struct WordList {
     private let tables: [WordTable]
     private(set) var entryBytes = 0
     private(set) var estimatedBytes = 0
+    /// Buckets of the words whose postings changed since a live table's last render (gone
+    /// words included); nil when every word was computed afresh.
+    private(set) var touchedBuckets: Set<Int32>?
     private var bucketBytes = [Int](repeating: 0, count: IndexFormat.buckets)
 
     var count: Int { table.count }
 
     init(tables: [WordTable], renumber: [Int32]?) {
         self.tables = tables
-        struct Part { var encoded: [[UInt8]] = []; var bucket: [Int32] = []; var secondary: [[Int32]] = [] }
+        struct Part { var encoded: [[UInt8]] = []; var bucket: [Int32] = []; var secondary: [[Int32]] = []; var touched: Set<Int32>? }
         let parts = UnsafeMutableBufferPointer<Part>.allocate(capacity: tables.count)
         parts.initialize(repeating: Part())
         defer { parts.deinitialize(); parts.deallocate() }
@@ -494,39 +641,52 @@ struct WordList {
         SearchIndexBuilder.parallel(tables.count) { p in
             let t = tables[p]
             var part = Part()
-            part.encoded.reserveCapacity(t.count)
-            let postings = t.postings()
-            t.pairs = []
-            for w in 0..<t.count {
-                var ids = postings[w]
-                if let renumber {
-                    for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
-                    ids.sort()
+            if renumber == nil, let memo = t.memo {
+                // A live table: only the words touched since the last render, and new ones, are computed.
+                part = Part(encoded: memo.encoded, bucket: memo.bucket, secondary: memo.secondary)
+                var touched = t.dirty
+                for w in part.encoded.count..<t.count { touched.insert(Int32(w)) }
+                let postings = t.postings(of: touched)
+                for w in part.encoded.count..<t.count {
+                    let (b, sec) = Self.buckets(t, w)
+                    part.encoded.append([]); part.bucket.append(b); part.secondary.append(sec)
                 }
-                part.encoded.append(Array(IndexFormat.encodePostings(ids).utf8))
-                t.bytes.withUnsafeBufferPointer { all in
-                    let s = w == 0 ? 0 : Int(t.ends[w - 1])
-                    let word = UnsafeBufferPointer(rebasing: all[s..<Int(t.ends[w])])
-                    let primary = Int32(IndexFormat.fnv1a(UnsafeBufferPointer(rebasing: word[0..<IndexFormat.keyLength(word)])) % UInt32(IndexFormat.buckets))
-                    part.bucket.append(primary)
-                    var starts: [Int] = []
-                    for (i, b) in word.enumerated() where b & 0xC0 != 0x80 { starts.append(i) }
-                    starts.append(word.count)
-                    var sec: [Int32] = []
-                    if starts.count - 1 >= 4 {
-                        for i in 1...(starts.count - 4) {
-                            let tri = UnsafeBufferPointer(rebasing: word[starts[i]..<starts[i + 3]])
-                            let b = Int32(IndexFormat.fnv1a(tri) % UInt32(IndexFormat.buckets))
-                            if b != primary && !sec.contains(b) { sec.append(b) }
-                        }
+                var buckets: Set<Int32> = []
+                for (w, ids) in postings {
+                    part.encoded[Int(w)] = ids.isEmpty ? [] : Array(IndexFormat.encodePostings(ids).utf8)
+                    buckets.insert(part.bucket[Int(w)])
+                    buckets.formUnion(part.secondary[Int(w)])
+                }
+                part.touched = buckets
+            } else {
+                part.encoded.reserveCapacity(t.count)
+                let postings = t.postings()
+                for w in 0..<t.count {
+                    var ids = postings[w]
+                    if let renumber {
+                        for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
+                        ids.sort()
                     }
+                    part.encoded.append(Array(IndexFormat.encodePostings(ids).utf8))
+                    let (b, sec) = Self.buckets(t, w)
+                    part.bucket.append(b)
                     part.secondary.append(sec)
                 }
             }
+            if t.keepsPairs && renumber == nil {
+                t.memo = (part.encoded, part.bucket, part.secondary)
+            } else {
+                t.pairs = []
+                t.memo = nil
+            }
+            t.dirty = []
             box.value[p] = part
         }
+        if parts.allSatisfy({ $0.touched != nil }) {
+            touchedBuckets = parts.reduce(into: Set<Int32>()) { $0.formUnion($1.touched!) }
+        }
         for (p, part) in parts.enumerated() {
-            for w in 0..<part.encoded.count {
+            for w in 0..<part.encoded.count where !part.encoded[w].isEmpty {
                 table.append(Int32(p)); id.append(Int32(w))
                 let wordLength = tables[p].word(w).count
                 let entry = wordLength + part.encoded[w].count + 6
@@ -534,13 +694,38 @@ struct WordList {
                 bucketBytes[Int(part.bucket[w])] += entry
                 let reference = wordLength + (part.encoded[w].count <= 8 ? part.encoded[w].count : 1) + 6
                 for b in part.secondary[w] { bucketBytes[Int(b)] += reference }
+                encoded.append(part.encoded[w])
+                bucket.append(part.bucket[w])
+                secondary.append(part.secondary[w])
             }
-            encoded += part.encoded
-            bucket += part.bucket
-            secondary += part.secondary
         }
         estimatedBytes = bucketBytes.reduce(0, +)
     }
+
+    /// A word's primary bucket (of its key) and the other buckets of its trigrams at code
+    /// point offsets 1 … length−3.
+    private static func buckets(_ t: WordTable, _ w: Int) -> (Int32, [Int32]) {
+        t.bytes.withUnsafeBufferPointer { all in
+            let s = w == 0 ? 0 : Int(t.ends[w - 1])
+            let word = UnsafeBufferPointer(rebasing: all[s..<Int(t.ends[w])])
+            let primary = Int32(IndexFormat.fnv1a(UnsafeBufferPointer(rebasing: word[0..<IndexFormat.keyLength(word)])) % UInt32(IndexFormat.buckets))
+            var starts: [Int] = []
+            for (i, b) in word.enumerated() where b & 0xC0 != 0x80 { starts.append(i) }
+            starts.append(word.count)
+            var sec: [Int32] = []
+            if starts.count - 1 >= 4 {
+                for i in 1...(starts.count - 4) {
+                    let tri = UnsafeBufferPointer(rebasing: word[starts[i]..<starts[i + 3]])
+                    let b = Int32(IndexFormat.fnv1a(tri) % UInt32(IndexFormat.buckets))
+                    if b != primary && !sec.contains(b) { sec.append(b) }
+                }
+            }
+            return (primary, sec)
+        }
+    }
+
+    /// Which table and id a word has.
+    func ref(_ g: Int) -> WordRef { WordRef(table: table[g], id: id[g]) }
 
     func word(_ g: Int) -> ArraySlice<UInt8> { tables[Int(table[g])].word(Int(id[g])) }
 
@@ -599,12 +784,19 @@ struct WordList {
 
     /// The shard files: every word in the shard of its bucket, and as a secondary entry in the
     /// shards of its other trigrams.
-    func shards(bounds: [Int]) -> [(String, [UInt8])] {
+    /// With `touching` and `previous` (the files of the last render, cut at the same bounds),
+    /// only the shards of those buckets are written again.
+    func shards(bounds: [Int], rank known: [Int]? = nil, touching: Set<Int32>? = nil, previous: [(String, [UInt8])]? = nil) -> [(String, [UInt8])] {
         let count = bounds.count + 1
         var shardOf = [Int32](repeating: 0, count: IndexFormat.buckets)
         for b in 0..<IndexFormat.buckets { shardOf[b] = Int32(IndexFormat.shard(ofBucket: b, bounds: bounds)) }
+        var redo = [Bool](repeating: true, count: count)
+        if let touching, let previous, previous.count == count {
+            redo = [Bool](repeating: false, count: count)
+            for b in touching { redo[Int(shardOf[Int(b)])] = true }
+        }
         // A global rank by bytes makes every shard's order a sort of integers.
-        let rank = Array(0..<self.count).sorted(by: less)
+        let rank = known ?? Array(0..<self.count).sorted(by: less)
         var position = [Int32](repeating: 0, count: self.count)
         for (r, g) in rank.enumerated() { position[g] = Int32(r) }
         var lists = [[(Int, Bool)]](repeating: [], count: count)
@@ -625,6 +817,10 @@ struct WordList {
         SearchIndexBuilder.parallel(min(workers, count)) { w in
             let (out, lists, position) = box.value
             for s in stride(from: w, to: count, by: workers) {
+                if !redo[s], let previous {
+                    out[s] = previous[s]
+                    continue
+                }
                 var bytes: [UInt8] = []
                 writeObject(lists[s].sorted { position[$0.0] < position[$1.0] }, into: &bytes)
                 bytes.append(0x0A)

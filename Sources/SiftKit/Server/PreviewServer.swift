@@ -36,6 +36,7 @@ public final class PreviewServer: @unchecked Sendable {
     public init(options: Options, log: @escaping Log = { _, _ in }) {
         var o = options
         o.build.baseURL = "/"
+        if o.build.session == nil { o.build.session = BuildSession() }
         self.options = o
         self.log = log
         live = options.watch ? LiveReload() : nil
@@ -87,7 +88,10 @@ public final class PreviewServer: @unchecked Sendable {
         buildLock.lock(); defer { buildLock.unlock() }
         do {
             let report = try SiteBuilder(options: options.build).build()
-            log(String(format: "rebuilt %d pages in %.2f s", report.pages, report.seconds), false)
+            log(String(format: "rebuilt %d pages in %.3f s", report.pages, report.seconds), false)
+            if ProcessInfo.processInfo.environment["SIFT_TIMINGS"] == "1" {
+                log(report.stages.map { String(format: "%@ %.3f s", $0.stage, $0.seconds) }.joined(separator: ", "), false)
+            }
             live?.succeeded()
             return true
         } catch {

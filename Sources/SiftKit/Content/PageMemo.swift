@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Markdown pages as an earlier load read them, by path, for `sift serve`: a rebuild reads
+/// again only the files whose size, modification time or inode changed.
+final class PageMemo: @unchecked Sendable {
+    /// A file's version as `stat` sees it.
+    struct Stamp: Equatable {
+        var seconds: Int
+        var nanoseconds: Int
+        var size: Int
+        var inode: UInt
+
+        /// The file's stamp; nil when it cannot be read.
+        init?(_ path: String) {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return nil }
+            seconds = Int(st.st_mtim.tv_sec)
+            nanoseconds = Int(st.st_mtim.tv_nsec)
+            size = Int(st.st_size)
+            inode = UInt(st.st_ino)
+        }
+    }
+
+    struct Entry {
+        var stamp: Stamp
+        var display: String
+        var unsafe: Bool
+        var page: SiteLoader.LoadedPage
+
+        /// The page, if read from the same file version for the same use.
+        func page(stamp: Stamp, display: String, unsafeHTML: Bool) -> SiteLoader.LoadedPage? {
+            self.stamp == stamp && self.display == display && unsafe == unsafeHTML ? page : nil
+        }
+    }
+
+    /// A dataset as read, and its rows' titles and slugs per choice of title and slug fields.
+    struct Dataset {
+        var stamp: Stamp
+        var display: String
+        var records: [Record]
+        var named: [String: [(title: String, slugSource: String, slug: String)]] = [:]
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var datasets: [String: Dataset] = [:]
+    private var versions: UInt64 = 0
+    private let lock = NSLock()
+
+    init() {}
+
+    /// Every page remembered now, for lookups without the lock while a folder loads in parallel.
+    func snapshot() -> [String: Entry] {
+        lock.lock(); defer { lock.unlock() }
+        return entries
+    }
+
+    func dataset(_ path: String, stamp: Stamp, display: String) -> Dataset? {
+        lock.lock(); defer { lock.unlock() }
+        guard let d = datasets[path], d.stamp == stamp, d.display == display else { return nil }
+        return d
+    }
+
+    func setDataset(_ path: String, _ dataset: Dataset) {
+        lock.lock(); defer { lock.unlock() }
+        datasets[path] = dataset
+    }
+
+    /// Remembers a page just read, giving it a version of its own; returns it so.
+    func set(_ path: String, stamp: Stamp, display: String, unsafeHTML: Bool, page: SiteLoader.LoadedPage) -> SiteLoader.LoadedPage {
+        lock.lock(); defer { lock.unlock() }
+        versions += 1
+        var page = page
+        page.page.version = versions
+        entries[path] = Entry(stamp: stamp, display: display, unsafe: unsafeHTML, page: page)
+        return page
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What one `sift serve` keeps in memory between its builds, so a rebuild after an edit
+/// reads, renders and writes only what the edit affects: the pages as loaded, the keys and
+/// search digests of the last good build, and the files it left in the output.
+public final class BuildSession: @unchecked Sendable {
+    let pages = PageMemo()
+    private let lock = NSLock()
+    private var last: (output: String, cache: BuildCache, files: [String: UInt64])?
+
+    /// A session with nothing built yet.
+    public init() {}
+
+    /// The last good build's cache and files, if it wrote the same output.
+    func previous(output: String) -> (cache: BuildCache, files: [String: UInt64])? {
+        lock.lock(); defer { lock.unlock() }
+        guard let last, last.output == output else { return nil }
+        return (last.cache, last.files)
+    }
+
+    /// Records a build that succeeded; `nil` files forget the output (the next build writes it whole).
+    func finished(output: String, cache: BuildCache, files: [String: UInt64]?) {
+        lock.lock(); defer { lock.unlock() }
+        last = files.map { (output, cache, $0) }
+    }
+}
