@@ -208,3 +208,42 @@ def test_a_thousand_connections_at_once(server):
             s.close()
     time.sleep(0.2)
     healthy(proc, port)
+
+
+def test_a_malformed_request_closes_its_connection(server):
+    proc, port = server
+    with connect(port) as s:
+        s.sendall(b"GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+        assert status(answer) == 400 and b"Connection: close" in answer, answer[:200]
+    healthy(proc, port)
+
+
+def test_past_the_cap_idle_connections_make_room(server):
+    """300 connections that never send a byte, then 20 that have sent one request and sit
+    idle: an ordinary GET is still answered with 200 at once, the oldest waiting connections
+    being closed to make room."""
+    proc, port = server
+    quiet = [connect(port) for _ in range(300)]
+    kept = []
+    try:
+        time.sleep(1.2)
+        for _ in range(20):
+            s = connect(port)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert status(s.recv(65536)) == 200
+            kept.append(s)
+        start = time.monotonic()
+        with connect(port) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert status(s.recv(65536)) == 200
+        assert time.monotonic() - start < 1, "the newcomer waited for a slot"
+    finally:
+        for s in quiet + kept:
+            s.close()
+    healthy(proc, port)

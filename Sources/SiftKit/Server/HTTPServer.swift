@@ -40,6 +40,9 @@ final class HTTPServer: @unchecked Sendable {
     private let listenFD: Int32
     private let lock = NSLock()
     private var open: Set<Int32> = []
+    /// Connections waiting for bytes: since when, and whether a request is yet to be completed
+    /// (a fresh connection, or a head half sent) rather than kept alive after one.
+    private var waiting: [Int32: (since: Date, partial: Bool)] = [:]
     private var stopped = false
     private let acceptDone = DispatchSemaphore(value: 0)
 
@@ -131,7 +134,14 @@ final class HTTPServer: @unchecked Sendable {
             var tv = timeval(tv_sec: Int(limits.writeTimeout), tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
             lock.lock()
-            let full = open.count >= limits.maxConnections || stopped
+            var full = open.count >= limits.maxConnections || stopped
+            if full && !stopped, let victim = evictable() {
+                // At the cap, an idle keep-alive connection (else the slowest half-sent head)
+                // makes room: its thread sees the shutdown and ends.
+                waiting[victim] = nil
+                shutdown(victim, Int32(SHUT_RDWR))
+                full = false
+            }
             if !full { open.insert(client) }
             lock.unlock()
             if full {
@@ -151,12 +161,26 @@ final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// The connection to close for a newcomer: the longest idle between requests, else one
+    /// that has waited over a second for a whole request. Called with the lock held.
+    private func evictable() -> Int32? {
+        if let idle = waiting.filter({ !$0.value.partial }).min(by: { $0.value.since < $1.value.since }) { return idle.key }
+        let slow = waiting.filter { $0.value.partial && Date().timeIntervalSince($0.value.since) > 1 }
+        return slow.min(by: { $0.value.since < $1.value.since })?.key
+    }
+
+    private func setWaiting(_ fd: Int32, _ state: (since: Date, partial: Bool)?) {
+        lock.lock(); waiting[fd] = state; lock.unlock()
+    }
+
     /// Answers requests on one connection until it closes, times out or asks to close.
     private func serve(_ fd: Int32) {
+        defer { setWaiting(fd, nil) }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var deadline: Date?
         var idleStart: Date?
+        var served = 0
         while !isStopped {
             switch HTTPParser.parse(buffer) {
             case .failure(let status):
@@ -185,7 +209,10 @@ final class HTTPServer: @unchecked Sendable {
                 switch reply {
                 case .response(var response):
                     response.omitBody = request.method == "HEAD"
+                    // After a malformed request nothing later on the connection can be trusted.
+                    if response.status == 400 { keepAlive = false }
                     if !HTTPServer.send(fd, response.serialized(keepAlive: keepAlive)) || !keepAlive { return }
+                    served += 1
                 case .stream(let head, let body):
                     var text = "HTTP/1.1 \(head.status) \(HTTPResponse.reason(head.status))\r\n"
                     for h in head.headers { text += "\(h.name): \(h.value)\r\n" }
@@ -210,11 +237,13 @@ final class HTTPServer: @unchecked Sendable {
                     if !buffer.isEmpty { _ = HTTPServer.send(fd, HTTPResponse.text(408).serialized(keepAlive: false)) }
                     return
                 }
+                setWaiting(fd, (buffer.isEmpty ? idleStart! : deadline!.addingTimeInterval(-limits.requestTimeout), served == 0 || !buffer.isEmpty))
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&pfd, 1, Int32(min(wait, 0.5) * 1000) + 1)
                 if ready < 0 && errno != EINTR { return }
                 if ready <= 0 { continue }
                 let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                setWaiting(fd, nil)
                 if n <= 0 { return }
                 idleStart = nil
                 buffer.append(contentsOf: chunk[0..<n])
