@@ -14,12 +14,14 @@ executable_path=/usr/bin/chromium) and measures with performance.now() in the pa
   frame, and the requests and bytes of
   every /search/ response it needed (http.server does not compress: bytes are raw; the gzip
   figure gzips each fetched file with level 6, as a server would send it);
-- keystroke to updated list over --keys keystrokes (typing a fixed list of queries one
-  character at a time, clearing between queries): from the `input` event to `sift:results`
-  (the list is filtered and reordered by then) and to the next animation frame (style and
-  layout included); median and p95;
+- keystroke to updated list over --keys-dom keystrokes (typing a fixed list of queries one
+  character at a time, a neutral "x" between queries): from the `input` event to `sift:results`
+  (the ranked rows are in the page by then) and to the next animation frame (style, layout and
+  paint included); median and p95, once as a first visit (body-match shards fetched on the
+  way: "keystroke") and once more with every shard cached ("keystroke_warm");
 - sift-core.js alone, imported into a page of the site: index load, a first query, and the
-  same keystrokes through search() (the part of a keystroke the search itself costs), first
+  same keystrokes through search() with the bar's limit of 50 rows (the part of a keystroke
+  the search itself costs), first
   with the shard fetches they need, then again warm.
 
 Prints one JSON object. Nothing fails on a figure: benchmarks are not tests.
@@ -63,16 +65,17 @@ async ([queries, keys, term]) => {
   const now = () => performance.now(), t0 = now();
   const ix = await SiftIndex.load("/search/manifest.json");
   const t1 = now();
-  await ix.search(term);
+  const opts = { limit: 50 };  // as the bar asks on a list page: the first 50 rows
+  await ix.search(term, opts);
   const t2 = now(), pass = async () => {
     const times = [];
-    await ix.search("zzzz");
+    await ix.search("zzzz", opts);
     for (;;) for (const q of queries) {
-      await ix.search("x");
+      await ix.search("x", opts);
       for (let i = 1; i <= q.length; i++) {
         if (times.length >= keys) return times;
         const a = now();
-        await ix.search(q.slice(0, i));
+        await ix.search(q.slice(0, i), opts);
         times.push(now() - a);
       }
     }
@@ -166,19 +169,26 @@ def main():
             page.goto(url, wait_until="load", timeout=a.timeout * 1000)
             page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
             page.evaluate(TYPE, "zzzz")  # index loaded
-            keys, res, frame = 0, [], []
-            while keys < a.keys_dom:
-                for q in QUERIES:
-                    page.evaluate(TYPE, "x")  # a short neutral query between words
-                    for i in range(1, len(q) + 1):
-                        if keys >= a.keys_dom:
-                            break
-                        r = page.evaluate(TYPE, q[:i])
-                        res.append(r["results_ms"])
-                        frame.append(r["frame_ms"])
-                        keys += 1
-            out["keystroke"] = {"n": keys, "results_median_ms": statistics.median(res), "results_p95_ms": pct(res, 95),
-                                "frame_median_ms": statistics.median(frame), "frame_p95_ms": pct(frame, 95)}
+
+            def keystrokes():
+                keys, res, frame = 0, [], []
+                while keys < a.keys_dom:
+                    for q in QUERIES:
+                        page.evaluate(TYPE, "x")  # a short neutral query between words
+                        for i in range(1, len(q) + 1):
+                            if keys >= a.keys_dom:
+                                break
+                            r = page.evaluate(TYPE, q[:i])
+                            res.append(r["results_ms"])
+                            frame.append(r["frame_ms"])
+                            keys += 1
+                return {"n": keys, "results_median_ms": statistics.median(res), "results_p95_ms": pct(res, 95),
+                        "frame_median_ms": statistics.median(frame), "frame_p95_ms": pct(frame, 95)}
+
+            # First pass: as a visitor's first queries, fetching the body-match shards they need;
+            # second pass: the same keystrokes again, every shard cached (rendering and search only).
+            out["keystroke"] = keystrokes()
+            out["keystroke_warm"] = keystrokes()
             ctx.close()
             browser.close()
     finally:
