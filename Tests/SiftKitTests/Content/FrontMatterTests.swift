@@ -96,3 +96,42 @@ import Testing
         #expect(node?["draft"]?.position.description == "p.md:3:8")
     }
 }
+
+// MARK: The fast path for `key: "text"` front matter
+
+/// Front matter of `key: "text"` lines skips libyaml; whatever the text, the node (values and
+/// every position) is the one libyaml gives, and anything else still goes to libyaml.
+@Test func simpleFrontMatterMatchesLibyaml() throws {
+    let values = ["Aaivuay Vakoutrarica", "North America", "Côte d'Ivoire", "俄罗斯", "a: b", "# not a comment", "  padded  ",
+                  "x", "true", "12", "tab\there", "emoji 😀", "nbsp\u{A0}here", "line\u{2028}sep", "nel\u{85}x", "bom\u{FEFF}x",
+                  "back\\slash", "it's", "'single'", "{a}", "[1]", "&anchor", "*alias", "!tag", "%", "@", "`"]
+    let keys = ["title", "category", "Title_2", "a-b", "x"]
+    var generator = SeededRNG(state: 7)
+    var fast = 0
+    for _ in 0..<400 {
+        var used: [String] = []
+        var lines: [String] = []
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            let key = keys.randomElement(using: &generator)!
+            used.append(key)
+            lines.append("\(key): \"\(values.randomElement(using: &generator)!)\"")
+        }
+        let yaml = lines.joined(separator: "\n") + "\n"
+        let page = "---\n" + yaml + "---\nBody.\n"
+        let simple = FrontMatter.simpleMapping(yaml[...], path: "p.md")
+        let libyaml = try? YAML.parse(yaml, path: "p.md", firstLine: 2)
+        if let simple {
+            fast += 1
+            #expect(simple == libyaml, "\(yaml)")
+            #expect(try FrontMatter.splitNode(page, path: "p.md").node == libyaml)
+        } else {
+            // Refused: libyaml decides, exactly as before.
+            if let libyaml { #expect(try FrontMatter.splitNode(page, path: "p.md").node == libyaml) }
+        }
+        if Set(used).count < used.count { #expect(simple == nil, "duplicate keys go to libyaml, which reports them") }
+    }
+    #expect(fast > 100, "the common shape takes the fast path")
+    for odd in ["title: plain\n", "title:  \"two spaces\"\n", "title: \"x\" # c\n", "title: \"x\"\r\n", "- \"x\"\n", "a:\n  b: \"x\"\n"] {
+        #expect(FrontMatter.simpleMapping(odd[...], path: "p.md") == nil, "\(odd)")
+    }
+}
