@@ -163,12 +163,13 @@ export class SiftSearch {
     this.sync();
     clearTimeout(this.st);
     this.st = setTimeout(() => this.save(), 300);
+    const ix = this.index();
     if (this.list) {
       // While the index loads: map the rows, take a long list out of the layout.
       this.rows ??= new Map([...this.list.children].map(li => [li.getAttribute("data-sift-item"), li]));
       (q || scope != "All") && this.flip(1);
     }
-    this.ix = await this.index();
+    this.ix = await ix;
     this.scopes();
     const r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? this.n : this.limit });
     if (n == this.seq && this.active) this.show(r, more);
