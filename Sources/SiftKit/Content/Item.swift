@@ -38,6 +38,13 @@ public struct MarkdownSource: Sendable, Equatable {
     /// compares unequal once its file changed, even when its body was not kept.
     var version: UInt64 = 0
 
+    /// Two sources of one read (the same nonzero version) are equal without comparing the rest.
+    public static func == (a: MarkdownSource, b: MarkdownSource) -> Bool {
+        if a.version != 0 || b.version != 0 { return a.version == b.version }
+        return a.url == b.url && a.displayPath == b.displayPath && a.bodyOffset == b.bodyOffset
+            && a.bodyLine == b.bodyLine && a.keptBody == b.keptBody
+    }
+
     /// The body, when loading kept it.
     var keptBody: String?
 

@@ -34,11 +34,23 @@ final class BuildCache: @unchecked Sendable {
     /// In memory: the settings the items were built with.
     var settings: (site: SiteSettings, collections: [String: CollectionSettings])?
 
+    /// Title and slug of an item's neighbours in its list, which its page links to.
+    struct Neighbours: Equatable {
+        var previousTitle: String?, previousSlug: String?, nextTitle: String?, nextSlug: String?
+
+        init() {}
+
+        init(_ items: [Item], _ i: Int) {
+            if i > 0 { previousTitle = items[i - 1].title; previousSlug = items[i - 1].slug }
+            if i + 1 < items.count { nextTitle = items[i + 1].title; nextSlug = items[i + 1].slug }
+        }
+    }
+
     /// An item as built: its inputs, and the keys of its page and search entry.
     struct ItemMemo {
         var item: Item
         /// Title and slug of the items before and after it.
-        var neighbours: [String?]
+        var neighbours: Neighbours
         /// The base key and the collection's shared parts.
         var context: UInt64
         var pageKey: UInt64
@@ -78,6 +90,14 @@ final class BuildCache: @unchecked Sendable {
     init(output: String, inMemory: Bool = false) {
         self.output = output
         if inMemory { memory = [:] }
+    }
+
+    /// Sizes the tables for as many entries as a previous build had.
+    func reserve(like previous: BuildCache?) {
+        guard let previous else { return }
+        pages.reserveCapacity(previous.pages.count)
+        items.reserveCapacity(previous.items.count)
+        memory?.reserveCapacity(previous.memory?.count ?? 0)
     }
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }

@@ -114,6 +114,7 @@ public struct SiteBuilder: Sendable {
         if previous != nil && !FileSystem.isDirectory(outputURL) { previous = nil }
         let writer = try OutputWriter(output: outputURL, recording: true, inPlace: previous?.files)
         let next = BuildCache(output: out, inMemory: true)
+        next.reserve(like: previous?.cache)
         do {
             var report = try render(site, templates: templates, writer: writer, loader: loader, start: start, cache: (previous?.cache, next))
             report.warnings = warnings + report.warnings
@@ -275,8 +276,7 @@ public struct SiteBuilder: Sendable {
                         let folder = SiteURLs.item(c.name, item.slug)
                         let rel = folder + "index.html"
                         let itemKey = "\(c.name)/\(item.slug)"
-                        let neighbours = memoize ? [i > 0 ? c.items[i - 1].title + "\u{0}" + c.items[i - 1].slug : nil,
-                                                    i + 1 < c.items.count ? c.items[i + 1].title + "\u{0}" + c.items[i + 1].slug : nil] : []
+                        let neighbours = memoize ? BuildCache.Neighbours(c.items, i) : BuildCache.Neighbours()
                         if reuseItems, let previous = cache?.previous, let m = previous.item(itemKey),
                            m.context == context, m.neighbours == neighbours, m.item == item, previous.page(rel) == m.pageKey,
                            let digest = previous.digest(itemKey, key: m.searchKey), writer.linkFromPrevious(rel) {
