@@ -12,6 +12,7 @@ const h = (tag, attrs, ...kids) => {
 };
 const btn = (attrs, ...kids) => h("button", { type: "button", ...attrs }, ...kids);
 const on = (el, type, f) => el.addEventListener(type, f);
+const tap = (b, f) => (on(b, "click", f), b);
 const flag = (v, d) => v == null || v === "" ? d : v !== false && v !== "false";
 const set = (el, name, yes) => yes ? el.setAttribute(name, "") : el.removeAttribute(name);
 const recent = () => { try { return JSON.parse(localStorage[KEY] || "[]"); } catch { return []; } };
@@ -62,10 +63,9 @@ export class SiftSearch {
     doc.body.append(dim);
 
     if (list) {
-      const out = this.out = list.cloneNode(), more = this.more = btn({ class: "sift-more", hidden: "" }, "Show more");
+      const out = this.out = list.cloneNode(), more = this.more = tap(btn({ class: "sift-more", hidden: "" }, "Show more"), () => this.grow());
       out.hidden = true;
       list.after(out, more);
-      on(more, "click", () => this.grow());
       new IntersectionObserver(e => e[0].isIntersecting && this.grow(), { rootMargin: "600px" }).observe(more);
     }
 
@@ -110,7 +110,7 @@ export class SiftSearch {
       const hd = doc.querySelector("[data-sift-header]");
       hd?.style.setProperty("--sift-header-height", hd.offsetHeight + "px");
       set(root, "data-sift-hide", 1);
-      // Not on <html>: [data-sift-hide] … :not(…) restyled every row.
+      // Not <html>: see “Two more costs” in docs/search-bar.md.
       this.host.dataset.siftHost = "hide";
     }
     this.emit("start");
@@ -165,7 +165,7 @@ export class SiftSearch {
     this.st = setTimeout(() => this.save(), 300);
     const ix = this.index();
     if (this.list) {
-      // While the index loads: map the rows, take a long list out of the layout.
+      // While the index loads.
       this.rows ??= new Map([...this.list.children].map(li => [li.getAttribute("data-sift-item"), li]));
       (q || scope != "All") && this.flip(1);
     }
@@ -220,11 +220,7 @@ export class SiftSearch {
     const c = this.ix.collections.find(c => c.name == this.col);
     if (this.radios.childElementCount || !c?.scopes.length) return;
     set(this.form, "data-scopes", 1);
-    for (const s of ["All", ...c.scopes]) {
-      const b = btn({ role: "radio", "data-scope": s }, s, " ", h("span", { class: "sift-count" }));
-      on(b, "click", () => this.pick(s));
-      this.radios.append(b);
-    }
+    for (const s of ["All", ...c.scopes]) this.radios.append(tap(btn({ role: "radio", "data-scope": s }, s, " ", h("span", { class: "sift-count" })), () => this.pick(s)));
     this.check(this.scope);
   }
 
@@ -242,20 +238,13 @@ export class SiftSearch {
   }
 
   suggest() {
-    const parts = [], rec = recent(), links = [...this.radios.children].slice(1).map(({ dataset: { scope } }) => {
-      const t = btn({ class: "sift-token" }, scope);
-      on(t, "click", () => this.pick(scope));
-      return t;
-    });
+    const parts = [], rec = recent(), links = [...this.radios.children].slice(1).map(({ dataset: { scope } }) =>
+      tap(btn({ class: "sift-token" }, scope), () => this.pick(scope)));
     if (links.length) parts.push(h("p", { class: "sift-h" }, "Browse"), h("div", { class: "sift-tokens" }, ...links));
     if (rec.length) {
-      const clear = btn({ "aria-label": "Clear recent searches" }, "Clear");
-      on(clear, "click", () => { store([]); this.input.focus(); this.sync(); });
-      parts.push(h("p", { class: "sift-h" }, "Recent Searches", clear), h("ul", { class: "sift-recent" }, ...rec.map(q => {
-        const b = btn({}, q);
-        on(b, "click", () => { this.input.value = q; this.input.focus(); this.run(1); });
-        return h("li", {}, b);
-      })));
+      const clear = tap(btn({ "aria-label": "Clear recent searches" }, "Clear"), () => { store([]); this.input.focus(); this.sync(); });
+      parts.push(h("p", { class: "sift-h" }, "Recent Searches", clear), h("ul", { class: "sift-recent" }, ...rec.map(q =>
+        h("li", {}, tap(btn({}, q), () => { this.input.value = q; this.input.focus(); this.run(1); })))));
     }
     this.empty.replaceChildren(...parts);
     return parts.length;
