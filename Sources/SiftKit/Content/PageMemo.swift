@@ -13,6 +13,13 @@ final class PageMemo: @unchecked Sendable {
         var size: Int
         var inode: UInt
 
+        /// Whether the file was last changed over a second before `now`. A file changed within
+        /// the clock tick of a read could change again without its stamp changing, so only
+        /// settled files are trusted from memory ("racy" files, as git calls them, are read again).
+        func isSettled(at now: Date = Date()) -> Bool {
+            now.timeIntervalSince1970 - (Double(seconds) + Double(nanoseconds) / 1e9) > 1
+        }
+
         /// The file's stamp; nil when it cannot be read.
         init?(_ path: String) {
             var st = stat()
@@ -30,9 +37,12 @@ final class PageMemo: @unchecked Sendable {
         var unsafe: Bool
         var page: SiteLoader.LoadedPage
 
+        /// Whether the file had settled when it was read.
+        var settled: Bool
+
         /// The page, if read from the same file version for the same use.
         func page(stamp: Stamp, display: String, unsafeHTML: Bool) -> SiteLoader.LoadedPage? {
-            self.stamp == stamp && self.display == display && unsafe == unsafeHTML ? page : nil
+            settled && self.stamp == stamp && self.display == display && unsafe == unsafeHTML ? page : nil
         }
     }
 
@@ -42,14 +52,30 @@ final class PageMemo: @unchecked Sendable {
         var display: String
         var records: [Record]
         var named: [String: [(title: String, slugSource: String, slug: String)]] = [:]
+        /// Whether the file had settled when it was read (see `Stamp.isSettled`).
+        var settled = false
     }
 
     private var entries: [String: Entry] = [:]
     private var datasets: [String: Dataset] = [:]
+    private var listings: [String: (stamp: Stamp, names: [String])] = [:]
     private var versions: UInt64 = 0
     private let lock = NSLock()
 
     init() {}
+
+    /// A folder's names as `FileSystem.list` gives them, listed again only when the folder's
+    /// own stamp changed (adding, removing or renaming a file changes it; editing one does not).
+    func listing(_ folder: URL) -> [String] {
+        let path = folder.path
+        guard let stamp = Stamp(path) else { return FileSystem.list(folder) }
+        lock.lock()
+        if let known = listings[path], known.stamp == stamp { lock.unlock(); return known.names }
+        lock.unlock()
+        let names = FileSystem.list(folder)
+        if stamp.isSettled() { lock.lock(); listings[path] = (stamp, names); lock.unlock() }
+        return names
+    }
 
     /// Every page remembered now, for lookups without the lock while a folder loads in parallel.
     func snapshot() -> [String: Entry] {
@@ -59,7 +85,7 @@ final class PageMemo: @unchecked Sendable {
 
     func dataset(_ path: String, stamp: Stamp, display: String) -> Dataset? {
         lock.lock(); defer { lock.unlock() }
-        guard let d = datasets[path], d.stamp == stamp, d.display == display else { return nil }
+        guard let d = datasets[path], d.stamp == stamp, d.display == display, d.settled else { return nil }
         return d
     }
 
@@ -74,7 +100,7 @@ final class PageMemo: @unchecked Sendable {
         versions += 1
         var page = page
         page.page.version = versions
-        entries[path] = Entry(stamp: stamp, display: display, unsafe: unsafeHTML, page: page)
+        entries[path] = Entry(stamp: stamp, display: display, unsafe: unsafeHTML, page: page, settled: stamp.isSettled())
         return page
     }
 }

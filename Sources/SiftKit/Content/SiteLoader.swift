@@ -121,7 +121,7 @@ public struct SiteLoader: Sendable {
         var settings = CollectionSettings()
         var datasets: [String] = []
         var pageFiles: [String] = []
-        for file in FileSystem.list(folder) where !file.hasPrefix(".") {
+        for file in memo?.listing(folder) ?? FileSystem.list(folder) where !file.hasPrefix(".") {
             if file == "collection.yml" || file == "collection.yaml" {
                 do {
                     let path = display("\(rel)/\(file)")
@@ -150,7 +150,7 @@ public struct SiteLoader: Sendable {
             } else {
                 do {
                     records = try readDataset(URL(fileURLWithPath: path, isDirectory: false), display: shown)
-                    if let stamp { remembered = PageMemo.Dataset(stamp: stamp, display: shown, records: records) }
+                    if let stamp { remembered = PageMemo.Dataset(stamp: stamp, display: shown, records: records, settled: stamp.isSettled()) }
                 } catch let e as SiftError { errors.append(e) }
             }
         }
