@@ -90,13 +90,23 @@ public enum FileSystem {
         var st = stat()
         guard lstat(path, &st) == 0 else { return }
         guard st.st_mode & S_IFMT == S_IFDIR else { _ = unlink(path); return }
-        var second: [String] = []
         for (a, aIsDir) in entries(path) where aIsDir {
             let child = path + "/" + a
-            second += entries(child).filter(\.isDirectory).map { child + "/" + $0.name }
-        }
-        if second.count > 64 {
-            _ = ParallelMap.map(second) { removeTree(AT_FDCWD, $0) }
+            let names = entries(child).filter(\.isDirectory).map(\.name)
+            guard names.count > 64 else { continue }
+            let fd = open(child, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            // An output's folders mostly hold one index.html: no listing for those. Opened
+            // with O_NOFOLLOW, so a folder swapped for a link is never followed.
+            _ = ParallelMap.map(names) { name in
+                let sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if sub >= 0 {
+                    _ = unlinkat(sub, "index.html", 0)
+                    close(sub)
+                }
+                if unlinkat(fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT { removeTree(fd, name) }
+            }
+            close(fd)
         }
         removeTree(AT_FDCWD, path)
     }
