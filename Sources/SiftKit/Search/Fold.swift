@@ -25,26 +25,58 @@ public enum Fold {
                 if b < 0x80 {
                     var j = i + 1
                     while j < n && buf[j] < 0x80 { j += 1 }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<j]).lazy.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 })
+                    let start = out.count
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<j]))
+                    out.withUnsafeMutableBufferPointer { o in
+                        for k in start..<o.count where o[k] &- 0x41 < 26 { o[k] |= 0x20 }
+                    }
                     i = j
                     continue
                 }
                 var j = i
-                while j < n && buf[j] >= 0x80 { j += 1 }
-                let run = String(decoding: UnsafeBufferPointer(rebasing: buf[i..<j]), as: UTF8.self)
-                for scalar in run.decomposedStringWithCompatibilityMapping.unicodeScalars {
-                    if scalar.value < 0x80 { out.append(UInt8(asciiLower(scalar).value)); continue }
-                    let props = scalar.properties
-                    if props.generalCategory == .nonspacingMark { continue }
-                    if props.changesWhenLowercased {
-                        for lower in props.lowercaseMapping.unicodeScalars { append(lower, to: &out) }
-                    } else {
-                        append(scalar, to: &out)
+                var twoByte = true
+                while j < n && buf[j] >= 0x80 {
+                    if buf[j] >= 0xE0 { twoByte = false }
+                    j += 1
+                }
+                if twoByte {
+                    // U+0080–U+07FF: each code point folds alone (the marks NFKD would reorder
+                    // there are all nonspacing, and dropped), from a table built once.
+                    var k = i
+                    while k + 1 < j {
+                        let v = Int(buf[k] & 0x1F) << 6 | Int(buf[k + 1] & 0x3F)
+                        out.append(contentsOf: twoByteFolds[v - 0x80])
+                        k += 2
                     }
+                } else {
+                    foldRun(UnsafeBufferPointer(rebasing: buf[i..<j]), into: &out)
                 }
                 i = j
             }
         }
+        return out
+    }
+
+    /// Folds a run of non-ASCII UTF-8 through NFKD.
+    static func foldRun(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        let run = String(decoding: bytes, as: UTF8.self)
+        for scalar in run.decomposedStringWithCompatibilityMapping.unicodeScalars {
+            if scalar.value < 0x80 { out.append(UInt8(asciiLower(scalar).value)); continue }
+            let props = scalar.properties
+            if props.generalCategory == .nonspacingMark { continue }
+            if props.changesWhenLowercased {
+                for lower in props.lowercaseMapping.unicodeScalars { append(lower, to: &out) }
+            } else {
+                append(scalar, to: &out)
+            }
+        }
+    }
+
+    /// The fold of each code point from U+0080 to U+07FF on its own.
+    static let twoByteFolds: [[UInt8]] = (0x80..<0x800).map { v in
+        var out: [UInt8] = []
+        let bytes: [UInt8] = [UInt8(0xC0 | (v >> 6)), UInt8(0x80 | (v & 0x3F))]
+        bytes.withUnsafeBufferPointer { foldRun($0, into: &out) }
         return out
     }
 

@@ -8,3 +8,38 @@ import Testing
 @Test func foldLigature() { #expect(Fold.fold("ﬁle") == "file") }
 @Test func foldKeepsSharpS() { #expect(Fold.fold("Straße") == "straße") }
 @Test func foldFullWidth() { #expect(Fold.fold("ＡＢＣ") == "abc") }
+
+/// Code points U+0080–U+07FF fold one by one from a table. That equals folding the run through
+/// NFKD because every code point there that NFKD could reorder (a nonzero combining class) is a
+/// nonspacing mark, which folding drops; checked here, with random runs against NFKD itself.
+@Test func twoByteTableFoldsLikeNFKD() {
+    for v in 0x80..<0x800 {
+        guard let scalar = Unicode.Scalar(v) else { continue }
+        if scalar.properties.canonicalCombiningClass.rawValue != 0 {
+            #expect(scalar.properties.generalCategory == .nonspacingMark, "U+\(String(v, radix: 16))")
+        }
+    }
+    var rng = SeededRNG(state: 11)
+    let pool: [Unicode.Scalar] = (0x80..<0x800).compactMap(Unicode.Scalar.init) + ["a", "Z", " ", "\u{301}", "ﬁ", "€", "中", "İ", "Σ"]
+    for _ in 0..<3000 {
+        let s = String(String.UnicodeScalarView((0..<Int.random(in: 1...12, using: &rng)).map { _ in pool.randomElement(using: &rng)! }))
+        var reference: [UInt8] = []
+        var text = s
+        text.withUTF8 { buf in
+            // The old way: every non-ASCII run through NFKD.
+            var i = 0
+            while i < buf.count {
+                if buf[i] < 0x80 {
+                    reference.append(buf[i] &- 0x41 < 26 ? buf[i] | 0x20 : buf[i])
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < buf.count && buf[j] >= 0x80 { j += 1 }
+                Fold.foldRun(UnsafeBufferPointer(rebasing: buf[i..<j]), into: &reference)
+                i = j
+            }
+        }
+        #expect(Fold.foldUTF8(s) == reference, "\(s.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+}
