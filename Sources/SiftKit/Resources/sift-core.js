@@ -27,7 +27,7 @@ const codes = (s, n) => {
 };
 
 // Myers' bit vectors, BigInt past 32.
-function near(p, text, k) {
+function edits(p, text, k) {
   const m = p.length, N = m > 32 ? BigInt : Number, one = N(1), zero = N(0), high = one << N(m - 1);
   const peq = (p.peq ??= p.reduce((o, c, i) => ((o[c] = (o[c] ?? zero) | one << N(i)), o), {}));
   let pv = -one, mv = zero, score = m;
@@ -41,7 +41,17 @@ function near(p, text, k) {
   return false;
 }
 
-// Folded: no A-Z; [i-2, i) ends with the code point before i.
+function near(t, ix, all, fz) {
+  const p = cps(t), m = p.length, k = m > 7 ? 2 : 1, f = new Uint8Array(ix.ft.length), out = [];
+  for (const q in fz) t.includes(q) && fz[q].k === k && (all = fz[q]);
+  out.k = m > 3 && k;
+  for (let j = 0; m > 3 && j <= k; j++) for (const d of ix.find(p.slice(j * m / (k + 1) | 0, (j + 1) * m / (k + 1) | 0).join(""), all)) f[d] = 1;
+  for (const d of ix.find(t, all)) f[d] = 2;
+  for (const d of all) (f[d] > 1 || f[d] && edits(p, ix.ft[d], k)) && out.push(d);
+  return out;
+}
+
+// Folded: no A-Z.
 const wordStart = (title, t) => {
   for (let i = title.indexOf(t), c; i >= 0; i = title.indexOf(t, i + 1))
     if ((c = title.charCodeAt(i - 1)) < 128 ? !(c > 96 && c < 123 || c > 47 && c < 58) : !WORD.test(title.substring(i - 2, i))) return true;
@@ -103,7 +113,6 @@ export class SiftIndex {
     return (this.shards[s] ??= this.get(`shard-${s}.json`));
   }
 
-  // A byte per document (null: all).
   body(t) {
     return (this.bodies[t] ??= (async () => {
       const ps = t.match(PIECE), last = ps.length - 1;
@@ -127,7 +136,7 @@ export class SiftIndex {
     const scopes = [...new Set(cs.flatMap(c => c.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const { ft, scope: sc } = this, lo = cs[0].first, n = cs.reduce((a, c) => a + c.count, 0);
-    const all = (this.all[lo + " " + n] ??= Int32Array.from({ length: n }, (_, k) => lo + k));
+    const all = (this.all[lo + " " + n] ??= Array.from({ length: n }, (_, k) => lo + k));
     const ts = [...new Set(terms(query))], via = new Uint8Array(ft.length), prev = this.prev;
     // Typing on narrows when each new t matches only where an old p in it did.
     let hits = prev?.all === all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all;
@@ -140,38 +149,29 @@ export class SiftIndex {
       } else hits = f;
     }
     this.prev = { all, ts, hits };
-    const { sn, sid } = this, cnt = new Int32Array(sn.length), phrase = ts.join(" "), ranks = [[], [], [], [], []];
+    const { sn, sid } = this, cnt = new Int32Array(sn.length), phrase = ts.join(" "), ranks = [[], [], [], [], []], own = d => scope === "All" || sc[d] === scope;
+    let cap = 5;
     for (const d of hits) {
-      const t = ft[d];
-      cnt[sid[d]]++;
-      ranks[!ts.length ? 3 : via[d] ? 4 : t === phrase ? 0 : t.startsWith(phrase) ? 1 : wordStart(t, ts[0]) ? 2 : 3].push(d);
+      const t = ft[d], r = (cnt[sid[d]]++, !own(d)) ? 5 : !ts.length ? 3 : via[d] ? 4 : t === phrase ? 0 : cap > 1 && t.startsWith(phrase) ? 1 : cap > 2 && wordStart(t, ts[0]) ? 2 : 3;
+      r < cap && ranks[r].push(d) >= limit && (cap = r);
     }
-    hits = [].concat(...ranks);
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
-    // Typos under 5 hits (per scope too); k edits leave one of k+1 pieces whole.
-    const few = s => counts[s] < 5, fuzzy = [], counted = { ...counts };
+    const few = s => counts[s] < 5, fuzzy = [], counted = { ...counts }, m = counts[scope];
     if (ts.length && (few("All") || scopes.some(few))) {
-      const hit = new Uint8Array(ft.length), by = ts.map(t => {
-        const p = cps(t), m = p.length, k = m > 7 ? 2 : 1, f = new Uint8Array(ft.length);
-        for (let j = 0; m > 3 && j <= k; j++) for (const d of this.find(p.slice(j * m / (k + 1) | 0, (j + 1) * m / (k + 1) | 0).join(""), all)) f[d] = 1;
-        for (const d of this.find(t, all)) f[d] = 2;
-        return [p, k, f];
-      });
-      for (const d of hits) hit[d] = 1;
-      for (const d of all) if (!hit[d] && by[0][2][d] && (few("All") || few(sc[d])) && by.every(([p, k, f]) => f[d] > 1 || f[d] && near(p, ft[d], k))) {
-        fuzzy.push(d);
+      const hit = new Int32Array(ft.length), fz = (all.fz ??= {}), sets = ts.map(t => (fz[t] ??= near(t, this, all, fz)));
+      for (const set of sets) for (const d of set) hit[d]++;
+      for (const d of hits) hit[d] = 0;
+      for (const d of sets[0]) if (hit[d] === ts.length && (few("All") || few(sc[d]))) {
+        m < 5 && own(d) && fuzzy.push(d);
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
       }
     }
-    if (scope !== "All") hits = hits.filter(d => sc[d] === scope);
-    const m = hits.length;
-    if (m < 5) hits.push(...fuzzy.filter(d => scope === "All" || sc[d] === scope));
-    const results = hits.slice(0, limit).map((d, k) => {
+    const results = [].concat(...ranks, fuzzy).slice(0, limit).map((d, k) => {
       const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.collections[this.coll[d]], slug = this.slug[d];
       return { collection: c.name, slug, title: this.title[d], url: this.m.base + (c.urls[d - c.first] ?? `${c.name}/${slug}/`), scope: sc[d], match };
     });
-    return { query, scope, total: hits.length, results, scopeCounts: counted };
+    return { query, scope, total: m + fuzzy.length, results, scopeCounts: counted };
   }
 }
 

@@ -76,8 +76,8 @@ export class SiftSearch {
       this.emit("change", { query: input.value });
       this.instant || !input.value ? this.run() : this.sync();
     });
-    on(clear, "click", () => { input.value = ""; input.focus(); this.run(); });
-    for (const b of [cancel, dim]) on(b, "click", () => this.cancel());
+    tap(clear, () => { input.value = ""; input.focus(); this.run(); });
+    for (const b of [cancel, dim]) tap(b, () => this.cancel());
     for (const c of [this.out, this.box]) c && on(c, "click", e => e.target.closest("a") && this.remember());
     list || on(doc, "pointerdown", e => f.contains(e.target) || this.cancel());
     on(window, "pageshow", e => e.persisted && this.restore());
@@ -126,8 +126,8 @@ export class SiftSearch {
     this.sync();
     this.say("");
     set(this.form, "data-active");
-    root.removeAttribute("data-sift");
-    root.removeAttribute("data-sift-hide");
+    set(root, "data-sift");
+    set(root, "data-sift-hide");
     this.host.dataset.siftHost = "";
     this.save();
     this.input.blur();
@@ -277,7 +277,7 @@ export class SiftSearch {
     if (old) { delete old.dataset.active; old.role && old.setAttribute("aria-selected", "false"); }
     const n = it[this.at = Math.max(-1, Math.min(it.length - 1, this.at + d))];
     this.at == it.length - 1 && this.out && this.grow();
-    if (!n) return this.input.removeAttribute("aria-activedescendant");
+    if (!n) return set(this.input, "aria-activedescendant");
     n.dataset.active = "";
     n.role && n.setAttribute("aria-selected", "true");
     n.id ||= `${this.id}-r${this.at}`;
