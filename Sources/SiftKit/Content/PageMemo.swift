@@ -54,11 +54,40 @@ final class PageMemo: @unchecked Sendable {
         var named: [String: [(title: String, slugSource: String, slug: String)]] = [:]
         /// Whether the file had settled when it was read (see `Stamp.isSettled`).
         var settled = false
+        /// Tells this read of the file from others.
+        var generation: UInt64 = 0
     }
 
     private var entries: [String: Entry] = [:]
     private var datasets: [String: Dataset] = [:]
     private var listings: [String: (stamp: Stamp, names: [String])] = [:]
+    private var joins: [String: [String: (key: JoinKey, item: Item)]] = [:]
+
+    /// What a row joined to a page was made from: a read of the dataset, the row, how titles and
+    /// slugs are taken, a read of the page.
+    struct JoinKey: Equatable {
+        var dataset: UInt64
+        var named: String
+        var row: Int
+        var page: UInt64
+    }
+
+    /// A folder's items as its rows and pages were joined in the last load, by slug.
+    func joined(_ folder: String) -> [String: (key: JoinKey, item: Item)] {
+        lock.lock(); defer { lock.unlock() }
+        return joins[folder] ?? [:]
+    }
+
+    func setJoined(_ folder: String, _ items: [String: (key: JoinKey, item: Item)]) {
+        lock.lock(); joins[folder] = items; lock.unlock()
+    }
+
+    /// A number no read in this memo had before.
+    func nextVersion() -> UInt64 {
+        lock.lock(); defer { lock.unlock() }
+        versions += 1
+        return versions
+    }
     private var versions: UInt64 = 0
     private let lock = NSLock()
 

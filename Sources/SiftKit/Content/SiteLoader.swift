@@ -150,7 +150,7 @@ public struct SiteLoader: Sendable {
             } else {
                 do {
                     records = try readDataset(URL(fileURLWithPath: path, isDirectory: false), display: shown)
-                    if let stamp { remembered = PageMemo.Dataset(stamp: stamp, display: shown, records: records, settled: stamp.isSettled()) }
+                    if let stamp, let memo { remembered = PageMemo.Dataset(stamp: stamp, display: shown, records: records, settled: stamp.isSettled(), generation: memo.nextVersion()) }
                 } catch let e as SiftError { errors.append(e) }
             }
         }
@@ -196,6 +196,9 @@ public struct SiteLoader: Sendable {
         }
         var ownItems: [Item] = []
         var ownSlugs: [String: String] = [:]
+        let joinedBefore = memo?.joined(folderPath) ?? [:]
+        var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]
+        if memo != nil { joinedNow.reserveCapacity(joinedBefore.count) }
         for result in loadedPages {
             switch result {
             case .failure(let e): errors.append(e)
@@ -208,14 +211,21 @@ public struct SiteLoader: Sendable {
                 }
                 ownSlugs[page.slug] = page.page.displayPath
                 if let index = bySlug[page.slug] {
-                    items[index].fields.merge(page.fields)
-                    items[index].page = page.page
-                    if let t = page.title, fm["title"] != nil || items[index].title.isEmpty {
-                        items[index].title = t
-                        items[index].titleFromHeading = page.titleFromHeading
+                    // `sift serve`: the same row read in the same dataset read, joined to the same page read.
+                    let joinKey = remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
+                    if let joinKey, page.page.version != 0, let known = joinedBefore[page.slug], known.key == joinKey {
+                        items[index] = known.item
+                    } else {
+                        items[index].fields.merge(page.fields)
+                        items[index].page = page.page
+                        if let t = page.title, fm["title"] != nil || items[index].title.isEmpty {
+                            items[index].title = t
+                            items[index].titleFromHeading = page.titleFromHeading
+                        }
+                        items[index].date = fm["date"]?.text
+                        items[index].weight = fm["weight"]?.doubleValue
                     }
-                    items[index].date = fm["date"]?.text
-                    items[index].weight = fm["weight"]?.doubleValue
+                    if let joinKey, page.page.version != 0 { joinedNow[page.slug] = (joinKey, items[index]) }
                     continue
                 }
                 if let dataset = datasets.first, !records.isEmpty {
@@ -228,6 +238,7 @@ public struct SiteLoader: Sendable {
                 ownItems.append(item)
             }
         }
+        memo?.setJoined(folderPath, joinedNow)
         // Pages without a row follow the rows, by weight, then title.
         ownItems.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
         items += ownItems

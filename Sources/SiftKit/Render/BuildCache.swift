@@ -57,7 +57,7 @@ final class BuildCache: @unchecked Sendable {
         var searchKey: UInt64
     }
 
-    var isInMemory: Bool { memory != nil }
+    let isInMemory: Bool
 
     /// What a list page shows of an item.
     struct ListRow: Equatable {
@@ -89,24 +89,48 @@ final class BuildCache: @unchecked Sendable {
 
     init(output: String, inMemory: Bool = false) {
         self.output = output
+        isInMemory = inMemory
         if inMemory { memory = [:] }
     }
 
-    /// Sizes the tables for as many entries as a previous build had.
-    func reserve(like previous: BuildCache?) {
-        guard let previous else { return }
-        pages.reserveCapacity(previous.pages.count)
-        items.reserveCapacity(previous.items.count)
-        memory?.reserveCapacity(previous.memory?.count ?? 0)
+    /// Takes over a previous in-memory build's page keys, item memos and digests (moved, not
+    /// copied: copying 10k entries on the first change cost more than the rest of a rebuild),
+    /// so what this build keeps wholesale needs no entry of its own. The previous cache is left
+    /// without them: should this build fail, the next one renders the items it cannot take from
+    /// the collection memos. An entry of an item since removed is never used: its page is gone
+    /// from the output, so it cannot be kept.
+    func inherit(from previous: BuildCache?) {
+        guard let previous, previous.isInMemory, isInMemory else { return }
+        previous.lock.lock()
+        swap(&pages, &previous.pages)
+        swap(&items, &previous.items)
+        swap(&memory, &previous.memory)
+        previous.memory = [:]
+        previous.lock.unlock()
     }
+
+    /// A collection as an in-memory build left it: its items, and per item (in order) its
+    /// search record and page key.
+    struct CollectionMemo {
+        var context: UInt64
+        var items: [Item]
+        var records: [(item: String, key: UInt64, digest: SearchDigest)]
+        var pageKeys: [UInt64]
+    }
+
+    private var collections: [String: CollectionMemo] = [:]
+
+    func collection(_ name: String) -> CollectionMemo? { lock.lock(); defer { lock.unlock() }; return collections[name] }
+    func setCollection(_ name: String, _ memo: CollectionMemo) { lock.lock(); collections[name] = memo; lock.unlock() }
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
     /// The previous build's digest of an item, if its search inputs had the same key.
     func digest(_ item: String, key: UInt64) -> SearchDigest? {
-        if let memory {
-            guard let entry = memory[item], entry.key == key else { return nil }
+        if isInMemory {
+            lock.lock(); defer { lock.unlock() }
+            guard let entry = memory?[item], entry.key == key else { return nil }
             return entry.digest
         }
         guard let entry = digestIndex[item], entry.key == key else { return nil }
@@ -175,8 +199,9 @@ final class BuildCache: @unchecked Sendable {
 
     /// Appends digests in the order they are added to the index.
     func appendDigests(_ records: [(item: String, key: UInt64, digest: SearchDigest)]) throws {
-        if memory != nil {
-            for r in records { memory![r.item] = (r.key, r.digest) }
+        if isInMemory {
+            lock.lock(); defer { lock.unlock() }
+            for r in records where memory![r.item]?.key != r.key { memory![r.item] = (r.key, r.digest) }
             return
         }
         guard digestFD >= 0 else { return }

@@ -39,7 +39,7 @@ final class IndexFeed: @unchecked Sendable {
             defer { slots.signal() }
             guard error == nil else { return }
             if base != nil {
-                self.records += records
+                if self.records.isEmpty { self.records = records } else { self.records += records }
             } else {
                 for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest) }
             }

@@ -120,6 +120,20 @@ public final class OutputWriter: @unchecked Sendable {
         return link(output.path + "/" + rel, stagingPath + "/" + rel) == 0
     }
 
+    /// In place: keeps files of the previous output as they are, all or none; false, keeping
+    /// none, when one of them is not there.
+    func keepPrevious(_ relatives: [String]) -> Bool {
+        guard let inPlace, let recorded else { return false }
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(relatives.count)
+        for rel in relatives {
+            guard let h = inPlace[rel] else { return false }
+            hashes.append(h)
+        }
+        recorded.withLock { r in for (rel, h) in zip(relatives, hashes) { r[rel] = h } }
+        return true
+    }
+
     /// Writes text as UTF-8.
     public func write(_ relative: String, text: String) throws {
         var text = text

@@ -114,7 +114,7 @@ public struct SiteBuilder: Sendable {
         if previous != nil && !FileSystem.isDirectory(outputURL) { previous = nil }
         let writer = try OutputWriter(output: outputURL, recording: true, inPlace: previous?.files)
         let next = BuildCache(output: out, inMemory: true)
-        next.reserve(like: previous?.cache)
+        next.inherit(from: previous?.cache)
         do {
             var report = try render(site, templates: templates, writer: writer, loader: loader, start: start, cache: (previous?.cache, next))
             report.warnings = warnings + report.warnings
@@ -212,6 +212,10 @@ public struct SiteBuilder: Sendable {
 
         let live = cache?.next.isInMemory == true
         let feed = IndexFeed(cache: cache?.next, live: live, base: live ? cache?.previous?.takeIndex() : nil)
+        // Page keys, item memos and digests of the last build: in a serve session they were
+        // moved into this build's cache (see `BuildCache.inherit`), elsewhere they are the
+        // previous cache's. Each item reads its own entries before writing them.
+        let prior = live ? cache?.next : cache?.previous
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         var itemsDone = 0
         var baseHasher = StableHasher()
@@ -264,25 +268,42 @@ public struct SiteBuilder: Sendable {
             if memoize { cache?.next.setList(c.name, rows: rows, context: context) }
 
             let searchFields = c.settings.searchFields ?? [titleField]
+            // `sift serve`, with the collection as the last build left it but for a few items:
+            // only those and their neighbours go through the loop below; the rest keep their
+            // files, keys and digests wholesale.
+            var order = Array(c.items.indices)
+            var kept: BuildCache.CollectionMemo?
+            if reuseItems, let memo = cache?.previous?.collection(c.name), memo.context == context, memo.items.count == c.items.count {
+                let same = ParallelMap.map(Array(c.items.indices)) { memo.items[$0] == c.items[$0] }
+                let dirty = c.items.indices.filter { i in !same[i] || (i > 0 && !same[i - 1]) || (i + 1 < same.count && !same[i + 1]) }
+                let dirtySet = Set(dirty)
+                let keptRels = c.items.indices.filter { !dirtySet.contains($0) }.map { SiteURLs.item(c.name, c.items[$0].slug) + "index.html" }
+                if writer.keepPrevious(keptRels) {
+                    order = dirty
+                    kept = memo
+                }
+            }
+            var collected = kept?.records ?? []
+            var collectedPageKeys = kept?.pageKeys ?? []
             // Chunks keep memory flat: each chunk's pages are rendered, written and dropped
             // before the next, and only the search digests stay.
             let chunk = 512
             var startIndex = 0
-            while startIndex < c.items.count {
-                let range = Array(startIndex..<min(startIndex + chunk, c.items.count))
-                let results = ParallelMap.map(range) { i -> Result<(item: String, key: UInt64, digest: SearchDigest), SiftError> in
+            while startIndex < order.count {
+                let range = Array(order[startIndex..<min(startIndex + chunk, order.count)])
+                let results = ParallelMap.map(range) { i -> Result<(item: String, key: UInt64, digest: SearchDigest, pageKey: UInt64), SiftError> in
                     let item = c.items[i]
                     do {
                         let folder = SiteURLs.item(c.name, item.slug)
                         let rel = folder + "index.html"
                         let itemKey = "\(c.name)/\(item.slug)"
                         let neighbours = memoize ? BuildCache.Neighbours(c.items, i) : BuildCache.Neighbours()
-                        if reuseItems, let previous = cache?.previous, let m = previous.item(itemKey),
+                        if reuseItems, let previous = prior, let m = previous.item(itemKey),
                            m.context == context, m.neighbours == neighbours, m.item == item, previous.page(rel) == m.pageKey,
                            let digest = previous.digest(itemKey, key: m.searchKey), writer.linkFromPrevious(rel) {
                             cache?.next.setPage(rel, m.pageKey)
                             cache?.next.setItem(itemKey, m)
-                            return .success((itemKey, m.searchKey, digest))
+                            return .success((itemKey, m.searchKey, digest, m.pageKey))
                         }
                         let body = try item.page?.body()
                         var fields: [(name: String, value: String)] = [(titleField, item.title)]
@@ -308,7 +329,7 @@ public struct SiteBuilder: Sendable {
                         }
 
                         var md: RenderedMarkdown?
-                        if cache?.previous?.page(rel) == pageKey, writer.linkFromPrevious(rel) {
+                        if prior?.page(rel) == pageKey, writer.linkFromPrevious(rel) {
                             // Unchanged: the previous build's file is linked in, byte for byte what rendering would give.
                         } else {
                             md = body.map { Markdown.render($0, unsafe: unsafe) }
@@ -317,13 +338,13 @@ public struct SiteBuilder: Sendable {
                             try page(detailTemplate, ctx.withContent(detail.fields, html), to: rel)
                         }
                         cache?.next.setPage(rel, pageKey)
-                        if let digest = cache?.previous?.digest(itemKey, key: searchKey) {
-                            return .success((itemKey, searchKey, digest))
+                        if let digest = prior?.digest(itemKey, key: searchKey) {
+                            return .success((itemKey, searchKey, digest, pageKey))
                         }
                         if md == nil, c.settings.searchBody { md = body.map { Markdown.render($0, unsafe: unsafe) } }
                         let doc = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: folder,
                                                  scope: c.scope(of: item), fields: fields, body: c.settings.searchBody ? (md?.plainText ?? "") : "")
-                        return .success((itemKey, searchKey, SearchIndexBuilder.digest(doc)))
+                        return .success((itemKey, searchKey, SearchIndexBuilder.digest(doc), pageKey))
                     } catch let e as SiftError {
                         return .failure(e)
                     } catch {
@@ -331,16 +352,30 @@ public struct SiteBuilder: Sendable {
                     }
                 }
                 var records: [(item: String, key: UInt64, digest: SearchDigest)] = []
-                for r in results {
+                for (i, r) in zip(range, results) {
                     switch r {
-                    case .success(let d): records.append(d)
+                    case .success(let d):
+                        if kept != nil {
+                            collected[i] = (d.item, d.key, d.digest)
+                            collectedPageKeys[i] = d.pageKey
+                        } else {
+                            records.append((d.item, d.key, d.digest))
+                            if memoize { collected.append((d.item, d.key, d.digest)); collectedPageKeys.append(d.pageKey) }
+                        }
                     case .failure(let e): errors.append(e)
                     }
                 }
-                feed.add(records)
+                if kept == nil { feed.add(records) }
                 startIndex += chunk
                 itemsDone += range.count
                 options.progress?("rendering", itemsDone, totalItems)
+            }
+            if kept != nil {
+                feed.add(collected)
+                itemsDone += c.items.count - order.count
+            }
+            if memoize && collected.count == c.items.count {
+                cache?.next.setCollection(c.name, BuildCache.CollectionMemo(context: context, items: c.items, records: collected, pageKeys: collectedPageKeys))
             }
             for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
             report.pages += c.items.count
