@@ -199,6 +199,8 @@ public struct SiteLoader: Sendable {
         let joinedBefore = memo?.joined(folderPath) ?? [:]
         var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]
         if memo != nil { joinedNow.reserveCapacity(joinedBefore.count) }
+        var joins: [(index: Int, page: LoadedPage, fm: Fields)] = []
+        joins.reserveCapacity(loadedPages.count)
         for result in loadedPages {
             switch result {
             case .failure(let e): errors.append(e)
@@ -211,21 +213,7 @@ public struct SiteLoader: Sendable {
                 }
                 ownSlugs[page.slug] = page.page.displayPath
                 if let index = bySlug[page.slug] {
-                    // `sift serve`: the same row read in the same dataset read, joined to the same page read.
-                    let joinKey = remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
-                    if let joinKey, page.page.version != 0, let known = joinedBefore[page.slug], known.key == joinKey {
-                        items[index] = known.item
-                    } else {
-                        items[index].fields.merge(page.fields)
-                        items[index].page = page.page
-                        if let t = page.title, fm["title"] != nil || items[index].title.isEmpty {
-                            items[index].title = t
-                            items[index].titleFromHeading = page.titleFromHeading
-                        }
-                        items[index].date = fm["date"]?.text
-                        items[index].weight = fm["weight"]?.doubleValue
-                    }
-                    if let joinKey, page.page.version != 0 { joinedNow[page.slug] = (joinKey, items[index]) }
+                    joins.append((index, page, fm))
                     continue
                 }
                 if let dataset = datasets.first, !records.isEmpty {
@@ -237,6 +225,27 @@ public struct SiteLoader: Sendable {
                 item.weight = fm["weight"]?.doubleValue
                 ownItems.append(item)
             }
+        }
+        // Rows and their pages are joined on every core; each join makes a different item.
+        let joined = ParallelMap.map(joins) { (index, page, fm) -> (item: Item, key: PageMemo.JoinKey?) in
+            // `sift serve`: the same row of the same dataset read, joined to the same page read.
+            let joinKey = page.page.version == 0 ? nil
+                : remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
+            if let joinKey, let known = joinedBefore[page.slug], known.key == joinKey { return (known.item, joinKey) }
+            var item = items[index]
+            item.fields.merge(page.fields)
+            item.page = page.page
+            if let t = page.title, fm["title"] != nil || item.title.isEmpty {
+                item.title = t
+                item.titleFromHeading = page.titleFromHeading
+            }
+            item.date = fm["date"]?.text
+            item.weight = fm["weight"]?.doubleValue
+            return (item, joinKey)
+        }
+        for ((index, page, _), j) in zip(joins, joined) {
+            items[index] = j.item
+            if let key = j.key { joinedNow[page.slug] = (key, j.item) }
         }
         memo?.setJoined(folderPath, joinedNow)
         // Pages without a row follow the rows, by weight, then title.

@@ -8,7 +8,7 @@ import Foundation
 /// never holds them all (the previous build's file is memory-mapped and read on demand).
 final class BuildCache: @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 2
+    static let format: UInt64 = 3
 
     /// The output folder the keys describe; a cache for another output is ignored.
     let output: String

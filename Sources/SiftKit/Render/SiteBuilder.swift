@@ -316,13 +316,17 @@ public struct SiteBuilder: Sendable {
                         let detail = ctx.detail(c, collectionValue, index: i)
                         pageHasher.combine(detail.key)
                         pageHasher.combine(UInt64(item.titleFromHeading ? 1 : 0))
-                        pageHasher.combine(body ?? "")
+                        // The body, hashed once for both keys.
+                        var bodyHasher = StableHasher()
+                        bodyHasher.combine(body ?? "")
+                        let bodyHash = bodyHasher.finalize()
+                        pageHasher.combine(bodyHash)
                         let pageKey = pageHasher.finalize()
                         var searchHasher = StableHasher()
                         searchHasher.combine(baseKey)
                         for f in fields { searchHasher.combine(f.name); searchHasher.combine(f.value) }
                         searchHasher.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
-                        searchHasher.combine(c.settings.searchBody ? (body ?? "") : "")
+                        searchHasher.combine(c.settings.searchBody ? bodyHash : 0)
                         let searchKey = searchHasher.finalize()
                         if memoize {
                             cache?.next.setItem(itemKey, BuildCache.ItemMemo(item: item, neighbours: neighbours, context: context, pageKey: pageKey, searchKey: searchKey))

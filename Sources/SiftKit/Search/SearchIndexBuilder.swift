@@ -363,9 +363,10 @@ public struct SearchIndexBuilder {
             scopeValues = ids.map { $0 < scopes.count ? scopes[$0] : "" }
         }
         j.raw("\"slugs\":[")
+        let derived = ParallelMap.map(docs) { IndexFormat.derivedSlug($0.title) == $0.slug }
         for (i, d) in docs.enumerated() {
             if i > 0 { j.raw(",") }
-            j.string(IndexFormat.derivedSlug(d.title) == d.slug ? "" : d.slug)
+            j.string(derived[i] ? "" : d.slug)
         }
         j.raw("]")
         var urls: [(Int, String)] = []
