@@ -74,7 +74,8 @@ public enum Markdown {
     /// `<!-- raw HTML omitted -->` and `javascript:`, `vbscript:`, `file:` and `data:` URLs
     /// (but `data:image/png|gif|jpeg|webp`) become empty. Safe to call from several threads.
     public static func render(_ source: String, unsafe: Bool = false) -> RenderedMarkdown {
-        let options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | (unsafe ? CMARK_OPT_UNSAFE : 0)
+        // No CMARK_OPT_VALIDATE_UTF8: a Swift String is valid UTF-8 already.
+        let options = CMARK_OPT_DEFAULT | (unsafe ? CMARK_OPT_UNSAFE : 0)
         return CmarkDocument.render(source, options: options)
     }
 }
