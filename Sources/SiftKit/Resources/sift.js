@@ -104,11 +104,11 @@ export class SiftSearch {
   start() {
     if (this.active) return;
     this.active = true;
+    const hd = this.hide && doc.querySelector("[data-sift-header]");
+    hd?.style.setProperty("--sift-header-height", hd.offsetHeight + "px");
     set(this.form, "data-active", 1);
     root.dataset.sift = this.list ? "list" : "panel";
     if (this.hide) {
-      const hd = doc.querySelector("[data-sift-header]");
-      hd?.style.setProperty("--sift-header-height", hd.offsetHeight + "px");
       set(root, "data-sift-hide", 1);
       // Not <html>: see “Two more costs” in docs/search-bar.md.
       this.host.dataset.siftHost = "hide";
