@@ -348,7 +348,10 @@ def test_a_long_result_list_shows_more_rows_on_demand_and_scroll(page, long_list
     expect_rows(page, expected[:50], "widgets")
     expect(rows(page, "widgets").first.locator("mark")).to_have_text("Widget")
     page.get_by_role("button", name="Show more").click()
-    expect_rows(page, expected[:100], "widgets")
+    # The click scrolls the button into view, which may load the batch after it as well.
+    expect(rows(page, "widgets")).not_to_have_count(50)
+    got = shown(page, "widgets")
+    assert len(got) in (100, 130) and got == expected[:len(got)], len(got)
     # Scrolling towards the end loads the rest without a click.
     rows(page, "widgets").last.scroll_into_view_if_needed()
     expect_rows(page, expected, "widgets")
@@ -367,6 +370,8 @@ def test_keyboard_past_the_first_batch_loads_more(page, long_list):
     box.focus()
     for _ in range(50):
         box.press("ArrowDown")
-    expect(rows(page, "widgets")).to_have_count(100)
+    # The next batch at least (scrolling the active row into view may load the one after it too).
+    expect(rows(page, "widgets")).not_to_have_count(50)
+    assert rows(page, "widgets").count() in (100, 130)
     box.press("Enter")
     page.wait_for_url(server.url + "/widgets/widget-050/")
