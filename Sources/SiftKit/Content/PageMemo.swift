@@ -6,33 +6,8 @@ import Glibc
 /// Markdown pages as an earlier load read them, by path, for `sift serve`: a rebuild reads
 /// again only the files whose size, modification time or inode changed.
 final class PageMemo: @unchecked Sendable {
-    /// A file's version as `stat` sees it.
-    struct Stamp: Equatable {
-        var seconds: Int
-        var nanoseconds: Int
-        var size: Int
-        var inode: UInt
-
-        /// Whether the file was last changed over a second before `now`. A file changed within
-        /// the clock tick of a read could change again without its stamp changing, so only
-        /// settled files are trusted from memory ("racy" files, as git calls them, are read again).
-        func isSettled(at now: Date = Date()) -> Bool {
-            now.timeIntervalSince1970 - (Double(seconds) + Double(nanoseconds) / 1e9) > 1
-        }
-
-        /// The file's stamp; nil when it cannot be read.
-        init?(_ path: String) {
-            var st = stat()
-            guard stat(path, &st) == 0 else { return nil }
-            seconds = Int(st.st_mtim.tv_sec)
-            nanoseconds = Int(st.st_mtim.tv_nsec)
-            size = Int(st.st_size)
-            inode = UInt(st.st_ino)
-        }
-    }
-
     struct Entry {
-        var stamp: Stamp
+        var stamp: FileStamp
         var display: String
         var unsafe: Bool
         var page: SiteLoader.LoadedPage
@@ -41,18 +16,18 @@ final class PageMemo: @unchecked Sendable {
         var settled: Bool
 
         /// The page, if read from the same file version for the same use.
-        func page(stamp: Stamp, display: String, unsafeHTML: Bool) -> SiteLoader.LoadedPage? {
+        func page(stamp: FileStamp, display: String, unsafeHTML: Bool) -> SiteLoader.LoadedPage? {
             settled && self.stamp == stamp && self.display == display && unsafe == unsafeHTML ? page : nil
         }
     }
 
     /// A dataset as read, and its rows' titles and slugs per choice of title and slug fields.
     struct Dataset {
-        var stamp: Stamp
+        var stamp: FileStamp
         var display: String
         var records: [Record]
         var named: [String: [(title: String, slugSource: String, slug: String)]] = [:]
-        /// Whether the file had settled when it was read (see `Stamp.isSettled`).
+        /// Whether the file had settled when it was read (see `FileStamp.isSettled`).
         var settled = false
         /// Tells this read of the file from others.
         var generation: UInt64 = 0
@@ -60,7 +35,7 @@ final class PageMemo: @unchecked Sendable {
 
     private var entries: [String: Entry] = [:]
     private var datasets: [String: Dataset] = [:]
-    private var listings: [String: (stamp: Stamp, names: [String])] = [:]
+    private var listings: [String: (stamp: FileStamp, names: [String])] = [:]
     private var joins: [String: [String: (key: JoinKey, item: Item)]] = [:]
 
     /// What a row joined to a page was made from: a read of the dataset, the row, how titles and
@@ -97,7 +72,7 @@ final class PageMemo: @unchecked Sendable {
     /// own stamp changed (adding, removing or renaming a file changes it; editing one does not).
     func listing(_ folder: URL) -> [String] {
         let path = folder.path
-        guard let stamp = Stamp(path) else { return FileSystem.list(folder) }
+        guard let stamp = FileStamp(path) else { return FileSystem.list(folder) }
         lock.lock()
         if let known = listings[path], known.stamp == stamp { lock.unlock(); return known.names }
         lock.unlock()
@@ -112,7 +87,7 @@ final class PageMemo: @unchecked Sendable {
         return entries
     }
 
-    func dataset(_ path: String, stamp: Stamp, display: String) -> Dataset? {
+    func dataset(_ path: String, stamp: FileStamp, display: String) -> Dataset? {
         lock.lock(); defer { lock.unlock() }
         guard let d = datasets[path], d.stamp == stamp, d.display == display, d.settled else { return nil }
         return d
@@ -124,7 +99,7 @@ final class PageMemo: @unchecked Sendable {
     }
 
     /// Remembers a page just read, giving it a version of its own; returns it so.
-    func set(_ path: String, stamp: Stamp, display: String, unsafeHTML: Bool, page: SiteLoader.LoadedPage) -> SiteLoader.LoadedPage {
+    func set(_ path: String, stamp: FileStamp, display: String, unsafeHTML: Bool, page: SiteLoader.LoadedPage) -> SiteLoader.LoadedPage {
         lock.lock(); defer { lock.unlock() }
         versions += 1
         var page = page

@@ -143,7 +143,7 @@ public struct SiteLoader: Sendable {
         var remembered: PageMemo.Dataset?
         if let dataset = datasets.first {
             let path = folderPath + "/" + dataset, shown = display("\(rel)/\(dataset)")
-            let stamp = memo == nil ? nil : PageMemo.Stamp(path)
+            let stamp = memo == nil ? nil : FileStamp(path)
             if let stamp, let hit = memo?.dataset(path, stamp: stamp, display: shown) {
                 remembered = hit
                 records = hit.records
@@ -310,7 +310,7 @@ public struct SiteLoader: Sendable {
 
     func loadPage(_ file: String, display path: String, unsafe: Bool, known: [String: PageMemo.Entry]? = nil) throws -> LoadedPage {
         guard let memo else { return try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe) }
-        let stamp = PageMemo.Stamp(file)
+        let stamp = FileStamp(file)
         if let stamp, let page = (known ?? memo.snapshot())[file]?.page(stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
         let page = try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe)
         guard let stamp else { return page }

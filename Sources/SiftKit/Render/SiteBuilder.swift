@@ -223,7 +223,7 @@ public struct SiteBuilder: Sendable {
         baseHasher.combine(templates.fingerprint)
         baseHasher.combine(UInt64(unsafe ? 1 : 0))
         let baseKey = baseHasher.finalize()
-        if cache?.next.isInMemory == true {
+        if live {
             cache?.next.settings = (site.settings, Dictionary(site.collections.map { ($0.name, $0.settings) }, uniquingKeysWith: { a, _ in a }))
         }
         for c in site.collections {
@@ -239,8 +239,7 @@ public struct SiteBuilder: Sendable {
             let detailTemplate = templates.page("detail", collection: c.name)
             let titleField = c.settings.titleField ?? "title"
             // `sift serve` remembers every item's inputs and keys, and skips items that compare equal.
-            let memoize = cache?.next.isInMemory == true
-            let reuseItems = memoize && cache?.previous?.settings?.site == site.settings
+            let reuseItems = live && cache?.previous?.settings?.site == site.settings
                 && cache?.previous?.settings?.collections[c.name] == c.settings
             let context: UInt64 = {
                 var h = StableHasher()
@@ -252,7 +251,7 @@ public struct SiteBuilder: Sendable {
 
             // The list pages show each item's title, slug and fields: when none of those
             // changed, `sift serve` keeps them.
-            let rows = memoize ? c.items.map { BuildCache.ListRow(slug: $0.slug, title: $0.title, fields: $0.fields) } : []
+            let rows = live ? c.items.map { BuildCache.ListRow(slug: $0.slug, title: $0.title, fields: $0.fields) } : []
             let keepLists = reuseItems && cache?.previous?.list(c.name).map { $0.context == context && $0.rows == rows } == true
             let perPage = c.settings.perPage > 0 ? c.settings.perPage : max(c.items.count, 1)
             let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
@@ -265,7 +264,7 @@ public struct SiteBuilder: Sendable {
                 sitemap.append(rel)
                 report.pages += 1
             }
-            if memoize { cache?.next.setList(c.name, rows: rows, context: context) }
+            if live { cache?.next.setList(c.name, rows: rows, context: context) }
 
             let searchFields = c.settings.searchFields ?? [titleField]
             // `sift serve`, with the collection as the last build left it but for a few items:
@@ -297,7 +296,7 @@ public struct SiteBuilder: Sendable {
                         let folder = SiteURLs.item(c.name, item.slug)
                         let rel = folder + "index.html"
                         let itemKey = "\(c.name)/\(item.slug)"
-                        let neighbours = memoize ? BuildCache.Neighbours(c.items, i) : BuildCache.Neighbours()
+                        let neighbours = live ? BuildCache.Neighbours(c.items, i) : BuildCache.Neighbours()
                         if reuseItems, let previous = prior, let m = previous.item(itemKey),
                            m.context == context, m.neighbours == neighbours, m.item == item, previous.page(rel) == m.pageKey,
                            let digest = previous.digest(itemKey, key: m.searchKey), writer.linkFromPrevious(rel) {
@@ -328,7 +327,7 @@ public struct SiteBuilder: Sendable {
                         searchHasher.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
                         searchHasher.combine(c.settings.searchBody ? bodyHash : 0)
                         let searchKey = searchHasher.finalize()
-                        if memoize {
+                        if live {
                             cache?.next.setItem(itemKey, BuildCache.ItemMemo(item: item, neighbours: neighbours, context: context, pageKey: pageKey, searchKey: searchKey))
                         }
 
@@ -364,7 +363,7 @@ public struct SiteBuilder: Sendable {
                             collectedPageKeys[i] = d.pageKey
                         } else {
                             records.append((d.item, d.key, d.digest))
-                            if memoize { collected.append((d.item, d.key, d.digest)); collectedPageKeys.append(d.pageKey) }
+                            if live { collected.append((d.item, d.key, d.digest)); collectedPageKeys.append(d.pageKey) }
                         }
                     case .failure(let e): errors.append(e)
                     }
@@ -378,7 +377,7 @@ public struct SiteBuilder: Sendable {
                 feed.add(collected)
                 itemsDone += c.items.count - order.count
             }
-            if memoize && collected.count == c.items.count {
+            if live && collected.count == c.items.count {
                 cache?.next.setCollection(c.name, BuildCache.CollectionMemo(context: context, items: c.items, records: collected, pageKeys: collectedPageKeys))
             }
             for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
@@ -393,16 +392,11 @@ public struct SiteBuilder: Sendable {
         if !(keepSitemap && writer.linkFromPrevious("sitemap.xml")) {
             try writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
         }
-        if cache?.next.isInMemory == true { cache?.next.sitemap = sitemap }
+        if live { cache?.next.sitemap = sitemap }
         report.lap("assets", since: &lap)
         options.progress?("indexing", itemsDone, totalItems)
-        let files = index.render(baseURL: urls.basePath)
+        try index.write(baseURL: urls.basePath) { name, bytes in try writer.write("search/\(name)", bytes) }
         if live { cache?.next.setIndex(index) }
-        let failures = ErrorBox()
-        _ = ParallelMap.map(files) { file in
-            do { try writer.write("search/\(file.0)", file.1) } catch { failures.set(error) }
-        }
-        if let error = failures.error { throw error }
         report.lap("index", since: &lap)
         if options.dryRun {
             report.warnings += LinkChecker(urls: urls, output: writer.staging).check(links.withLock { $0 })

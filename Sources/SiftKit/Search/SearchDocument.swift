@@ -58,3 +58,12 @@ public struct SearchDigest: Sendable {
     /// Each piece's 64-bit hash, which decides its partition and its slot when merged.
     var wordHashes: [UInt64]
 }
+
+extension SearchDigest {
+    /// The digest as the index keeps it once its words are merged: everything but the words.
+    var withoutWords: SearchDigest {
+        var d = self
+        d.wordBytes = []; d.wordEnds = []; d.wordHashes = []
+        return d
+    }
+}

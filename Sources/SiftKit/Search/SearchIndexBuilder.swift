@@ -160,9 +160,7 @@ public struct SearchIndexBuilder {
             Self.parallel(tables.count) { p in
                 tables[p].replace(document: Int32(i), with: digest, part: UInt64(p), parts: UInt64(tables.count))
             }
-            var d = digest
-            d.wordBytes = []; d.wordEnds = []; d.wordHashes = []
-            docs[i] = d
+            docs[i] = digest.withoutWords
             keys[i] = records[i].key
         }
         return true
@@ -184,10 +182,7 @@ public struct SearchIndexBuilder {
         Self.parallel(tables.count) { p in
             tables[p].merge(batch, first: first, part: UInt64(p), parts: parts)
         }
-        for var d in pending {
-            d.wordBytes = []; d.wordEnds = []; d.wordHashes = []
-            docs.append(d)
-        }
+        docs += pending.map(\.withoutWords)
         pending.removeAll(keepingCapacity: true)
     }
 
@@ -203,14 +198,17 @@ public struct SearchIndexBuilder {
 
     /// Writes manifest.json (and, when sharded, docs-N.json and shard-N.json) into the directory.
     public mutating func write(to searchDirectory: URL, baseURL: String) throws {
-        let files = render(baseURL: baseURL)
         try FileManager.default.createDirectory(at: searchDirectory, withIntermediateDirectories: true)
+        try write(baseURL: baseURL) { name, bytes in try Data(bytes).write(to: searchDirectory.appendingPathComponent(name)) }
+    }
+
+    /// Renders the index files and hands each to `save` (name, bytes), on every core; the
+    /// first error is thrown.
+    mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
+        let files = render(baseURL: baseURL)
         let failures = ErrorBox()
-        Self.parallel(min(files.count, max(1, ParallelMap.jobs))) { worker in
-            for i in stride(from: worker, to: files.count, by: max(1, ParallelMap.jobs)) {
-                do { try Data(files[i].1).write(to: searchDirectory.appendingPathComponent(files[i].0)) }
-                catch { failures.set(error) }
-            }
+        _ = ParallelMap.map(files) { file in
+            do { try save(file.0, file.1) } catch { failures.set(error) }
         }
         if let error = failures.error { throw error }
     }

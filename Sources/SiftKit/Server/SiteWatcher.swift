@@ -7,14 +7,6 @@ import Glibc
 /// Polling works on every Linux file system (inotify misses network mounts and needs a
 /// watch per folder); hidden files and editor backups (`~`, `.swp`) are ignored.
 final class SiteWatcher: @unchecked Sendable {
-    /// A file's identity and version as polling sees it.
-    struct Stamp: Equatable {
-        var mtime: Int
-        var nsec: Int
-        var size: Int
-        var inode: UInt
-    }
-
     let folders: [URL]
     let interval: Double
     let debounce: Double
@@ -22,7 +14,7 @@ final class SiteWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private let done = DispatchSemaphore(value: 0)
-    private var baseline: [String: Stamp]
+    private var baseline: [String: FileStamp]
 
     /// Takes the first snapshot now, so a change made during the first build is seen.
     init(folders: [URL], interval: Double = 0.25, debounce: Double = 0.15, onChange: @escaping @Sendable () -> Void) {
@@ -72,13 +64,13 @@ final class SiteWatcher: @unchecked Sendable {
         }
     }
 
-    static func snapshot(_ folders: [URL]) -> [String: Stamp] {
-        var out: [String: Stamp] = [:]
+    static func snapshot(_ folders: [URL]) -> [String: FileStamp] {
+        var out: [String: FileStamp] = [:]
         for f in folders { walk(f.path, into: &out) }
         return out
     }
 
-    private static func walk(_ path: String, into out: inout [String: Stamp]) {
+    private static func walk(_ path: String, into out: inout [String: FileStamp]) {
         guard let dir = opendir(path) else { return }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
@@ -88,10 +80,10 @@ final class SiteWatcher: @unchecked Sendable {
             var st = stat()
             guard stat(full, &st) == 0 else { continue }
             if (st.st_mode & S_IFMT) == S_IFDIR {
-                out[full + "/"] = Stamp(mtime: 0, nsec: 0, size: 0, inode: UInt(st.st_ino))
+                out[full + "/"] = FileStamp(folderInode: UInt(st.st_ino))
                 walk(full, into: &out)
             } else {
-                out[full] = Stamp(mtime: Int(st.st_mtim.tv_sec), nsec: Int(st.st_mtim.tv_nsec), size: Int(st.st_size), inode: UInt(st.st_ino))
+                out[full] = FileStamp(st)
             }
         }
     }

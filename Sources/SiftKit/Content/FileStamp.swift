@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file's version as `stat` sees it: modification time, size and inode. `sift serve`'s
+/// watcher compares them to notice edits, and its page memo to know what it may reuse.
+struct FileStamp: Equatable {
+    var seconds: Int
+    var nanoseconds: Int
+    var size: Int
+    var inode: UInt
+
+    /// A folder as the watcher records it: only its inode, since its times change with every
+    /// file written inside it.
+    init(folderInode inode: UInt) {
+        seconds = 0; nanoseconds = 0; size = 0
+        self.inode = inode
+    }
+
+    /// The stamp of what `stat` returned.
+    init(_ st: stat) {
+        seconds = Int(st.st_mtim.tv_sec)
+        nanoseconds = Int(st.st_mtim.tv_nsec)
+        size = Int(st.st_size)
+        inode = UInt(st.st_ino)
+    }
+
+    /// The file's stamp; nil when it cannot be read.
+    init?(_ path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        self.init(st)
+    }
+
+    /// Whether the file was last changed over a second before `now`. A file changed within
+    /// the clock tick of a read could change again without its stamp changing, so only
+    /// settled files are trusted from memory ("racy" files, as git calls them, are read again).
+    func isSettled(at now: Date = Date()) -> Bool {
+        now.timeIntervalSince1970 - (Double(seconds) + Double(nanoseconds) / 1e9) > 1
+    }
+}
