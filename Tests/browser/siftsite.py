@@ -4,6 +4,7 @@ SIFT=path picks the sift binary (default: .build/release/sift of this repository
 SIFT_ASSETS=dir overlays the files of dir onto public/assets/ after each build, to try
 sift.js or sift.css edits without rebuilding sift.
 """
+import contextlib
 import functools
 import http.server
 import json
@@ -68,3 +69,19 @@ class Server:
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+@contextlib.contextmanager
+def served_fixture(files: dict, prefix: str):
+    """A fixture site built into a temporary folder and served: yields (server, built folder),
+    then stops the server and removes both folders."""
+    site = fixture_site(files)
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    built = build(site, tmp)
+    server = Server(built)
+    try:
+        yield server, built
+    finally:
+        server.close()
+        shutil.rmtree(site, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -4,9 +4,6 @@ The expected rows come from `sift search --json` on the same built index, so the
 must give exactly the answer the command line gives (SPEC.md §2, §4).
 """
 import re
-import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -268,17 +265,11 @@ def test_reduced_motion_turns_transitions_off(browser, server):
 
 @pytest.fixture(scope="module")
 def cjk():
-    site = siftsite.fixture_site({
+    with siftsite.served_fixture({
         "Content/site.yml": "title: 城市\nlanguage: zh\nsearch:\n  placeholder: 搜索\n  instant: false\n  style: centered\n",
         "Content/cities/cities.txt": "北京\n上海\n广州\n南京\n东京\n",
-    })
-    tmp = Path(tempfile.mkdtemp(prefix="sift-cjk-"))
-    built = siftsite.build(site, tmp)
-    server = siftsite.Server(built)
-    yield server, built
-    server.close()
-    shutil.rmtree(site, ignore_errors=True)
-    shutil.rmtree(tmp, ignore_errors=True)
+    }, "sift-cjk-") as served:
+        yield served
 
 
 def test_one_chinese_character_on_a_cjk_site(page, cjk):
@@ -298,14 +289,10 @@ def test_one_chinese_character_on_a_cjk_site(page, cjk):
 
 
 def test_a_paginated_list_finds_items_on_other_pages(page):
-    site = siftsite.fixture_site({
+    with siftsite.served_fixture({
         "Content/fruits/collection.yml": "per_page: 2\n",
         "Content/fruits/fruits.txt": "Apple\nBanana\nCherry\nMango\nOrange\nPear\n",
-    })
-    tmp = Path(tempfile.mkdtemp(prefix="sift-pages-"))
-    built = siftsite.build(site, tmp)
-    server = siftsite.Server(built)
-    try:
+    }, "sift-pages-") as (server, built):
         page.goto(server.url + "/fruits/")
         expect(rows(page, "fruits")).to_have_count(2)
         pages = page.get_by_role("navigation", name="Pages")
@@ -316,24 +303,14 @@ def test_a_paginated_list_finds_items_on_other_pages(page):
         page.get_by_role("button", name="Cancel").click()
         expect_rows(page, ["/fruits/apple/", "/fruits/banana/"], "fruits")
         expect(pages).to_be_visible()
-    finally:
-        server.close()
-        shutil.rmtree(site, ignore_errors=True)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def long_list():
     """A list of 130 items, longer than the 50 rows the bar renders at first."""
     names = [f"Widget {i:03}" for i in range(1, 131)]
-    site = siftsite.fixture_site({"Content/widgets/widgets.txt": "\n".join(names) + "\n"})
-    tmp = Path(tempfile.mkdtemp(prefix="sift-long-"))
-    built = siftsite.build(site, tmp)
-    server = siftsite.Server(built)
-    yield server, built
-    server.close()
-    shutil.rmtree(site, ignore_errors=True)
-    shutil.rmtree(tmp, ignore_errors=True)
+    with siftsite.served_fixture({"Content/widgets/widgets.txt": "\n".join(names) + "\n"}, "sift-long-") as served:
+        yield served
 
 
 def test_a_long_result_list_shows_more_rows_on_demand_and_scroll(page, long_list):
