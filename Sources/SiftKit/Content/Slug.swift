@@ -6,6 +6,11 @@ import Foundation
 public enum Slug {
     /// The slug of a title or file name; may be empty, which callers report as an error.
     public static func make(_ s: String) -> String {
+        makeASCII(s) ?? makeUnicode(s)
+    }
+
+    /// `make` through the Unicode properties, for any text.
+    static func makeUnicode(_ s: String) -> String {
         var out = String.UnicodeScalarView()
         var pendingDash = false
         let source = s.utf8.allSatisfy({ $0 < 0x80 }) ? s : s.decomposedStringWithCompatibilityMapping
@@ -31,5 +36,27 @@ public enum Slug {
         // Recomposing keeps Hangul syllables whole in URLs; the marks are already gone.
         let result = String(out)
         return result.utf8.allSatisfy({ $0 < 0x80 }) ? result : result.precomposedStringWithCanonicalMapping
+    }
+
+    /// `make` for ASCII text, where the letters and digits are [A-Za-z0-9]; nil for any other text.
+    static func makeASCII(_ s: String) -> String? {
+        var s = s
+        return s.withUTF8 { bytes -> String? in
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count)
+            var pendingDash = false
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                let lower = b | 0x20
+                if (lower >= 0x61 && lower <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                    if pendingDash && !out.isEmpty { out.append(0x2D) }
+                    pendingDash = false
+                    out.append(b >= 0x41 && b <= 0x5A ? lower : b)
+                } else {
+                    pendingDash = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 }

@@ -105,7 +105,12 @@ fileprivate enum CmarkDocument {
         var walk = Walk(options: options, mem: mem, capacity: source.utf8.count)
         walk.run(document)
 
-        let html = takeHTML(cmark_render_html(document, options), mem)
+        let html: String
+        if walk.rewritesHeadings {
+            html = takeHTML(cmark_render_html(document, options), mem)
+        } else {
+            (html, walk.leadingTitleBytes) = takeHTML(cmark_render_html(document, options), mem, ids: walk.headings, titleLeads: walk.titleLeads)
+        }
         var htmlWithoutTitle = html
         if walk.leadingTitleBytes > 0 {
             htmlWithoutTitle = String(Substring(html.utf8.dropFirst(walk.leadingTitleBytes)))
@@ -123,6 +128,50 @@ fileprivate func takeHTML(_ pointer: UnsafeMutablePointer<CChar>?, _ mem: Unsafe
     guard let pointer else { return "" }
     defer { mem.pointee.free(pointer) }
     return String(cString: pointer)
+}
+
+/// Copies safe-mode HTML cmark allocated, giving the n-th `<hN>` the n-th heading's id, and
+/// frees it; also returns the UTF-8 length of the leading title heading when `titleLeads`.
+///
+/// Without `CMARK_OPT_UNSAFE` every `<` of text, code, attributes and raw HTML is escaped or
+/// omitted, so each `<h1>`…`<h6>` in the output opens a heading node, in document order.
+fileprivate func takeHTML(_ pointer: UnsafeMutablePointer<CChar>?, _ mem: UnsafeMutablePointer<cmark_mem>,
+                          ids headings: [Heading], titleLeads: Bool) -> (String, Int) {
+    guard let pointer else { return ("", 0) }
+    defer { mem.pointee.free(pointer) }
+    let count = strlen(pointer)
+    if headings.isEmpty { return (String(cString: pointer), 0) }
+    var extra = 0
+    for h in headings { extra += h.id.utf8.count + 6 }
+    var leading = 0
+    let html = String(unsafeUninitializedCapacity: count + extra) { out in
+        let src = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
+        // `copied`: source bytes already in `out`; `i`: where the search for `<` goes on.
+        var n = 0, copied = 0, i = 0, next = 0
+        func copy(to end: Int) {
+            guard end > copied else { return }
+            (out.baseAddress! + n).update(from: src + copied, count: end - copied)
+            n += end - copied
+            copied = end
+        }
+        while next < headings.count, i < count, let lt = memchr(src + i, 0x3C, count - i) {
+            let at = UnsafeRawPointer(lt).assumingMemoryBound(to: UInt8.self) - src
+            i = at + 1
+            guard at + 3 < count, src[at + 1] == 0x68, src[at + 3] == 0x3E,
+                  src[at + 2] == 0x30 &+ UInt8(headings[next].level) else { continue }
+            copy(to: at + 3)
+            for b in " id=\"".utf8 { out[n] = b; n += 1 }
+            for b in headings[next].id.utf8 { out[n] = b; n += 1 }
+            out[n] = 0x22; n += 1
+            next += 1
+            if next == 1 && titleLeads, at == 0, let close = strstr(pointer + copied, "</h1>\n") {
+                leading = n + (close - (pointer + copied)) + 6
+            }
+        }
+        copy(to: count)
+        return n
+    }
+    return (html, leading)
 }
 
 /// A bump allocator for one document at a time, one per thread, handed to cmark as its
@@ -240,15 +289,19 @@ fileprivate func literalBytes(_ node: OpaquePointer) -> UnsafeRawBufferPointer {
     return UnsafeRawBufferPointer(start: literal, count: strlen(literal))
 }
 
-/// One pass over the tree that collects the plain text and the headings, and swaps each
-/// heading for a custom block holding its HTML with the `id` in place.
+/// One pass over the tree that collects the plain text and the headings; with `unsafe`, it
+/// also swaps each heading for a custom block holding its HTML with the `id` in place.
 ///
-/// cmark's HTML renderer has no hook for attributes. Rendering each heading on its own and
-/// handing the result back as a custom block's `on_enter` (which cmark emits verbatim, in
-/// safe mode too) adds the id without ever scanning HTML, so raw HTML that happens to contain
-/// `<h2>` (possible with `unsafe`) cannot shift the ids.
+/// cmark's HTML renderer has no hook for attributes. In safe mode the ids go in while the
+/// HTML is copied out (see `takeHTML(_:_:ids:titleLeads:)`). With `unsafe`, raw HTML may
+/// contain `<h2>` itself, so each heading is rendered on its own and handed back as a custom
+/// block's `on_enter` (which cmark emits verbatim), which never scans HTML.
 fileprivate struct Walk {
     let options: Int32
+    /// Whether headings are re-rendered into custom blocks (only with `unsafe`).
+    var rewritesHeadings: Bool { options & CMARK_OPT_UNSAFE != 0 }
+    /// Safe mode: the title heading is the document's first block.
+    var titleLeads = false
     var text: [UInt8] = []
     var headings: [Heading] = []
     var title: String?
@@ -296,11 +349,19 @@ fileprivate struct Walk {
                 if entering {
                     endBlock()
                     headingStart = text.count
-                } else {
+                } else if rewritesHeadings {
                     let replacement = finishHeading(node)
                     endBlock()
                     // The heading is gone from the tree; resume from its stand-in.
                     cmark_iter_reset(iterator, replacement, CMARK_EVENT_EXIT)
+                } else {
+                    let plain = recordHeading(node)
+                    if title == nil && headings[headings.count - 1].level == 1 {
+                        title = plain
+                        titleLeads = cmark_node_previous(node) == nil
+                            && cmark_node_parent(node).map { cmark_node_get_type($0) == CMARK_NODE_DOCUMENT } == true
+                    }
+                    endBlock()
                 }
             case CMARK_NODE_PARAGRAPH, CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM,
                  CMARK_NODE_CUSTOM_BLOCK:
@@ -314,10 +375,9 @@ fileprivate struct Walk {
 
     /// Records the heading, replaces it in the tree and frees it; returns the replacement.
     mutating func finishHeading(_ node: OpaquePointer) -> OpaquePointer {
-        let level = Int(cmark_node_get_heading_level(node))
-        let plain = String(decoding: text[headingStart...], as: UTF8.self)
-        let id = uniqueID(for: plain)
-        headings.append(Heading(level: level, text: plain, id: id))
+        let plain = recordHeading(node)
+        let level = headings[headings.count - 1].level
+        let id = headings[headings.count - 1].id
 
         // cmark renders a heading as `<hN>…</hN>\n`: the id goes after the first three bytes.
         var rendered = takeHTML(cmark_render_html(node, options), mem)
@@ -338,6 +398,13 @@ fileprivate struct Walk {
         }
         cmark_node_free(node)
         return block
+    }
+
+    /// Adds the heading that ends here to `headings`; returns its plain text.
+    mutating func recordHeading(_ node: OpaquePointer) -> String {
+        let plain = String(decoding: text[headingStart...], as: UTF8.self)
+        headings.append(Heading(level: Int(cmark_node_get_heading_level(node)), text: plain, id: uniqueID(for: plain)))
+        return plain
     }
 
     /// Slugs are letters, digits and `-` only, so the id needs no escaping in the attribute.

@@ -53,6 +53,8 @@ struct PageContext: Sendable {
         return f
     }
 
+    static let kindFlags = ["home", "list", "detail", "page", "404"].map { ($0, "is_\($0)") }
+
     /// The part every page shares: site, page, nav, assets, search.
     func base(kind: String, title: String, url relative: String, collection: String = "") -> Fields {
         // A standalone page marks itself current in the nav, so it gets its own.
@@ -61,7 +63,7 @@ struct PageContext: Sendable {
             : shared[collection]?.fields ?? Self.sharedFields(site: site, urls: urls, hasTheme: hasTheme, collection: collection, relative: relative)
         var page: Fields = ["title": .string(title), "url": .string(urls.link(relative)), "kind": .string(kind),
                             "permalink": .string(urls.absoluteBase.isEmpty ? "" : urls.absoluteBase + relative)]
-        for k in ["home", "list", "detail", "page", "404"] { page["is_\(k)"] = .bool(k == kind) }
+        for (k, flag) in Self.kindFlags { page[flag] = .bool(k == kind) }
         f["page"] = .map(page)
         return f
     }
@@ -131,10 +133,12 @@ struct PageContext: Sendable {
         let rel = SiteURLs.item(c.name, item.slug)
         var f = base(kind: "detail", title: item.title, url: rel, collection: c.name)
         f["collection"] = collectionValue.value
-        let hidden: Set<String> = [c.settings.titleField ?? "title", "title", "slug", c.settings.slugField ?? "slug"]
+        let titleField = c.settings.titleField ?? "title", slugField = c.settings.slugField ?? "slug"
         let fields: [Value] = item.fields.compactMap { (name, value) in
-            guard !hidden.contains(name), !display(value).isEmpty else { return nil }
-            return ["name": .string(name), "label": .string(label(name)), "value": .string(display(value))]
+            guard name != "title", name != "slug", name != titleField, name != slugField else { return nil }
+            let shown = display(value)
+            guard !shown.isEmpty else { return nil }
+            return ["name": .string(name), "label": .string(label(name)), "value": .string(shown)]
         }
         var v: Fields = [
             "title": .string(item.title), "url": .string(urls.link(rel)),
@@ -183,7 +187,13 @@ struct PageContext: Sendable {
 
     /// `list_price` → `List price`.
     func label(_ name: String) -> String {
-        let spaced = name.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+        var bytes = Array(name.utf8)
+        for i in bytes.indices where bytes[i] == 0x5F || bytes[i] == 0x2D { bytes[i] = 0x20 }
+        if let first = bytes.first, first < 0x80 {
+            if first &- 0x61 < 26 { bytes[0] = first - 0x20 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let spaced = String(decoding: bytes, as: UTF8.self)
         return spaced.prefix(1).uppercased() + spaced.dropFirst()
     }
 }

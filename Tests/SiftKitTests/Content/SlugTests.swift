@@ -8,3 +8,14 @@ import Testing
 @Test func slugOfPunctuationIsEmpty() { #expect(Slug.make("?!") == "") }
 @Test func slugOfDotsCannotEscape() { #expect(Slug.make("../../etc/passwd") == "etc-passwd") }
 @Test func slugKeepsHangulSyllables() { #expect(Slug.make("대한민국") == "대한민국") }
+
+/// The ASCII fast path gives what the Unicode path gives, on every ASCII byte and on random text.
+@Test func slugASCIIPathMatchesUnicodePath() {
+    var rng = SeededRNG(state: 0x5106)
+    var samples = (0..<128).map { String(UnicodeScalar(UInt8($0))) + "a" + String(UnicodeScalar(UInt8($0))) + "Z9" }
+    for _ in 0..<2_000 {
+        samples.append(String(decoding: (0..<Int.random(in: 0...24, using: &rng)).map { _ in UInt8.random(in: 0..<128, using: &rng) }, as: UTF8.self))
+    }
+    for s in samples { #expect(Slug.makeASCII(s) == Slug.makeUnicode(s), "\(Array(s.utf8))") }
+    #expect(Slug.makeASCII("Café") == nil)
+}

@@ -209,3 +209,25 @@ private final class Results: @unchecked Sendable {
     let expected = sources.map { Markdown.render($0) }
     #expect(ParallelMap.map(sources) { Markdown.render($0) } == expected)
 }
+
+// MARK: Heading ids (safe mode adds them while copying the HTML out)
+
+/// Safe mode puts ids in while copying cmark's HTML; `unsafe` re-renders each heading into
+/// the tree instead. On bodies without raw HTML or scriptable links the two must agree on
+/// every heading, id, title and byte: code that shows `<h2>`, entities, nested and setext
+/// headings, a title that leads or does not, repeats.
+@Test func markdownSafeHeadingIdsMatchTreeRewrite() {
+    var rng = SeededRNG(state: 0x4EAD)
+    let blocks = [
+        "# Title", "# Title", "## Part", "### Part", "#### Déjà vu", "###### Six", "## `<h2>` tag",
+        "Setext\n======", "Other\n------", "> ## Quoted", "- ## In a list", "Text with `<h1>x</h1>` code",
+        "    <h2>indented code</h2>", "```\n<h3>fenced</h3>\n```", "&lt;h2&gt; entity", "## &lt;h4&gt;",
+        "Plain *paragraph* with [a link](/x/) and ![img](/i.png)", "***", "## 俄罗斯", "##", "# ",
+    ]
+    for _ in 0..<400 {
+        let body = (0..<Int.random(in: 1...8, using: &rng)).map { _ in blocks.randomElement(using: &rng)! }
+            .joined(separator: "\n\n")
+        let safe = Markdown.render(body), rewritten = Markdown.render(body, unsafe: true)
+        #expect(safe == rewritten, "\(body)")
+    }
+}

@@ -18,6 +18,14 @@ struct SiteBuilderTests {
         #expect(site.page("things/blue-cube/index.html")?.contains("blue") == true)
     }
 
+    @Test func detailPagesLabelFieldsInSentenceCase() throws {
+        let site = try TestSite(["Content/things/things.csv": "name,list_price,shelf-life,élan,café_count\nRed Ball,3,2 years,high,4\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let page = try #require(site.page("things/red-ball/index.html"))
+        for label in ["List price", "Shelf life", "Élan", "Café count"] { #expect(page.contains(">\(label)<"), "\(label)") }
+    }
+
     @Test func baseURLWithAPathPrefixesEveryLink() throws {
         let site = try TestSite([
             "Content/site.yml": "title: Docs\nbase_url: https://example.org/docs/\n",
