@@ -71,9 +71,19 @@ public final class OutputWriter: @unchecked Sendable {
 
     /// Checks a relative output path: no absolute paths, no `..`, no empty or hidden segments.
     public static func checked(_ relative: String) throws -> String {
-        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-        guard !relative.hasPrefix("/"), !parts.isEmpty,
-              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }) else {
+        var ok = true
+        var segment = 0, dots = 0
+        for b in relative.utf8 {
+            if b == 0x2F {
+                if segment == 0 || segment == dots && dots <= 2 { ok = false; break }
+                segment = 0; dots = 0
+            } else {
+                if b == 0 { ok = false; break }
+                segment += 1
+                if b == 0x2E { dots += 1 }
+            }
+        }
+        guard ok, segment > 0, !(segment == dots && dots <= 2) else {
             throw SiftError("refusing to write '\(relative)': outside the output folder", at: nil)
         }
         return relative
@@ -91,7 +101,7 @@ public final class OutputWriter: @unchecked Sendable {
             if inPlace?[rel] == hash { return }
             if inPlace != nil { changed.withLock { $0.append(rel) } }
         }
-        if let slash = rel.lastIndex(of: "/") {
+        if let slash = rel.utf8.lastIndex(of: 0x2F) {
             let dir = String(rel[..<slash])
             if !createdDirs.withLock({ $0.contains(dir) }) {
                 try FileSystem.makeDirectory(stagingPath + "/" + dir)
@@ -110,7 +120,7 @@ public final class OutputWriter: @unchecked Sendable {
             return true
         }
         guard let rel = try? Self.checked(relative) else { return false }
-        if let slash = rel.lastIndex(of: "/") {
+        if let slash = rel.utf8.lastIndex(of: 0x2F) {
             let dir = String(rel[..<slash])
             if !createdDirs.withLock({ $0.contains(dir) }) {
                 guard (try? FileSystem.makeDirectory(stagingPath + "/" + dir)) != nil else { return false }
@@ -173,7 +183,7 @@ public final class OutputWriter: @unchecked Sendable {
         defer { FileSystem.remove(stagingPath) }
         var made: Set<String> = []
         for rel in changed.withLock({ $0 }) {
-            if let slash = rel.lastIndex(of: "/") {
+            if let slash = rel.utf8.lastIndex(of: 0x2F) {
                 let dir = String(rel[..<slash])
                 if made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
             }

@@ -25,3 +25,24 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: tree.path))
     #expect(try String(contentsOf: outside.appendingPathComponent("index.html"), encoding: .utf8) == "keep")
 }
+
+/// Output paths stay inside the output folder: no absolute path, no empty, `.` or `..` segment,
+/// no NUL. Checked byte by byte; random paths agree with a segment-by-segment reading.
+@Test func outputPathsThatEscapeAreRefused() {
+    for bad in ["", "/etc/passwd", "a//b", "./a", "../x", "a/..", "a/./b", "a\0b", "a/", "..", ".", "x/../../y"] {
+        #expect(throws: SiftError.self, "\(bad)") { try OutputWriter.checked(bad) }
+    }
+    for good in ["a", "a/b/index.html", "...", "a/.../b", ".well-known/x", "俄罗斯/index.html", "a..b/c."] {
+        #expect((try? OutputWriter.checked(good)) == good)
+    }
+    func bySegments(_ s: String) -> Bool {
+        let parts = s.split(separator: "/", omittingEmptySubsequences: false)
+        return !s.hasPrefix("/") && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." && !$0.utf8.contains(0) }
+    }
+    var rng = SeededRNG(state: 0xD07)
+    let alphabet: [UInt8] = [0x2F, 0x2E, 0x61, 0x00, 0x2F, 0x2E]
+    for _ in 0..<5_000 {
+        let s = String(decoding: (0..<Int.random(in: 0...7, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }, as: UTF8.self)
+        #expect(((try? OutputWriter.checked(s)) != nil) == bySegments(s), "\(Array(s.utf8))")
+    }
+}
