@@ -41,19 +41,37 @@ public enum FileSystem {
 
     /// Writes a whole file from memory, without copying it first.
     public static func write(_ buffer: UnsafeRawBufferPointer, to path: String, replacing: Bool = false) throws {
-        var fd = open(path, O_WRONLY | O_CREAT | (replacing ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
-        if fd < 0 && replacing && errno == EEXIST {
-            _ = unlink(path)
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        try write(buffer, to: path, in: AT_FDCWD, named: nil, replacing: replacing)
+    }
+
+    /// Writes a whole file at a path relative to an open folder (`folderPath` names it in errors),
+    /// replacing whatever is there.
+    static func write(_ bytes: some Collection<UInt8>, to path: String, in folder: Int32, named folderPath: String) throws {
+        let done: Void? = try bytes.withContiguousStorageIfAvailable {
+            try write(UnsafeRawBufferPointer($0), to: path, in: folder, named: folderPath, replacing: true)
         }
-        guard fd >= 0 else { throw SiftError("cannot write \(path): \(errorText())", at: nil) }
+        if done == nil {
+            try Array(bytes).withUnsafeBytes { try write($0, to: path, in: folder, named: folderPath, replacing: true) }
+        }
+    }
+
+    private static func write(_ buffer: UnsafeRawBufferPointer, to path: String, in folder: Int32, named folderPath: String?, replacing: Bool) throws {
+        var fd = openat(folder, path, O_WRONLY | O_CREAT | (replacing ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
+        if fd < 0 && replacing && errno == EEXIST {
+            _ = unlinkat(folder, path, 0)
+            fd = openat(folder, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        func failure() -> SiftError {
+            SiftError("cannot write \(folderPath.map { $0 + "/" + path } ?? path): \(errorText())", at: nil)
+        }
+        guard fd >= 0 else { throw failure() }
         defer { close(fd) }
         var done = 0
         while done < buffer.count {
             let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw SiftError("cannot write \(path): \(errorText())", at: nil)
+                throw failure()
             }
             done += n
         }
@@ -61,15 +79,20 @@ public enum FileSystem {
 
     /// Creates a folder and its parents; an existing folder is fine.
     public static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        try makeDirectory(path, in: AT_FDCWD, named: nil)
+    }
+
+    /// Creates a folder and its parents relative to an open folder (`folderPath` names it in errors).
+    static func makeDirectory(_ path: String, in folder: Int32, named folderPath: String?) throws {
+        if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
         if errno == ENOENT {
             let parent = (path as NSString).deletingLastPathComponent
             if !parent.isEmpty && parent != path {
-                try makeDirectory(parent)
-                if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+                try makeDirectory(parent, in: folder, named: folderPath)
+                if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
             }
         }
-        throw SiftError("cannot create folder \(path): \(errorText())", at: nil)
+        throw SiftError("cannot create folder \(folderPath.map { $0 + "/" + path } ?? path): \(errorText())", at: nil)
     }
 
     /// The names in a folder, sorted by their bytes so builds do not depend on the file system's order.
