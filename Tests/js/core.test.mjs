@@ -88,20 +88,27 @@ const siteDir = process.env.SIFT_SITE ?? root;
 const site = siteDir + "/public/search/manifest.json";
 const bin = process.env.SIFT_BIN ?? root + ".build/release/sift";
 const ready = existsSync(site) && existsSync(bin);
-test("example site: sift-core.js answers as sift search does", { skip: !ready && "run `make site` first" }, async () => {
-  const index = await SiftIndex.load(pathToFileURL(site), { fetch: fileFetch() });
-  const queries = [["choc"], ["a", "Hard"], ["cote d"], ["choclate"], ["sugar"], ["milk proteins"], ["caramel", "Other"],
-    ["中"], ["ar"], ["lollipop"], ["zzzz"], [""], ["°c"], ["isl"]];
-  for (const [q, scope = "All"] of queries) {
-    const out = execFileSync(bin, ["search", q, "--site", siteDir, "--scope", scope, "--json"], { encoding: "utf8" });
-    const { scopeCounts, ...js } = await index.search(q, { scope });
-    assert.deepEqual(js, JSON.parse(out), `${q} in ${scope}`);
+// The shipped core (public/assets/, without the sources' comments and indentation) as well.
+test("example site: sift-core.js, as written and as shipped, answers as sift search does", { skip: !ready && "run `make site` first" }, async () => {
+  const shipped = await import(pathToFileURL(siteDir + "/public/assets/sift-core.js"));
+  assert.notEqual(shipped.SiftIndex, SiftIndex);
+  for (const Index of [SiftIndex, shipped.SiftIndex]) {
+    const index = await Index.load(pathToFileURL(site), { fetch: fileFetch() });
+    const queries = [["choc"], ["a", "Hard"], ["cote d"], ["choclate"], ["sugar"], ["milk proteins"], ["caramel", "Other"],
+      ["中"], ["ar"], ["lollipop"], ["zzzz"], [""], ["°c"], ["isl"]];
+    for (const [q, scope = "All"] of queries) {
+      const out = execFileSync(bin, ["search", q, "--site", siteDir, "--scope", scope, "--json"], { encoding: "utf8" });
+      const { scopeCounts, ...js } = await index.search(q, { scope });
+      assert.deepEqual(js, JSON.parse(out), `${q} in ${scope}`);
+    }
   }
+  for (const v of vectors.fold) assert.equal(shipped.fold(v.in), v.out, v.note ?? v.in);
 });
 
-// Measured as docs/search-bar.md says, `gzip -9c FILE | wc -c` (zlib's level 9 comes out ~16 B larger).
-test("budgets: sift.js + sift-core.js at most 8 KB gzip, sift.css at most 3 KB", () => {
-  const gz = (f) => execFileSync("gzip", ["-9c", root + "Sources/SiftKit/Resources/" + f]).length;
+// What a visitor downloads: the files a build writes to public/assets/, measured as
+// docs/search-bar.md says, `gzip -9c FILE | wc -c` (zlib's level 9 comes out ~16 B larger).
+test("budgets: sift.js + sift-core.js at most 8 KB gzip, sift.css at most 3 KB", { skip: !ready && "run `make site` first" }, () => {
+  const gz = (f) => execFileSync("gzip", ["-9c", siteDir + "/public/assets/" + f]).length;
   assert.ok(gz("sift.js") + gz("sift-core.js") <= 8192, `JS: ${gz("sift.js") + gz("sift-core.js")} B`);
   assert.ok(gz("sift.css") <= 3072, `CSS: ${gz("sift.css")} B`);
 });

@@ -58,7 +58,7 @@ const wordStart = (title, t) => {
 };
 
 export class SiftIndex {
-  static async load(manifestURL, { fetch = globalThis.fetch } = {}) {
+  static async load(manifestURL, { fetch = globalThis.fetch, hint } = {}) {
     const url = new URL(manifestURL, globalThis.location?.href);
     const get = async name => {
       const r = await fetch(new URL(name, url).href);
@@ -67,32 +67,30 @@ export class SiftIndex {
     };
     const m = await get(url.href);
     if (m.version !== 2) throw Error(`sift: index version ${m.version}`);
-    return new SiftIndex(m, await Promise.all(m.collections.map(c => (c.docs.fields ? c.docs : get(c.docs)))), get);
+    return new SiftIndex(m, await Promise.all(m.collections.map(c => (c.docs.fields ? c.docs : get(c.docs)))), get, hint);
   }
 
-  // d's folded fields, "\n"-joined: hay[off[d] … off[d+1]-1).
-  constructor(m, tables, get) {
-    const title = [], ft = [], slug = [], scope = [], coll = [], hay = [];
-    Object.assign(this, { m, get, title, ft, slug, scope, coll, collections: m.collections, shards: {}, bodies: {}, all: {} });
+  // d's folded fields, "\n"-joined: hay[off[d] … off[d+1]-1). Titles and slugs wait for a result.
+  // The shards of a query typed while the index loaded (hint()) are fetched before the tables are built.
+  constructor(m, tables, get, hint) {
+    const ft = [], scope = [], coll = [], hay = [], off = [0];
+    Object.assign(this, { m, get, ft, scope, coll, collections: m.collections, shards: {}, bodies: {}, all: {} });
+    for (const t of terms(hint?.() ?? "")) t[2] && this.words(t);
     m.collections.forEach((c, ci) => {
       const t = tables[ci], n = c.count, sc = t.scope ? codes(t.scope, n) : [];
       const cols = t.fields.map(f => {
-        const ids = f.scope ? sc : f.ids && codes(f.ids, n), vs = f.scope ? c.scopes : f.values, fs = vs.map(fold);
-        return (i, raw) => (raw ? vs : fs)[ids ? ids[i] : i] ?? "";
+        const vs = f.scope ? c.scopes : f.values;
+        return [f.scope ? sc : f.ids && codes(f.ids, n), vs, vs.map(fold)];
       });
-      c.first = title.length;
-      c.urls = t.urls ?? {};
-      for (let i = 0; i < n; i++) {
-        const fs = cols.map(col => col(i)), f = fs[0];
-        title.push(cols[0](i, 1)); ft.push(f); coll.push(ci); scope.push(c.scopes[sc[i]] ?? null);
-        slug.push(t.slugs[i] || (/^[\0-\x7f]*$/.test(f) ? f.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") : ""));
-        hay.push(fs.join("\n"));
+      Object.assign(c, { first: ft.length, urls: t.urls ?? {}, t, cols });
+      for (let i = 0, o = off.at(-1); i < n; i++) {
+        for (const [ids, , fs] of cols) hay.push(fs[ids ? ids[i] : i] ?? ""), o += hay.at(-1).length + 1;
+        ft.push(hay[hay.length - cols.length]); coll.push(ci); scope.push(c.scopes[sc[i]] ?? null); off.push(o);
       }
     });
     this.sn = [...new Set([null, ...m.collections.flatMap(c => c.scopes)])];
     this.sid = Int32Array.from(scope, s => this.sn.indexOf(s));
-    const off = (this.off = new Int32Array(hay.length + 1));
-    hay.forEach((h, d) => (off[d + 1] = off[d] + h.length + 1));
+    this.off = Int32Array.from(off);
     this.hay = hay.join("\n");
   }
 
@@ -168,8 +166,9 @@ export class SiftIndex {
       }
     }
     const results = [].concat(...ranks, fuzzy).slice(0, limit).map((d, k) => {
-      const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.collections[this.coll[d]], slug = this.slug[d];
-      return { collection: c.name, slug, title: this.title[d], url: this.m.base + (c.urls[d - c.first] ?? `${c.name}/${slug}/`), scope: sc[d], match };
+      const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.collections[this.coll[d]], i = d - c.first,
+        [ids, vs] = c.cols[0], f = ft[d], slug = c.t.slugs[i] || (/^[\0-\x7f]*$/.test(f) ? f.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") : "");
+      return { collection: c.name, slug, title: vs[ids ? ids[i] : i] ?? "", url: this.m.base + (c.urls[i] ?? `${c.name}/${slug}/`), scope: sc[d], match };
     });
     return { query, scope, total: m + fuzzy.length, results, scopeCounts: counted };
   }

@@ -91,7 +91,7 @@ export class SiftSearch {
 
   emit(name, detail) { this.form.dispatchEvent(new CustomEvent("sift:" + name, { bubbles: true, detail })); }
 
-  index() { return loads[this.url] ??= SiftIndex.load(this.url); }
+  index() { return loads[this.url] ??= SiftIndex.load(this.url, { hint: () => this.input.value }); }
 
   restore() {
     const p = new URLSearchParams(location.search), q = p.get("q") ?? "", s = p.get("scope") ?? "All";
@@ -164,11 +164,7 @@ export class SiftSearch {
     clearTimeout(this.st);
     this.st = setTimeout(() => this.save(), 300);
     const ix = this.index();
-    if (this.list) {
-      // While the index loads.
-      this.rows ??= new Map([...this.list.children].map(li => [li.getAttribute("data-sift-item"), li]));
-      (q || scope != "All") && this.flip(1);
-    }
+    this.list && (q || scope != "All") && this.flip(1);
     this.ix = await ix;
     this.scopes();
     const r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? this.n : this.limit });
@@ -188,11 +184,15 @@ export class SiftSearch {
     else {
       more || out.replaceChildren();
       out.append(...results.slice(out.childElementCount).map(x => {
-        const li = this.rows.get(x.slug)?.cloneNode(1) ?? h("li", { class: "row" }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title))),
+        const li = (this.rows?.get(x.slug) ?? list.querySelector(`[data-sift-item="${CSS.escape(x.slug)}"]`))?.cloneNode(1) ??
+            h("li", { class: "row" }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title))),
           t = li.querySelector(".row-title");
         t && paint(t, t.textContent, q);
         return li;
       }));
+      // Rows by slug for the next keystrokes, once the first results are on screen: a map of
+      // every row at focus delayed the first query by its 10k-100k attribute reads.
+      this.rt ||= setTimeout(() => this.rows = new Map([...list.children].map(li => [li.getAttribute("data-sift-item"), li])), 300);
       this.flip(1);
       this.more.hidden = out.childElementCount >= total;
       this.items = [...out.children];

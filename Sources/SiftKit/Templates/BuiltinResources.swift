@@ -16,12 +16,13 @@ public enum BuiltinResources {
         ("search", text(PackageResources.search_mustache)),
     ]
 
-    /// Files written to public/assets/ by every build, by file name.
+    /// Files written to public/assets/ by every build, by file name; the search bar's without
+    /// the comments and indentation of its sources (`AssetMinifier`).
     public static let assets: [(String, [UInt8])] = [
         ("site.css", PackageResources.site_css),
-        ("sift.css", PackageResources.sift_css),
-        ("sift.js", PackageResources.sift_js),
-        ("sift-core.js", PackageResources.sift_core_js),
+        ("sift.css", AssetMinifier.minify(PackageResources.sift_css, name: "sift.css")),
+        ("sift.js", AssetMinifier.minify(PackageResources.sift_js, name: "sift.js")),
+        ("sift-core.js", AssetMinifier.minify(PackageResources.sift_core_js, name: "sift-core.js")),
     ]
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
