@@ -201,7 +201,9 @@ def test_a_thousand_connections_at_once(server):
                 code = "reset"
             codes[code] = codes.get(code, 0) + 1
         print(f"\n1,000 connections at once: {codes}")
-        assert set(codes) <= {200, 503}, codes
+        # 503 past the cap; 408 for one that sat over a second without a request while the
+        # server was full (a slow machine connects the thousand over more than a second).
+        assert set(codes) <= {200, 503, 408}, codes
         assert codes.get(200, 0) >= 200, codes
     finally:
         for s in socks:
@@ -243,6 +245,17 @@ def test_past_the_cap_idle_connections_make_room(server):
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             assert status(s.recv(65536)) == 200
         assert time.monotonic() - start < 1, "the newcomer waited for a slot"
+        # Those closed to make room had sent nothing: each is told why (408), none is left hanging.
+        told = 0
+        for s in quiet[:20]:
+            s.settimeout(2)
+            try:
+                r = s.recv(4096)
+                assert r == b"" or status(r) in (408, 503), r[:100]
+                told += status(r) == 408 if r else 0
+            except socket.timeout:
+                pass
+        assert told > 0, "no connection closed to make room got a 408"
     finally:
         for s in quiet + kept:
             s.close()

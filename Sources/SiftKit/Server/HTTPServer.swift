@@ -137,7 +137,11 @@ final class HTTPServer: @unchecked Sendable {
             var full = open.count >= limits.maxConnections || stopped
             if full && !stopped, let victim = evictable() {
                 // At the cap, an idle keep-alive connection (else the slowest half-sent head)
-                // makes room: its thread sees the shutdown and ends.
+                // makes room: its thread sees the shutdown and ends. One that has not sent a
+                // whole request is told why, as at its own timeout.
+                if waiting[victim]?.partial == true {
+                    _ = HTTPServer.send(victim, HTTPResponse.text(408).serialized(keepAlive: false))
+                }
                 waiting[victim] = nil
                 shutdown(victim, Int32(SHUT_RDWR))
                 full = false
