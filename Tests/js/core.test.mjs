@@ -62,6 +62,32 @@ test("scope counts ignore the scope filter and equal each scope's total", async 
   }
 });
 
+/** fileFetch, but shard files wait until `release()`: a slow network. */
+function heldFetch() {
+  const inner = fileFetch(), held = [];
+  const fetch = (url) => /shard-/.test(url) ? new Promise((ok) => held.push(() => ok(inner(url)))) : inner(url);
+  return { fetch, release: () => held.splice(0).forEach((go) => go()) };
+}
+
+test("now: field matches at once while body shards load, then the whole answer", async () => {
+  const dir = pathToFileURL(root + "Tests/Fixtures/search-index/sharded/manifest.json");
+  const whole = await (await SiftIndex.load(dir, { fetch: fileFetch() })).search("cocoa");
+  assert.ok(whole.results.some((x) => x.match === "body") && !whole.partial, "the fixture has body matches for cocoa");
+  const net = heldFetch(), index = await SiftIndex.load(dir, { fetch: net.fetch });
+  const quick = await index.search("cocoa", { now: 1 });
+  assert.equal(quick.partial, true);
+  assert.deepEqual(quick.results, whole.results.filter((x) => x.match === "field"), "field matches only, in order");
+  const later = index.search("cocoa");
+  net.release();
+  assert.deepEqual(await later, whole);
+  assert.deepEqual(await index.search("cocoa", { now: 1 }), whole, "shards here: no partial answer");
+  // A term typed while the index loaded (hint) was fetched with it: its answer is waited for.
+  const early = heldFetch(), hinted = SiftIndex.load(dir, { fetch: early.fetch, hint: () => "cocoa" });
+  const answer = (await hinted).search("cocoa", { now: 1 });
+  early.release();
+  assert.deepEqual(await answer, whole);
+});
+
 test("collections and list order", async () => {
   const index = await load("Tests/Fixtures/search-index/small");
   const [candies] = index.collections;

@@ -74,8 +74,8 @@ export class SiftIndex {
   // The shards of a query typed while the index loaded (hint()) are fetched before the tables are built.
   constructor(m, tables, get, hint) {
     const ft = [], scope = [], coll = [], hay = [], off = [0];
-    Object.assign(this, { m, get, ft, scope, coll, collections: m.collections, shards: {}, bodies: {}, all: {} });
-    for (const t of terms(hint?.() ?? "")) t[2] && this.words(t);
+    Object.assign(this, { m, get, ft, scope, coll, collections: m.collections, shards: {}, bodies: {}, got: {}, all: {} });
+    for (const t of (this.hints = terms(hint?.() ?? ""))) t[2] && this.words(t);
     m.collections.forEach((c, ci) => {
       const t = tables[ci], n = c.count, sc = t.scope ? codes(t.scope, n) : [];
       const cols = t.fields.map(f => {
@@ -124,11 +124,13 @@ export class SiftIndex {
         res = res ? res.map((x, d) => x & found[d]) : found;
         if (!res.includes(1)) break;
       }
-      return res;
+      return (this.got[t] = res);
     })());
   }
 
-  async search(query, { scope = "All", collection = null, limit = Infinity } = {}) {
+  // now: answer at once, without the body matches of terms whose shards are still on the way
+  // (fetched meanwhile); the answer then says partial.
+  async search(query, { scope = "All", collection = null, limit = Infinity, now } = {}) {
     const cs = collection == null ? this.collections : this.collections.filter(c => c.name === collection);
     if (!cs.length) throw Error(`unknown collection “${collection}”`);
     const scopes = [...new Set(cs.flatMap(c => c.scopes))];
@@ -137,16 +139,20 @@ export class SiftIndex {
     const all = (this.all[lo + " " + n] ??= Array.from({ length: n }, (_, k) => lo + k));
     const ts = [...new Set(terms(query))], via = new Uint8Array(ft.length), prev = this.prev;
     // Typing on narrows when each new t matches only where an old p in it did.
-    let hits = prev?.all === all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all;
+    let hits = prev?.all === all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all, partial;
     for (const t of ts) {
       const f = this.find(t, hits);
       if (cps(t).length > 2 && f.length < hits.length) {
-        const cand = await this.body(t);
+        // Shards already here resolve within microtasks, before a timer fires: no partial answer
+        // then, nor for a term whose shards were fetched with the index (the answer is near).
+        const wait = this.body(t), full = !now || this.hints.includes(t);
+        full || await Promise.race([wait, new Promise(r => setTimeout(r))]);
+        const cand = full || t in this.got ? await wait : (partial = []);
         let j = 0;
         hits = hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;
     }
-    this.prev = { all, ts, hits };
+    partial || (this.prev = { all, ts, hits });
     const { sn, sid } = this, cnt = new Int32Array(sn.length), phrase = ts.join(" "), ranks = [[], [], [], [], []], own = d => scope === "All" || sc[d] === scope;
     let cap = 5;
     for (const d of hits) {
@@ -170,7 +176,7 @@ export class SiftIndex {
         [ids, vs] = c.cols[0], f = ft[d], slug = c.t.slugs[i] || (/^[\0-\x7f]*$/.test(f) ? f.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") : "");
       return { collection: c.name, slug, title: vs[ids ? ids[i] : i] ?? "", url: this.m.base + (c.urls[i] ?? `${c.name}/${slug}/`), scope: sc[d], match };
     });
-    return { query, scope, total: m + fuzzy.length, results, scopeCounts: counted };
+    return { query, scope, total: m + fuzzy.length, results, scopeCounts: counted, ...partial && { partial: true } };
   }
 }
 

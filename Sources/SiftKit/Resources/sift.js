@@ -167,12 +167,18 @@ export class SiftSearch {
     this.list && (q || scope != "All") && this.flip(1);
     this.ix = await ix;
     this.scopes();
-    const r = await this.ix.search(q, { scope, collection: this.col, limit: this.list ? this.n : this.limit });
-    if (n == this.seq && this.active) this.show(r, more);
+    // Field matches at once; body matches when their shards arrive, below rows already shown.
+    const o = { scope, collection: this.col, limit: this.list ? this.n : this.limit };
+    for (let now = 1, was; ; now = 0) {
+      const r = await this.ix.search(q, { ...o, now });
+      if (n == this.seq && this.active) this.show(r, more || was?.every((x, i) => r.results[i]?.url == x.url));
+      if (!r.partial) break;
+      was = r.results;
+    }
     keep && this.remember();
   }
 
-  show({ query: q, scope, total, results, scopeCounts }, more) {
+  show({ query: q, scope, total, results, scopeCounts, partial }, more) {
     const { list, out } = this, filtering = q || scope != "All";
     more || this.move(-1e9);
     for (const b of this.radios.children) b.lastChild.textContent = scopeCounts?.[b.dataset.scope] ?? 0;
@@ -199,7 +205,7 @@ export class SiftSearch {
     }
     this.sync();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${q}”`, filtering && !total);
-    this.emit("results", { query: q, scope, total });
+    this.emit("results", { query: q, scope, total, partial: !!partial });
   }
 
   grow() {
