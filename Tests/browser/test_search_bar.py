@@ -3,6 +3,7 @@
 The expected rows come from `sift search --json` on the same built index, so the browser
 must give exactly the answer the command line gives (SPEC.md §2, §4).
 """
+import json
 import re
 
 import pytest
@@ -215,7 +216,7 @@ def test_events(page, server):
     assert ["change", {"query": "gum"}, True] in seen
     assert ["scope", {"scope": "Other"}, True] in seen
     assert ["submit", {"query": "gum"}, True] in seen
-    assert ["results", {"query": "gum", "scope": "Other", "total": 1}, True] in seen
+    assert ["results", {"query": "gum", "scope": "Other", "total": 1, "partial": False}, True] in seen
 
 
 def test_strict_csp_still_searches(page, built):
@@ -352,3 +353,44 @@ def test_keyboard_past_the_first_batch_loads_more(page, long_list):
     assert rows(page, "widgets").count() in (100, 130)
     box.press("Enter")
     page.wait_for_url(server.url + "/widgets/widget-050/")
+
+
+@pytest.fixture(scope="module")
+def sharded_site():
+    """Pages with enough distinct words that the index is sharded: three titles hold "harbor",
+    six more pages only in their text."""
+    files = {}
+    for i in range(240):
+        title = f"Harbor Point {i}" if i < 3 else f"Place {i}"
+        words = " ".join(f"w{i}x{k}q{(i * 7 + k) % 97}" for k in range(60))
+        text = "The old harbor is here. " if 100 <= i < 106 else ""
+        files[f"Content/places/place-{i:03}.md"] = f"---\ntitle: \"{title}\"\n---\n\n{text}{words}\n"
+    with siftsite.served_fixture(files, "sift-sharded-") as served:
+        yield served
+
+
+def test_field_matches_show_before_body_shards_arrive(page, sharded_site):
+    server, built = sharded_site
+    manifest = json.loads((built / "search" / "manifest.json").read_text())
+    assert manifest["shards"] > 1, "the fixture must be sharded"
+    whole = urls(siftsite.search(built, "harbor", collection="places"))
+    assert len(whole) == 9
+    held = []
+    page.route("**/search/shard-*.json", lambda route: held.append(route))
+    page.goto(server.url + "/places/")
+    box = page.get_by_role("searchbox")
+    # Focus loads the index; its first results (the empty query's) say it is in.
+    page.evaluate("() => { window.loaded = new Promise(r => document.addEventListener('sift:results', r, { once: true })); }")
+    box.focus()
+    page.evaluate("() => window.loaded")
+    box.fill("harbor")
+    # Shards on hold: the three title matches at once.
+    expect_rows(page, whole[:3], "places")
+    expect(page.get_by_role("status")).to_have_text("3 results")
+    assert held, "no shard was asked for"
+    page.route("**/search/shard-*.json", lambda route: route.continue_())
+    for route in held:
+        route.continue_()
+    # Then the body matches, below the rows already there.
+    expect_rows(page, whole, "places")
+    expect(page.get_by_role("status")).to_have_text("9 results")
