@@ -62,6 +62,29 @@ test("scope counts ignore the scope filter and equal each scope's total", async 
   }
 });
 
+// The same corpus with and without unions (SearchVectorsTests.swift, UnionCorpus): the same
+// answers, and a three- or four-letter term reads its union file instead of the shards of
+// every frequent word holding it.
+test("unions: same answers, fewer files", async () => {
+  const stems = ["harbor", "arbor", "corbel", "orbit", "torch", "porch", "chord", "anchor", "archive", "march"];
+  const qs = [...new Set(stems.flatMap((w) => [3, 4, 5].flatMap((n) => [...w].slice(0, w.length - n + 1).map((_, o) => w.slice(o, o + n)))))];
+  const files = { unions: 0, "unions-off": 0 };
+  let saw = 0;
+  for (const q of qs) {
+    const answers = [];
+    for (const kind of Object.keys(files)) {
+      const read = [];
+      const index = await SiftIndex.load(pathToFileURL(root + `Tests/Fixtures/search-index/${kind}/manifest.json`), { fetch: fileFetch(read) });
+      answers.push(await index.search(q));
+      files[kind] += read.length;
+      saw += read.some((u) => /union-/.test(u));
+    }
+    assert.deepEqual(answers[0], answers[1], q);
+  }
+  assert.ok(saw > 0, "no union file was read");
+  assert.ok(files.unions < files["unions-off"], JSON.stringify(files));
+});
+
 /** fileFetch, but shard files wait until `release()`: a slow network. */
 function heldFetch() {
   const inner = fileFetch(), held = [];

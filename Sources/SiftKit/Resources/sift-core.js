@@ -102,13 +102,14 @@ export class SiftIndex {
     return out;
   }
 
-  async words(w) {
+  // The shard filing w, or with kind "union" its union file.
+  async words(w, kind = "shard") {
     const m = this.m;
     if (!m.shards) return m.words;
     let h = 0x811c9dc5, s = 0;
     for (const b of new TextEncoder().encode(cps(w).slice(0, 3).join(""))) h = Math.imul(h ^ b, 0x01000193) >>> 0;
     for (const x of m.bounds) s += x <= h % 4096;
-    return (this.shards[s] ??= this.get(`shard-${s}.json`));
+    return (this.shards[kind + s] ??= this.get(`${kind}-${s}.json`));
   }
 
   body(t) {
@@ -119,8 +120,10 @@ export class SiftIndex {
         const p = ps[i];
         if (last && cps(p).length < 3 && (!i || i === last)) continue;
         const how = !last ? "includes" : !i ? "endsWith" : i < last ? "" : "startsWith";
-        const found = new Uint8Array(this.ft.length), words = await this.words(p);
-        await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w === p) && mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found)));
+        // A " p" marker: the union of the "@" words holding p is in the union file.
+        const found = new Uint8Array(this.ft.length), words = await this.words(p), u = !last && " " + p in words && (await this.words(p, "union"))[p];
+        await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w === p) && !(u && words[w] === "@") && mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found)));
+        u && mark(u, found);
         res = res ? res.map((x, d) => x & found[d]) : found;
         if (!res.includes(1)) break;
       }

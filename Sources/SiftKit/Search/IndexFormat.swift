@@ -138,6 +138,7 @@ enum IndexFormat {
     }
 
     static func shardFileName(_ n: Int) -> String { "shard-\(n).json" }
+    static func unionFileName(_ n: Int) -> String { "union-\(n).json" }
 
     // MARK: Postings
 

@@ -19,7 +19,7 @@ public struct SearchIndex {
         var folded: [String]
     }
 
-    private let directory: URL
+    let directory: URL
     private let base: String
     private let shardCount: Int
     private var bounds: [Int] = []

@@ -17,7 +17,7 @@ public struct SearchIndexBuilder {
     /// A live builder's document tables (JSON, per collection) while no document's fields change.
     private var tableCache: [String]?
     /// A live builder's shard files and the bounds they were cut at.
-    private var shardCache: (bounds: [Int], files: [(String, [UInt8])])?
+    private var shardCache: (bounds: [Int], files: [(String, [UInt8])], unions: [[UInt8]])?
     private var pending: [SearchDigest] = []
     private var infos: [SearchCollectionInfo] = []
     private let tables: [WordTable]
@@ -25,6 +25,9 @@ public struct SearchIndexBuilder {
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
     public var shardTarget: Int
+    /// A three- or four-letter string whose `@` words span more shards than this gets its
+    /// postings' union in a union file (docs/search-index.md, "Unions").
+    public var unionFanOut = WordList.unionFanOut
     /// Tables of every collection stay in manifest.json up to this many bytes in all.
     public var inlineDocsLimit = 512 * 1024
 
@@ -291,15 +294,15 @@ public struct SearchIndexBuilder {
         collections(&m)
         m.raw("}\n")
         files.insert(("manifest.json", Array(m.out.utf8)), at: 0)
+        let shards: (files: [(String, [UInt8])], unions: [[UInt8]])
         if live, let cache = shardCache, cache.bounds == bounds, let touched = words.touchedBuckets, !renumber {
-            let shards = words.shards(bounds: bounds, rank: ranked, touching: touched, previous: cache.files)
-            shardCache = (bounds, shards)
-            files += shards
+            shards = words.shards(bounds: bounds, rank: ranked, unionFanOut: unionFanOut, touching: touched, previous: (cache.files, cache.unions))
         } else {
-            let shards = words.shards(bounds: bounds, rank: ranked)
-            if live { shardCache = (bounds, shards) }
-            files += shards
+            shards = words.shards(bounds: bounds, rank: ranked, unionFanOut: unionFanOut)
         }
+        if live { shardCache = (bounds, shards.files, shards.unions) }
+        files += shards.files
+        for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
         return files
     }
 
@@ -620,6 +623,9 @@ struct WordList {
     private var bucket: [Int32] = []
     /// Buckets of the trigrams at code point offsets 1 … length−3, other than `bucket`.
     private var secondary: [[Int32]] = []
+    /// The documents of each word whose postings go by reference (`@`) elsewhere, when this
+    /// render computed them (else empty: decoded when a union needs them).
+    private var ids: [[Int32]] = []
     private let tables: [WordTable]
     private(set) var entryBytes = 0
     private(set) var estimatedBytes = 0
@@ -632,7 +638,7 @@ struct WordList {
 
     init(tables: [WordTable], renumber: [Int32]?) {
         self.tables = tables
-        struct Part { var encoded: [[UInt8]] = []; var bucket: [Int32] = []; var secondary: [[Int32]] = []; var touched: Set<Int32>? }
+        struct Part { var encoded: [[UInt8]] = []; var bucket: [Int32] = []; var secondary: [[Int32]] = []; var ids: [Int: [Int32]] = [:]; var touched: Set<Int32>? }
         let parts = UnsafeMutableBufferPointer<Part>.allocate(capacity: tables.count)
         parts.initialize(repeating: Part())
         defer { parts.deinitialize(); parts.deallocate() }
@@ -667,6 +673,7 @@ struct WordList {
                         ids.sort()
                     }
                     part.encoded.append(Array(IndexFormat.encodePostings(ids).utf8))
+                    if part.encoded[w].count > 8 { part.ids[w] = ids }
                     let (b, sec) = Self.buckets(t, w)
                     part.bucket.append(b)
                     part.secondary.append(sec)
@@ -696,6 +703,7 @@ struct WordList {
                 encoded.append(part.encoded[w])
                 bucket.append(part.bucket[w])
                 secondary.append(part.secondary[w])
+                ids.append(part.ids[w] ?? [])
             }
         }
         estimatedBytes = bucketBytes.reduce(0, +)
@@ -750,10 +758,15 @@ struct WordList {
 
     /// `{"word":"postings",…}` for the given words, each with its postings (primary) or as a
     /// secondary entry (postings when they take at most 8 characters, else `@`).
-    func writeObject(_ list: [(Int, Bool)], into out: inout [UInt8]) {
+    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        for (k, (g, primary)) in list.enumerated() {
+        for (k, gram) in markers.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
+            Self.jsonString([0x20] + gram, into: &out)
+            out += Array(":\"\"".utf8)
+        }
+        for (k, (g, primary)) in list.enumerated() {
+            if k > 0 || !markers.isEmpty { out.append(UInt8(ascii: ",")) }
             Self.jsonString(word(g), into: &out)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "\""))
@@ -781,16 +794,20 @@ struct WordList {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Above this many shards among its `@` words, a string's union is stored.
+    static let unionFanOut = 32
+
     /// The shard files: every word in the shard of its bucket, and as a secondary entry in the
-    /// shards of its other trigrams.
+    /// shards of its other trigrams; and per shard its union file (empty when it has none).
     /// With `touching` and `previous` (the files of the last render, cut at the same bounds),
     /// only the shards of those buckets are written again.
-    func shards(bounds: [Int], rank known: [Int]? = nil, touching: Set<Int32>? = nil, previous: [(String, [UInt8])]? = nil) -> [(String, [UInt8])] {
+    func shards(bounds: [Int], rank known: [Int]? = nil, unionFanOut: Int = WordList.unionFanOut, touching: Set<Int32>? = nil,
+                previous: (files: [(String, [UInt8])], unions: [[UInt8]])? = nil) -> (files: [(String, [UInt8])], unions: [[UInt8]]) {
         let count = bounds.count + 1
         var shardOf = [Int32](repeating: 0, count: IndexFormat.buckets)
         for b in 0..<IndexFormat.buckets { shardOf[b] = Int32(IndexFormat.shard(ofBucket: b, bounds: bounds)) }
         var redo = [Bool](repeating: true, count: count)
-        if let touching, let previous, previous.count == count {
+        if let touching, let previous, previous.files.count == count, previous.unions.count == count {
             redo = [Bool](repeating: false, count: count)
             for b in touching { redo[Int(shardOf[Int(b)])] = true }
         }
@@ -811,22 +828,101 @@ struct WordList {
         let out = UnsafeMutableBufferPointer<(String, [UInt8])>.allocate(capacity: count)
         out.initialize(repeating: ("", []))
         defer { out.deinitialize(); out.deallocate() }
-        let box = UncheckedBox((out, lists, position))
+        let unionOut = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: count)
+        unionOut.initialize(repeating: [])
+        defer { unionOut.deinitialize(); unionOut.deallocate() }
+        let box = UncheckedBox((out, unionOut, lists, position, shardOf))
         let workers = max(1, ParallelMap.jobs)
         SearchIndexBuilder.parallel(min(workers, count)) { w in
-            let (out, lists, position) = box.value
+            let (out, unionOut, lists, position, shardOf) = box.value
             for s in stride(from: w, to: count, by: workers) {
                 if !redo[s], let previous {
-                    out[s] = previous[s]
+                    out[s] = previous.files[s]
+                    unionOut[s] = previous.unions[s]
                     continue
                 }
+                let list = lists[s].sorted { position[$0.0] < position[$1.0] }
+                let unions = self.unions(list, shard: Int32(s), shardOf: shardOf, fanOut: unionFanOut)
                 var bytes: [UInt8] = []
-                writeObject(lists[s].sorted { position[$0.0] < position[$1.0] }, into: &bytes)
+                writeObject(list, markers: unions.map(\.gram), into: &bytes)
                 bytes.append(0x0A)
                 out[s] = (IndexFormat.shardFileName(s), bytes)
+                if !unions.isEmpty {
+                    var u: [UInt8] = [UInt8(ascii: "{")]
+                    for (k, entry) in unions.enumerated() {
+                        if k > 0 { u.append(UInt8(ascii: ",")) }
+                        Self.jsonString(entry.gram[...], into: &u)
+                        u.append(UInt8(ascii: ":"))
+                        Self.jsonString(Array(entry.postings.utf8)[...], into: &u)
+                    }
+                    u += Array("}\n".utf8)
+                    unionOut[s] = u
+                }
             }
         }
-        return Array(out)
+        return (Array(out), Array(unionOut))
+    }
+
+    /// The unions of a shard: for each three- or four-code-point string of this shard (its
+    /// first three code points file it here) found at offset 1 or later in words stored here
+    /// as `@`, when those words' own shards are more than `fanOut`, the union of their
+    /// postings; sorted by the string's bytes.
+    func unions(_ list: [(Int, Bool)], shard s: Int32, shardOf: [Int32], fanOut: Int) -> [(gram: [UInt8], postings: String)] {
+        // Strings of up to 7 bytes (every ASCII one) are keyed by their bytes packed with their
+        // length, which hashes far faster than an array; longer ones by their bytes.
+        var packed: [UInt64: (gram: ArraySlice<UInt8>, members: [Int])] = [:]
+        var long: [[UInt8]: [Int]] = [:]
+        var starts: [Int] = []
+        for (g, primary) in list where !primary && encoded[g].count > 8 {
+            let w = word(g)
+            starts.removeAll(keepingCapacity: true)
+            for i in w.indices where w[i] & 0xC0 != 0x80 { starts.append(i) }
+            starts.append(w.endIndex)
+            let length = starts.count - 1
+            guard length >= 4 else { continue }
+            for o in 1...(length - 3) {
+                let trigram = w[starts[o]..<starts[o + 3]]
+                guard shardOf[Int(IndexFormat.fnv1a(trigram) % UInt32(IndexFormat.buckets))] == s else { continue }
+                for end in [o + 3, o + 4] where end <= length {
+                    let gram = w[starts[o]..<starts[end]]
+                    if gram.count <= 7 {
+                        var key = UInt64(gram.count)
+                        for b in gram { key = key << 8 | UInt64(b) }
+                        if packed[key] == nil { packed[key] = (gram, [g]) }
+                        else if packed[key]!.members.last != g { packed[key]!.members.append(g) }
+                    } else if long[Array(gram)]?.last != g {
+                        long[Array(gram), default: []].append(g)
+                    }
+                }
+            }
+        }
+        var groups: [([UInt8], [Int])] = long.filter { $0.value.count > fanOut }.map { ($0.key, $0.value) }
+        for entry in packed.values where entry.members.count > fanOut { groups.append((Array(entry.gram), entry.members)) }
+        var out: [(gram: [UInt8], postings: String)] = []
+        var decoded: [Int: [Int32]] = [:]
+        var bits: [UInt64] = []
+        for (gram, members) in groups {
+            var homes = Set<Int32>()
+            for g in members { homes.insert(shardOf[Int(bucket[g])]) }
+            guard homes.count > fanOut else { continue }
+            bits.removeAll(keepingCapacity: true)
+            for g in members {
+                let ids = !self.ids[g].isEmpty ? self.ids[g] : decoded[g] ?? IndexFormat.decodePostings(String(decoding: encoded[g], as: UTF8.self))
+                if self.ids[g].isEmpty { decoded[g] = ids }
+                if let last = ids.last, Int(last) >> 6 >= bits.count { bits += [UInt64](repeating: 0, count: Int(last) >> 6 - bits.count + 1) }
+                for d in ids { bits[Int(d) >> 6] |= 1 << UInt64(d & 63) }
+            }
+            var union: [Int32] = []
+            for (k, word) in bits.enumerated() where word != 0 {
+                var w = word
+                while w != 0 {
+                    union.append(Int32(k << 6 + w.trailingZeroBitCount))
+                    w &= w - 1
+                }
+            }
+            out.append((gram, IndexFormat.encodePostings(union)))
+        }
+        return out.sorted { $0.gram.lexicographicallyPrecedes($1.gram) }
     }
 }
 

@@ -17,8 +17,9 @@ struct SearchVectors {
     var queries: [[String: Any]] { root["queries"] as! [[String: Any]] }
 
     /// Builds the vectors' collections into a fresh directory through the real writer.
-    func build(shardThreshold: Int) throws -> URL {
+    func build(shardThreshold: Int, unionFanOut: Int = WordList.unionFanOut) throws -> URL {
         var builder = SearchIndexBuilder(shardThreshold: shardThreshold, shardTarget: 200)
+        builder.unionFanOut = unionFanOut
         for c in root["collections"] as! [[String: Any]] {
             let name = c["name"] as! String
             builder.addCollection(SearchCollectionInfo(name: name, title: c["title"] as! String,
@@ -57,10 +58,10 @@ struct SearchVectors {
     }
 }
 
-@Test(arguments: [1 << 30, 0])
-func queryVectors(shardThreshold: Int) throws {
+@Test(arguments: [(1 << 30, WordList.unionFanOut), (0, WordList.unionFanOut), (0, 0)])
+func queryVectors(shardThreshold: Int, unionFanOut: Int) throws {
     let vectors = try SearchVectors()
-    let index = try SearchIndex(directory: vectors.build(shardThreshold: shardThreshold))
+    let index = try SearchIndex(directory: vectors.build(shardThreshold: shardThreshold, unionFanOut: unionFanOut))
     for v in vectors.queries {
         let query = v["query"] as! String
         let call = {
@@ -81,11 +82,103 @@ func queryVectors(shardThreshold: Int) throws {
 }
 
 /// The vectors' index as built, checked in under Tests/Fixtures/search-index/ (`small`: one
-/// file; `sharded`: every shard path) so the node tests load real files. A change fails here
-/// until re-recorded with `SIFT_RECORD=1 swift test`, never silently.
-@Test(arguments: [("small", 1 << 30), ("sharded", 0)])
-func vectorIndexSnapshot(name: String, shardThreshold: Int) throws {
-    let built = try SearchVectors().build(shardThreshold: shardThreshold)
+/// file; `sharded`: every shard path; `unions`: sharded with every union written) so the node
+/// tests load real files. A change fails here until re-recorded with `SIFT_RECORD=1 swift test`,
+/// never silently.
+@Test(arguments: [("small", 1 << 30, WordList.unionFanOut), ("sharded", 0, WordList.unionFanOut)])
+func vectorIndexSnapshot(name: String, shardThreshold: Int, unionFanOut: Int) throws {
+    try snapshot(name, SearchVectors().build(shardThreshold: shardThreshold, unionFanOut: unionFanOut))
+}
+
+/// A corpus whose frequent words hold common strings at many offsets, so its sharded index has
+/// `@` entries whose own shards are many: `unions` is built with every union written,
+/// `unions-off` with none; the node tests check both answer alike and count the fetches.
+@Test(arguments: [("unions", 0), ("unions-off", Int.max)])
+func unionIndexSnapshot(name: String, unionFanOut: Int) throws {
+    try snapshot(name, UnionCorpus.build(unionFanOut: unionFanOut))
+}
+
+enum UnionCorpus {
+    static let stems = ["harbor", "arbor", "corbel", "orbit", "torch", "porch", "chord", "anchor", "archive", "march"]
+
+    static func documents(seed: UInt64 = 0x0A1B) -> [SearchDocument] {
+        var rng = SeededRNG(state: seed)
+        let affixes = ["", "b", "k", "st", "qu", "ze", "ly", "ing", "ed", "s", "ov", "ux", "ri"]
+        return (0..<80).map { i in
+            var words: [String] = []
+            for _ in 0..<40 {
+                let stem = stems.randomElement(using: &rng)!
+                words.append(affixes.randomElement(using: &rng)! + stem + affixes.randomElement(using: &rng)!)
+            }
+            return SearchDocument(collection: "places", slug: "place-\(i)", title: "Place \(i)", url: "places/place-\(i)/",
+                                  scope: nil, fields: [(name: "title", value: "Place \(i)")], body: words.joined(separator: " "))
+        }
+    }
+
+    static func builder(unionFanOut: Int) -> SearchIndexBuilder {
+        var builder = SearchIndexBuilder(shardThreshold: 0, shardTarget: 1200)
+        builder.unionFanOut = unionFanOut
+        builder.addCollection(SearchCollectionInfo(name: "places", title: "Places", scopes: []))
+        return builder
+    }
+
+    static func build(unionFanOut: Int) throws -> URL {
+        var builder = self.builder(unionFanOut: unionFanOut)
+        for doc in documents() { builder.add(SearchIndexBuilder.digest(doc)) }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-unions-\(UUID().uuidString)/search")
+        try builder.write(to: dir, baseURL: "/")
+        return dir
+    }
+}
+
+/// Unions change which files a query reads, never its answer (the Swift reader ignores them).
+@Test func unionsLeaveAnswersAlone() throws {
+    let with = try SearchIndex(directory: UnionCorpus.build(unionFanOut: 0))
+    let without = try SearchIndex(directory: UnionCorpus.build(unionFanOut: Int.max))
+    let unionFiles = try FileManager.default.contentsOfDirectory(atPath: with.directory.path).filter { $0.hasPrefix("union-") }
+    #expect(!unionFiles.isEmpty)
+    for stem in UnionCorpus.stems {
+        for n in 3...5 {
+            for o in 0...(stem.count - n) {
+                let q = String(stem.dropFirst(o).prefix(n))
+                #expect(try with.search(q).results == without.search(q).results, "\(q)")
+            }
+        }
+    }
+}
+
+/// A live index (as `sift serve` keeps) rewrites only the shards an edit touches: its unions
+/// must come out as a fresh build's, byte for byte, edit after edit.
+@Test func unionsOfALiveIndexFollowEdits() throws {
+    var docs = UnionCorpus.documents()
+    let others = UnionCorpus.documents(seed: 0xE017)
+    var live = UnionCorpus.builder(unionFanOut: 0)
+    var keys = docs.indices.map { UInt64($0) }
+    for (d, k) in zip(docs, keys) { live.add(SearchIndexBuilder.digest(d), key: k) }
+    _ = live.render(baseURL: "/")
+    var rng = SeededRNG(state: 0x11FE)
+    for step in 0..<6 {
+        for _ in 0..<3 {
+            let i = Int.random(in: 0..<docs.count, using: &rng)
+            // One word swapped: the shard bounds hold, so only the touched shards are written again.
+            var words = docs[i].body.split(separator: " ")
+            words[Int.random(in: 0..<words.count, using: &rng)] = others[i].body.split(separator: " ")[step]
+            docs[i].body = words.joined(separator: " ")
+            keys[i] = UInt64(1_000 + step * 10 + i)
+        }
+        let records = zip(docs, keys).map { (item: "places/\($0.0.slug)", key: $0.1, digest: SearchIndexBuilder.digest($0.0)) }
+        let updated = live.update(records, collections: [SearchCollectionInfo(name: "places", title: "Places", scopes: [])])
+        #expect(updated)
+        var fresh = UnionCorpus.builder(unionFanOut: 0)
+        for d in docs { fresh.add(SearchIndexBuilder.digest(d)) }
+        let got = live.render(baseURL: "/"), want = fresh.render(baseURL: "/")
+        #expect(got.map(\.0) == want.map(\.0), "step \(step)")
+        #expect(got.contains { $0.0.hasPrefix("union-") })
+        for (a, b) in zip(got, want) where a.1 != b.1 { Issue.record("step \(step): \(a.0) differs from a fresh build") }
+    }
+}
+
+func snapshot(_ name: String, _ built: URL) throws {
     let fm = FileManager.default
     let snapshot = Fixtures.url("search-index").appendingPathComponent(name)
     let files = try fm.contentsOfDirectory(atPath: built.path).sorted()
