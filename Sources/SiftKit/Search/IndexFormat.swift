@@ -102,17 +102,6 @@ enum IndexFormat {
         String(String.UnicodeScalarView(word.unicodeScalars.prefix(3)))
     }
 
-    /// The UTF-8 length of the key of a word given as UTF-8.
-    @inline(__always)
-    static func keyLength(_ word: UnsafeBufferPointer<UInt8>) -> Int {
-        var starts = 0
-        for (i, b) in word.enumerated() where b & 0xC0 != 0x80 {
-            if starts == 3 { return i }
-            starts += 1
-        }
-        return word.count
-    }
-
     /// 32-bit FNV-1a over UTF-8 bytes.
     @inline(__always)
     static func fnv1a<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
@@ -125,7 +114,11 @@ enum IndexFormat {
     }
 
     /// The bucket of a key: FNV-1a of its UTF-8 modulo `buckets`.
-    static func bucket(ofKey key: String) -> Int { Int(fnv1a(key.utf8) % UInt32(buckets)) }
+    static func bucket(ofKey key: String) -> Int { bucket(ofKeyBytes: key.utf8) }
+
+    /// The bucket of a key given as UTF-8.
+    @inline(__always)
+    static func bucket<C: Collection>(ofKeyBytes key: C) -> Int where C.Element == UInt8 { Int(fnv1a(key) % UInt32(buckets)) }
 
     /// The shard holding a bucket: the number of bounds at or below it.
     static func shard(ofBucket bucket: Int, bounds: [Int]) -> Int {

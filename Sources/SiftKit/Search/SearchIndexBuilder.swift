@@ -715,20 +715,25 @@ struct WordList {
         t.bytes.withUnsafeBufferPointer { all in
             let s = w == 0 ? 0 : Int(t.ends[w - 1])
             let word = UnsafeBufferPointer(rebasing: all[s..<Int(t.ends[w])])
-            let primary = Int32(IndexFormat.fnv1a(UnsafeBufferPointer(rebasing: word[0..<IndexFormat.keyLength(word)])) % UInt32(IndexFormat.buckets))
             var starts: [Int] = []
-            for (i, b) in word.enumerated() where b & 0xC0 != 0x80 { starts.append(i) }
-            starts.append(word.count)
+            codePointStarts(word, into: &starts)
+            let primary = Int32(IndexFormat.bucket(ofKeyBytes: word[0..<starts[min(3, starts.count - 1)]]))
             var sec: [Int32] = []
             if starts.count - 1 >= 4 {
                 for i in 1...(starts.count - 4) {
-                    let tri = UnsafeBufferPointer(rebasing: word[starts[i]..<starts[i + 3]])
-                    let b = Int32(IndexFormat.fnv1a(tri) % UInt32(IndexFormat.buckets))
+                    let b = Int32(IndexFormat.bucket(ofKeyBytes: word[starts[i]..<starts[i + 3]]))
                     if b != primary && !sec.contains(b) { sec.append(b) }
                 }
             }
             return (primary, sec)
         }
+    }
+
+    /// The indices where the code points of a UTF-8 word start, then its end index.
+    static func codePointStarts<C: Collection>(_ word: C, into starts: inout [Int]) where C.Element == UInt8, C.Index == Int {
+        starts.removeAll(keepingCapacity: true)
+        for i in word.indices where word[i] & 0xC0 != 0x80 { starts.append(i) }
+        starts.append(word.endIndex)
     }
 
     /// Which table and id a word has.
@@ -875,14 +880,11 @@ struct WordList {
         var starts: [Int] = []
         for (g, primary) in list where !primary && encoded[g].count > 8 {
             let w = word(g)
-            starts.removeAll(keepingCapacity: true)
-            for i in w.indices where w[i] & 0xC0 != 0x80 { starts.append(i) }
-            starts.append(w.endIndex)
+            Self.codePointStarts(w, into: &starts)
             let length = starts.count - 1
             guard length >= 4 else { continue }
             for o in 1...(length - 3) {
-                let trigram = w[starts[o]..<starts[o + 3]]
-                guard shardOf[Int(IndexFormat.fnv1a(trigram) % UInt32(IndexFormat.buckets))] == s else { continue }
+                guard shardOf[IndexFormat.bucket(ofKeyBytes: w[starts[o]..<starts[o + 3]])] == s else { continue }
                 for end in [o + 3, o + 4] where end <= length {
                     let gram = w[starts[o]..<starts[end]]
                     if gram.count <= 7 {
