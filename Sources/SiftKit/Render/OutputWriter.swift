@@ -108,14 +108,18 @@ public final class OutputWriter: @unchecked Sendable {
             if inPlace?[rel] == hash { return }
             if inPlace != nil { changed.withLock { $0.append(rel) } }
         }
-        if let slash = rel.utf8.lastIndex(of: 0x2F) {
-            let dir = String(rel[..<slash])
-            if !createdDirs.withLock({ $0.contains(dir) }) {
-                try FileSystem.makeDirectory(dir, in: stagingFD, named: stagingPath)
-                createdDirs.withLock { _ = $0.insert(dir) }
-            }
-        }
+        try makeFolder(of: rel)
         try FileSystem.write(bytes, to: rel, in: stagingFD, named: stagingPath)
+    }
+
+    /// Creates the staging folder a checked relative path goes in, once per folder.
+    private func makeFolder(of rel: String) throws {
+        guard let slash = rel.utf8.lastIndex(of: 0x2F) else { return }
+        let dir = String(rel[..<slash])
+        if !createdDirs.withLock({ $0.contains(dir) }) {
+            try FileSystem.makeDirectory(dir, in: stagingFD, named: stagingPath)
+            createdDirs.withLock { _ = $0.insert(dir) }
+        }
     }
 
     /// Hard-links a file of the previous output into the new one (in place: keeps it); false when there is none.
@@ -126,14 +130,7 @@ public final class OutputWriter: @unchecked Sendable {
             recorded?.withLock { $0[relative] = hash }
             return true
         }
-        guard let rel = try? Self.checked(relative) else { return false }
-        if let slash = rel.utf8.lastIndex(of: 0x2F) {
-            let dir = String(rel[..<slash])
-            if !createdDirs.withLock({ $0.contains(dir) }) {
-                guard (try? FileSystem.makeDirectory(dir, in: stagingFD, named: stagingPath)) != nil else { return false }
-                createdDirs.withLock { _ = $0.insert(dir) }
-            }
-        }
+        guard let rel = try? Self.checked(relative), (try? makeFolder(of: rel)) != nil else { return false }
         return linkat(AT_FDCWD, output.path + "/" + rel, stagingFD, rel, 0) == 0
     }
 
