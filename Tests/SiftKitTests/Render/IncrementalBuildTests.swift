@@ -48,6 +48,20 @@ struct IncrementalBuildTests {
         }
     }
 
+    /// The site both edit-sequence tests start from: eight rows, scopes a and b, and a page
+    /// for the first row with the given text; the caller deletes it.
+    func thingsSite(rows: [String], page: String) throws -> TestSite {
+        let site = try TestSite(["Content/things/collection.yml": "title_field: name\nscope_field: kind\nscopes: [a, b]\n"])
+        do {
+            try writeRows(site, rows)
+            try site.write("Content/things/thing-0-harbor.md", page)
+        } catch {
+            site.delete()
+            throw error
+        }
+        return site
+    }
+
     func writeRows(_ site: TestSite, _ rows: [String]) throws {
         let kinds = ["a", "b"]
         try site.write("Content/things/things.csv", "name,kind\n" + rows.enumerated().map { "\"\($1)\",\(kinds[$0 % 2])" }.joined(separator: "\n") + "\n")
@@ -57,10 +71,8 @@ struct IncrementalBuildTests {
     func randomEditSequencesMatchCleanBuilds(seed: UInt64) throws {
         var rng = SeededRNG(state: seed)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }
-        let site = try TestSite(["Content/things/collection.yml": "title_field: name\nscope_field: kind\nscopes: [a, b]\n"])
+        let site = try thingsSite(rows: rows, page: "Some <b>raw</b> *text* about harbors.\n")
         defer { site.delete() }
-        try writeRows(site, rows)
-        try site.write("Content/things/thing-0-harbor.md", "Some <b>raw</b> *text* about harbors.\n")
         #expect(site.build().status == 0)
         var log: [String] = []
         for _ in 0..<12 {
@@ -84,10 +96,8 @@ struct IncrementalBuildTests {
     func serveSessionEditSequencesMatchCleanBuilds(seed: UInt64) throws {
         var rng = SeededRNG(state: seed)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }
-        let site = try TestSite(["Content/things/collection.yml": "title_field: name\nscope_field: kind\nscopes: [a, b]\n"])
+        let site = try thingsSite(rows: rows, page: "Some *text* about harbors.\n")
         defer { site.delete() }
-        try writeRows(site, rows)
-        try site.write("Content/things/thing-0-harbor.md", "Some *text* about harbors.\n")
         var options = SiteBuilder.Options(site: site.root, baseURL: "/")
         options.session = BuildSession()
         try SiteBuilder(options: options).build()
