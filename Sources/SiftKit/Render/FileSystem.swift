@@ -85,12 +85,11 @@ public enum FileSystem {
     /// Creates a folder and its parents relative to an open folder (`folderPath` names it in errors).
     static func makeDirectory(_ path: String, in folder: Int32, named folderPath: String?) throws {
         if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
-        if errno == ENOENT {
-            let parent = (path as NSString).deletingLastPathComponent
-            if !parent.isEmpty && parent != path {
-                try makeDirectory(parent, in: folder, named: folderPath)
-                if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
-            }
+        // A missing parent is made first; a path without one (`a`, `/a`) has nothing to make.
+        // (NSString's deletingLastPathComponent traps on a one-character relative path.)
+        if errno == ENOENT, let slash = path.utf8.lastIndex(of: 0x2F), slash != path.startIndex {
+            try makeDirectory(String(path[..<slash]), in: folder, named: folderPath)
+            if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
         }
         throw SiftError("cannot create folder \(folderPath.map { $0 + "/" + path } ?? path): \(errorText())", at: nil)
     }

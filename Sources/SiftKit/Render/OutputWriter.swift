@@ -28,6 +28,8 @@ public final class OutputWriter: @unchecked Sendable {
     private let inPlace: [String: UInt64]?
     /// In place: files waiting in staging.
     private let changed = Locked<[String]>([])
+    /// A dry run's folder of its own, removed by `discard()`.
+    private var scratch: String?
 
     /// The files this build produced and their hashes, when recording.
     var files: [String: UInt64]? { recorded?.withLock { $0 } }
@@ -203,9 +205,10 @@ public final class OutputWriter: @unchecked Sendable {
         }
     }
 
-    /// Throws the staging folder away.
+    /// Throws the staging folder away, and a dry run's scratch folder with it.
     public func discard() {
         FileSystem.remove(stagingPath)
+        if let scratch { FileSystem.remove(scratch) }
     }
 
     private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
@@ -232,9 +235,22 @@ final class Locked<T>: @unchecked Sendable {
 }
 
 extension OutputWriter {
-    /// A writer into a throwaway folder, for `sift check`, which renders everything and keeps nothing.
+    /// A writer into a throwaway folder, for `sift check`, which renders everything and keeps
+    /// nothing: a folder of its own (`mkdtemp`), so checks running at once never share one,
+    /// removed with the staging folder by `discard()`.
     public static func dryRun() throws -> OutputWriter {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-check-\(getpid())")
-        return try OutputWriter(output: dir.appendingPathComponent("public"))
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("sift-check-XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SiftError("cannot create a folder for sift check: \(FileSystem.errorText())", at: nil)
+        }
+        let dir = String(cString: made)
+        do {
+            let writer = try OutputWriter(output: URL(fileURLWithPath: dir).appendingPathComponent("public"))
+            writer.scratch = dir
+            return writer
+        } catch {
+            FileSystem.remove(dir)
+            throw error
+        }
     }
 }

@@ -125,6 +125,21 @@ extension BuildErrorTests {
 }
 
 extension BuildErrorTests {
+    /// `sift check` renders into a scratch folder of its own: checks running at once in one
+    /// process (a test runner, an editor plugin) never share or delete each other's.
+    @Test func checksAtOnceEachHaveTheirOwnScratchFolder() throws {
+        let sites = try (0..<8).map { i in try TestSite(["Content/c/c.csv": "name\nAlpha \(i)\nBeta\n", "Content/about.md": "Hi \(i).\n"]) }
+        defer { sites.forEach { $0.delete() } }
+        for _ in 0..<3 {
+            let outcomes = Locked<[Int32]>([])
+            DispatchQueue.concurrentPerform(iterations: sites.count) { i in
+                let out = SiftCLI.run(["check"], in: sites[i].root)
+                outcomes.withLock { $0.append(out.status) }
+            }
+            #expect(outcomes.withLock { $0 } == Array(repeating: 0, count: sites.count))
+        }
+    }
+
     @Test func checkWarnsAboutProbableMistakes() throws {
         let out = try checked([
             "Content/c/c.csv": "name\nAlpha\n",

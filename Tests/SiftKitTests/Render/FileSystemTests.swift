@@ -46,3 +46,31 @@ import Testing
         #expect(((try? OutputWriter.checked(s)) != nil) == bySegments(s), "\(Array(s.utf8))")
     }
 }
+
+/// A folder made relative to an open folder that has since been removed fails with the path
+/// in the message, for one-character paths too (they used to trap in Foundation), and with parents.
+@Test func makingAFolderInARemovedFolderIsAnError() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("sift-gone-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let fd = open(root.path, O_RDONLY | O_DIRECTORY)
+    defer { close(fd) }
+    try FileManager.default.removeItem(at: root)
+    for path in ["c", "c/d", "ab/c/d"] {
+        #expect(throws: SiftError.self, "\(path)") { try FileSystem.makeDirectory(path, in: fd, named: root.path) }
+        do { try FileSystem.makeDirectory(path, in: fd, named: root.path) } catch let e as SiftError {
+            #expect(e.message.hasPrefix("cannot create folder \(root.path)/"))
+        }
+    }
+}
+
+/// `sift check`'s writer renders into a folder of its own and leaves nothing behind.
+@Test func aDryRunLeavesNoFolderBehind() throws {
+    let a = try OutputWriter.dryRun(), b = try OutputWriter.dryRun()
+    let folder = a.output.deletingLastPathComponent()
+    #expect(folder != b.output.deletingLastPathComponent())
+    try a.write("c/x/index.html", Array("hi".utf8))
+    a.discard()
+    b.discard()
+    #expect(!FileManager.default.fileExists(atPath: folder.path))
+    #expect(!FileManager.default.fileExists(atPath: b.output.deletingLastPathComponent().path))
+}
