@@ -77,6 +77,13 @@ public enum FileSystem {
         }
     }
 
+    /// The folder part of a path (`a/b` of `a/b/c`); nil for a path without one (`c`, `/c`).
+    /// Not NSString's deletingLastPathComponent: on Linux it traps on a one-character path.
+    static func parent(of path: String) -> String? {
+        guard let slash = path.utf8.lastIndex(of: 0x2F), slash != path.startIndex else { return nil }
+        return String(path[..<slash])
+    }
+
     /// Creates a folder and its parents; an existing folder is fine.
     public static func makeDirectory(_ path: String) throws {
         try makeDirectory(path, in: AT_FDCWD, named: nil)
@@ -85,10 +92,8 @@ public enum FileSystem {
     /// Creates a folder and its parents relative to an open folder (`folderPath` names it in errors).
     static func makeDirectory(_ path: String, in folder: Int32, named folderPath: String?) throws {
         if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
-        // A missing parent is made first; a path without one (`a`, `/a`) has nothing to make.
-        // (NSString's deletingLastPathComponent traps on a one-character relative path.)
-        if errno == ENOENT, let slash = path.utf8.lastIndex(of: 0x2F), slash != path.startIndex {
-            try makeDirectory(String(path[..<slash]), in: folder, named: folderPath)
+        if errno == ENOENT, let parent = parent(of: path) {
+            try makeDirectory(parent, in: folder, named: folderPath)
             if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
         }
         throw SiftError("cannot create folder \(folderPath.map { $0 + "/" + path } ?? path): \(errorText())", at: nil)

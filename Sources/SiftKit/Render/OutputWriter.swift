@@ -116,8 +116,7 @@ public final class OutputWriter: @unchecked Sendable {
 
     /// Creates the staging folder a checked relative path goes in, once per folder.
     private func makeFolder(of rel: String) throws {
-        guard let slash = rel.utf8.lastIndex(of: 0x2F) else { return }
-        let dir = String(rel[..<slash])
+        guard let dir = FileSystem.parent(of: rel) else { return }
         if !createdDirs.withLock({ $0.contains(dir) }) {
             try FileSystem.makeDirectory(dir, in: stagingFD, named: stagingPath)
             createdDirs.withLock { _ = $0.insert(dir) }
@@ -189,10 +188,7 @@ public final class OutputWriter: @unchecked Sendable {
         defer { FileSystem.remove(stagingPath) }
         var made: Set<String> = []
         for rel in changed.withLock({ $0 }) {
-            if let slash = rel.utf8.lastIndex(of: 0x2F) {
-                let dir = String(rel[..<slash])
-                if made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
-            }
+            if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
             guard rename(stagingPath + "/" + rel, output.path + "/" + rel) == 0 else {
                 throw SiftError("cannot write \(output.path)/\(rel): \(FileSystem.errorText())", at: nil)
             }
@@ -200,8 +196,8 @@ public final class OutputWriter: @unchecked Sendable {
         let now = files ?? [:]
         for rel in previous.keys where now[rel] == nil {
             _ = unlink(output.path + "/" + rel)
-            var dir = (rel as NSString).deletingLastPathComponent
-            while !dir.isEmpty, rmdir(output.path + "/" + dir) == 0 { dir = (dir as NSString).deletingLastPathComponent }
+            var dir = FileSystem.parent(of: rel)
+            while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d) }
         }
     }
 

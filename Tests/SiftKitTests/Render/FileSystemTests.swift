@@ -74,3 +74,10 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.path))
     #expect(!FileManager.default.fileExists(atPath: b.output.deletingLastPathComponent().path))
 }
+
+@Test func theParentOfAPath() {
+    #expect(FileSystem.parent(of: "a/b/c") == "a/b")
+    #expect(FileSystem.parent(of: "c/index.html") == "c")
+    #expect(FileSystem.parent(of: "/tmp/x") == "/tmp")
+    for none in ["c", "/c", "", "index.html"] { #expect(FileSystem.parent(of: none) == nil, "\(none)") }
+}

@@ -165,6 +165,23 @@ struct IncrementalBuildTests {
         #expect(!FileManager.default.fileExists(atPath: site.output.appendingPathComponent("things/three").path))
     }
 
+    /// A page whose folder has a one-letter name, removed during `sift serve`, takes its
+    /// folder with it (the rebuild used to crash in Foundation's path code).
+    @Test func aServeRebuildRemovesAOneLetterFolder() throws {
+        let site = try TestSite(["Content/x.md": "# X\n\nA page.\n", "Content/c/c.txt": "One\n"])
+        defer { site.delete() }
+        var options = SiteBuilder.Options(site: site.root, baseURL: "/")
+        options.session = BuildSession()
+        try SiteBuilder(options: options).build()
+        #expect(site.page("x/index.html") != nil)
+        try site.remove("Content/x.md")
+        try SiteBuilder(options: options).build()
+        #expect(!FileManager.default.fileExists(atPath: site.output.appendingPathComponent("x").path))
+        try site.remove("Content/c")
+        try SiteBuilder(options: options).build()
+        #expect(!FileManager.default.fileExists(atPath: site.output.appendingPathComponent("c").path))
+    }
+
     @Test func anUnchangedPageIsLinkedNotRewritten() throws {
         let site = try TestSite(["Content/things/things.txt": "One\nTwo\n", "Content/things/one.md": "Body one.\n"])
         defer { site.delete() }
