@@ -306,6 +306,22 @@ def test_a_paginated_list_finds_items_on_other_pages(page):
         expect(pages).to_be_visible()
 
 
+def test_a_list_with_an_id_keeps_it_unique_while_searching(page):
+    """A site's own list template may give the list an id: the results list is a copy of it,
+    and must not carry the same id."""
+    with siftsite.served_fixture({
+        "Content/fruits/fruits.txt": "Apple\nBanana\nCherry\n",
+        "Templates/fruits/list.mustache": LIST_WITH_ID,
+    }, "sift-id-") as (server, built):
+        page.goto(server.url + "/fruits/")
+        page.get_by_role("searchbox").fill("an")
+        expect_rows(page, urls(siftsite.search(built, "an", collection="fruits")), "fruits")
+        expect(page.locator("#things")).to_have_count(1)
+
+
+LIST_WITH_ID = '{{< layout}}\n{{$ title}}{{collection.title}} · {{site.title}}{{/ title}}\n{{$ main}}\n<header class="list-header">\n<h1 class="large-title">{{collection.title}}</h1>\n{{> search}}\n</header>\n<ul id="things" class="list" data-sift-list="{{collection.name}}">\n{{#items}}\n<li class="row" data-sift-item="{{slug}}"><a href="{{url}}"><span class="row-title">{{title}}</span>{{#detail}}<span class="row-detail">{{detail}}</span>{{/detail}}</a></li>\n{{/items}}\n</ul>\n{{#pagination}}\n<nav class="pagination" aria-label="Pages">\n{{#prev_url}}\n<a class="pagination-prev" href="{{prev_url}}" rel="prev"><span aria-hidden="true">‹ </span>Previous</a>\n{{/prev_url}}\n<ol>\n{{#pages}}\n<li>{{#current}}<span aria-current="page">{{number}}</span>{{/current}}{{^current}}<a href="{{url}}">{{number}}</a>{{/current}}</li>\n{{/pages}}\n</ol>\n{{#next_url}}\n<a class="pagination-next" href="{{next_url}}" rel="next">Next<span aria-hidden="true"> ›</span></a>\n{{/next_url}}\n</nav>\n{{/pagination}}\n{{/ main}}\n{{/ layout}}\n'
+
+
 @pytest.fixture(scope="module")
 def long_list():
     """A list of 130 items, longer than the 50 rows the bar renders at first."""

@@ -65,6 +65,7 @@ export class SiftSearch {
     if (list) {
       const out = this.out = list.cloneNode(), more = this.more = tap(btn({ class: "sift-more", hidden: "" }, "Show more"), () => this.grow());
       out.hidden = true;
+      out.removeAttribute("id");
       list.after(out, more);
       new IntersectionObserver(e => e[0].isIntersecting && this.grow(), { rootMargin: "600px" }).observe(more);
     }
