@@ -46,6 +46,20 @@ def test_choc_leaves_what_sift_search_returns(page, server, built):
     expect(page).to_have_url(server.url + "/candies/?q=choc")
 
 
+def test_results_are_the_pages_own_rows_and_ids_stay_unique(page, server, built):
+    """The built-in list's rows carry ids ("candies/<slug>"), by which the bar finds the rows it
+    shows; what it shows are copies, with their details and without the ids."""
+    page.goto(server.url + "/candies/")
+    expect(page.locator("[id='candies/dark-chocolate']")).to_have_count(1)
+    answer = siftsite.search(built, "choc", collection="candies")
+    page.get_by_role("searchbox").fill("choc")
+    expect_rows(page, urls(answer))
+    shown_rows = page.locator("[data-sift-list=candies]:not([data-sift-off]) li")
+    expect(shown_rows.locator(".row-detail")).to_have_text([r["scope"] for r in answer["results"]])
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
 def test_scope_hard_with_a(page, server, built):
     page.goto(server.url + "/candies/")
     page.get_by_role("searchbox").click()
@@ -317,6 +331,8 @@ def test_a_list_with_an_id_keeps_it_unique_while_searching(page):
         page.get_by_role("searchbox").fill("an")
         expect_rows(page, urls(siftsite.search(built, "an", collection="fruits")), "fruits")
         expect(page.locator("#things")).to_have_count(1)
+        # Rows without ids are found by their data-sift-item, and copied as they are.
+        expect(page.locator("[data-sift-list=fruits]:not([data-sift-off]) li[data-sift-item]")).to_have_count(len(urls(siftsite.search(built, "an", collection="fruits"))))
 
 
 LIST_WITH_ID = '{{< layout}}\n{{$ title}}{{collection.title}} · {{site.title}}{{/ title}}\n{{$ main}}\n<header class="list-header">\n<h1 class="large-title">{{collection.title}}</h1>\n{{> search}}\n</header>\n<ul id="things" class="list" data-sift-list="{{collection.name}}">\n{{#items}}\n<li class="row" data-sift-item="{{slug}}"><a href="{{url}}"><span class="row-title">{{title}}</span>{{#detail}}<span class="row-detail">{{detail}}</span>{{/detail}}</a></li>\n{{/items}}\n</ul>\n{{#pagination}}\n<nav class="pagination" aria-label="Pages">\n{{#prev_url}}\n<a class="pagination-prev" href="{{prev_url}}" rel="prev"><span aria-hidden="true">‹ </span>Previous</a>\n{{/prev_url}}\n<ol>\n{{#pages}}\n<li>{{#current}}<span aria-current="page">{{number}}</span>{{/current}}{{^current}}<a href="{{url}}">{{number}}</a>{{/current}}</li>\n{{/pages}}\n</ol>\n{{#next_url}}\n<a class="pagination-next" href="{{next_url}}" rel="next">Next<span aria-hidden="true"> ›</span></a>\n{{/next_url}}\n</nav>\n{{/pagination}}\n{{/ main}}\n{{/ layout}}\n'

@@ -144,12 +144,16 @@ test("example site: sift-core.js, as written and as shipped, answers as sift sea
   for (const Index of [SiftIndex, shipped.SiftIndex]) {
     const index = await Index.load(pathToFileURL(site), { fetch: fileFetch() });
     const queries = [["choc"], ["a", "Hard"], ["cote d"], ["choclate"], ["sugar"], ["milk proteins"], ["caramel", "Other"],
-      ["中"], ["ar"], ["lollipop"], ["zzzz"], [""], ["°c"], ["isl"]];
+      ["中"], ["ar"], ["lollipop"], ["zzzz"], [""], ["°c"], ["isl"],
+      // Many matches, but none in Hard: a typo ("Cand" for "land") only searched within Hard.
+      ["land"], ["land", "Hard"]];
     for (const [q, scope = "All"] of queries) {
       const out = execFileSync(bin, ["search", q, "--site", siteDir, "--scope", scope, "--json"], { encoding: "utf8" });
       const { scopeCounts, ...js } = await index.search(q, { scope });
       assert.deepEqual(js, JSON.parse(out), `${q} in ${scope}`);
     }
+    // The scope bar's counts include the typo that scope Hard would show (Chocolate Bar: its body).
+    assert.deepEqual((await index.search("land")).scopeCounts, { All: 28, Chocolate: 1, Hard: 1, Other: 0 });
   }
   for (const v of vectors.fold) assert.equal(shipped.fold(v.in), v.out, v.note ?? v.in);
 });

@@ -165,8 +165,11 @@ export class SiftIndex {
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
     const few = s => counts[s] < 5, fuzzy = [], counted = { ...counts }, m = counts[scope];
-    if (ts.length && (few("All") || scopes.some(few))) {
-      const hit = new Int32Array(ft.length), fz = (all.fz ??= {}), sets = ts.map(t => (fz[t] ??= near(t, this, all, fz)));
+    // Not for a partial answer: its few may be many once body matches arrive. Only the items of
+    // few scopes can add typos, so only theirs (fz[" "]) are searched.
+    if (ts.length && !partial && (few("All") || scopes.some(few))) {
+      const k = few("All") ? "" : scopes.filter(few).join("\n"), fz = ((all.fz ??= {})[k] ??= { " ": k ? all.filter(d => few(sc[d])) : all }),
+        hit = new Int32Array(ft.length), sets = ts.map(t => (fz[t] ??= near(t, this, fz[" "], fz)));
       for (const set of sets) for (const d of set) hit[d]++;
       for (const d of hits) hit[d] = 0;
       for (const d of sets[0]) if (hit[d] === ts.length && (few("All") || few(sc[d]))) {
