@@ -121,7 +121,10 @@ export class SiftIndex {
         if (last && cps(p).length < 3 && (!i || i === last)) continue;
         const how = !last ? "includes" : !i ? "endsWith" : i < last ? "" : "startsWith";
         // A " p" marker: the union of the "@" words holding p is in the union file.
-        const found = new Uint8Array(this.ft.length), words = await this.words(p), u = !last && " " + p in words && (await this.words(p, "union"))[p];
+        const found = new Uint8Array(this.ft.length), words = await this.words(p);
+        // A task's pause before the work on the shard: a keystroke's field matches go first.
+        i || await new Promise(r => setTimeout(r));
+        const u = !last && " " + p in words && (await this.words(p, "union"))[p];
         await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w === p) && !(u && words[w] === "@") && mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found)));
         u && mark(u, found);
         res = res ? res.map((x, d) => x & found[d]) : found;
@@ -129,6 +132,21 @@ export class SiftIndex {
       }
       return (this.got[t] = res);
     })());
+  }
+
+  // Rank buckets in list order, and each scope's count in cnt. Not in search(): V8 optimizes a
+  // loop of an async function late, and this one runs over up to every item at each keystroke.
+  order(hits, via, ts, scope, limit, cnt) {
+    const { ft, scope: sc, sid } = this, ranks = [[], [], [], [], []], phrase = ts.join(" "), t0 = ts[0], any = scope === "All";
+    let cap = 5;
+    for (const d of hits) {
+      cnt[sid[d]]++;
+      if (cap && (any || sc[d] === scope)) {
+        const t = ft[d], r = !t0 ? 3 : via[d] ? 4 : t === phrase ? 0 : cap > 1 && t.startsWith(phrase) ? 1 : cap > 2 && wordStart(t, t0) ? 2 : 3;
+        r < cap && ranks[r].push(d) >= limit && (cap = r);
+      }
+    }
+    return ranks;
   }
 
   // now: answer at once, without the body matches of terms whose shards are still on the way
@@ -156,12 +174,7 @@ export class SiftIndex {
       } else hits = f;
     }
     partial || (this.prev = { all, ts, hits });
-    const { sn, sid } = this, cnt = new Int32Array(sn.length), phrase = ts.join(" "), ranks = [[], [], [], [], []], own = d => scope === "All" || sc[d] === scope;
-    let cap = 5;
-    for (const d of hits) {
-      const t = ft[d], r = (cnt[sid[d]]++, !own(d)) ? 5 : !ts.length ? 3 : via[d] ? 4 : t === phrase ? 0 : cap > 1 && t.startsWith(phrase) ? 1 : cap > 2 && wordStart(t, ts[0]) ? 2 : 3;
-      r < cap && ranks[r].push(d) >= limit && (cap = r);
-    }
+    const { sn } = this, cnt = new Int32Array(sn.length), ranks = this.order(hits, via, ts, scope, limit, cnt), own = d => scope === "All" || sc[d] === scope;
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
     const few = s => counts[s] < 5, fuzzy = [], counted = { ...counts }, m = counts[scope];
