@@ -47,7 +47,7 @@ function near(t, ix, all, fz) {
   out.k = m > 3 && k;
   for (let j = 0; m > 3 && j <= k; j++) for (const d of ix.find(p.slice(j * m / (k + 1) | 0, (j + 1) * m / (k + 1) | 0).join(""), all)) f[d] = 1;
   for (const d of ix.find(t, all)) f[d] = 2;
-  for (const d of all) (f[d] > 1 || f[d] && edits(p, ix.ft[d], k)) && out.push(d);
+  for (let i = 0, d; i < all.length; i++) (f[d = all[i]] > 1 || f[d] && edits(p, ix.ft[d], k)) && out.push(d);
   return out;
 }
 
@@ -122,7 +122,8 @@ export class SiftIndex {
         const how = !last ? "includes" : !i ? "endsWith" : i < last ? "" : "startsWith";
         // A " p" marker: the union of the "@" words holding p is in the union file.
         const found = new Uint8Array(this.ft.length), words = await this.words(p);
-        // A task's pause before the work on the shard: a keystroke's field matches go first.
+        // A task's pause before the work on the shard: a keystroke's field matches go first, and
+        // are painted.
         i || await new Promise(r => setTimeout(r));
         const u = !last && " " + p in words && (await this.words(p, "union"))[p];
         await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w === p) && !(u && words[w] === "@") && mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found)));
@@ -134,13 +135,14 @@ export class SiftIndex {
     })());
   }
 
-  // Rank buckets in list order, and each scope's count in cnt. Not in search(): V8 optimizes a
-  // loop of an async function late, and this one runs over up to every item at each keystroke.
+  // Rank buckets in list order, and each scope's count in cnt. Not in search(), and indexed, not
+  // for…of: this loop runs over up to every item, before V8 has optimized it on a first visit,
+  // and V8 optimizes such loops late in an async function and for…of loops late anywhere.
   order(hits, via, ts, scope, limit, cnt) {
     const { ft, scope: sc, sid } = this, ranks = [[], [], [], [], []], phrase = ts.join(" "), t0 = ts[0], any = scope === "All";
     let cap = 5;
-    for (const d of hits) {
-      cnt[sid[d]]++;
+    for (let i = 0, d; i < hits.length; i++) {
+      cnt[sid[d = hits[i]]]++;
       if (cap && (any || sc[d] === scope)) {
         const t = ft[d], r = !t0 ? 3 : via[d] ? 4 : t === phrase ? 0 : cap > 1 && t.startsWith(phrase) ? 1 : cap > 2 && wordStart(t, t0) ? 2 : 3;
         r < cap && ranks[r].push(d) >= limit && (cap = r);
@@ -164,11 +166,9 @@ export class SiftIndex {
     for (const t of ts) {
       const f = this.find(t, hits);
       if (cps(t).length > 2 && f.length < hits.length) {
-        // Shards already here resolve within microtasks, before a timer fires: no partial answer
-        // then, nor for a term whose shards were fetched with the index (the answer is near).
-        const wait = this.body(t), full = !now || this.hints.includes(t);
-        full || await Promise.race([wait, new Promise(r => setTimeout(r))]);
-        const cand = full || t in this.got ? await wait : (partial = []);
+        // At once, in the keystroke's task (a timer let Chromium render a frame first), unless the
+        // body matches are known or were fetched with the index (the answer is near).
+        const wait = this.body(t), cand = !now || t in this.got || this.hints.includes(t) ? await wait : (partial = []);
         let j = 0;
         hits = hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;
@@ -184,7 +184,7 @@ export class SiftIndex {
       const k = few("All") ? "" : scopes.filter(few).join("\n"), fz = ((all.fz ??= {})[k] ??= { " ": k ? all.filter(d => few(sc[d])) : all }),
         hit = new Int32Array(ft.length), sets = ts.map(t => (fz[t] ??= near(t, this, fz[" "], fz)));
       for (const set of sets) for (const d of set) hit[d]++;
-      for (const d of hits) hit[d] = 0;
+      for (let i = 0; i < hits.length; ) hit[hits[i++]] = 0;
       for (const d of sets[0]) if (hit[d] === ts.length && (few("All") || few(sc[d]))) {
         m < 5 && own(d) && fuzzy.push(d);
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
