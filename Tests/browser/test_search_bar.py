@@ -426,3 +426,27 @@ def test_field_matches_show_before_body_shards_arrive(page, sharded_site):
     # Then the body matches, below the rows already there.
     expect_rows(page, whole, "places")
     expect(page.get_by_role("status")).to_have_text("9 results")
+
+
+def test_an_option_selected_during_a_partial_answer_stays_selected(page, sharded_site):
+    """In the panel, ↓ may select an option while body shards are on the way: the whole answer
+    adds its options below, and the selection stays."""
+    server, built = sharded_site
+    held = []
+    page.route("**/search/shard-*.json", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    box = page.get_by_role("combobox")
+    page.evaluate("() => { window.loaded = new Promise(r => document.addEventListener('sift:results', r, { once: true })); }")
+    box.focus()
+    page.evaluate("() => window.loaded")
+    box.fill("harbor")
+    expect(page.get_by_role("option")).to_have_count(3)
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_role("option", selected=True)).to_contain_text("Harbor Point 0")
+    page.route("**/search/shard-*.json", lambda route: route.continue_())
+    for route in held:
+        route.continue_()
+    expect(page.get_by_role("option")).to_have_count(9)
+    option = page.get_by_role("option", selected=True)
+    expect(option).to_contain_text("Harbor Point 0")
+    expect(box).to_have_attribute("aria-activedescendant", option.get_attribute("id"))

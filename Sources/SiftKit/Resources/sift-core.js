@@ -124,7 +124,7 @@ export class SiftIndex {
         const found = new Uint8Array(this.ft.length), words = await this.words(p);
         // A task's pause before the work on the shard: a keystroke's field matches go first, and
         // are painted.
-        i || await new Promise(r => setTimeout(r));
+        i || !this.m.shards || await new Promise(r => setTimeout(r));
         const u = !last && " " + p in words && (await this.words(p, "union"))[p];
         await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w === p) && !(u && words[w] === "@") && mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found)));
         u && mark(u, found);
@@ -167,8 +167,8 @@ export class SiftIndex {
       const f = this.find(t, hits);
       if (cps(t).length > 2 && f.length < hits.length) {
         // At once, in the keystroke's task (a timer let Chromium render a frame first), unless the
-        // body matches are known or were fetched with the index (the answer is near).
-        const wait = this.body(t), cand = !now || t in this.got || this.hints.includes(t) ? await wait : (partial = []);
+        // body matches are known, or near: the index is one file, or they were fetched with it.
+        const wait = this.body(t), cand = !now || !this.m.shards || t in this.got || this.hints.includes(t) ? await wait : (partial = []);
         let j = 0;
         hits = hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;

@@ -184,9 +184,13 @@ export class SiftSearch {
     more || this.move(-1e9);
     for (const b of this.radios.children) b.lastChild.textContent = scopeCounts?.[b.dataset.scope] ?? 0;
     if (!list) {
-      this.box.replaceChildren(...this.items = results.map(x => h("li", { role: "option", "aria-selected": "false" },
+      // A whole answer after a partial one keeps the options shown, and the one selected.
+      const b = this.box;
+      more || b.replaceChildren();
+      b.append(...results.slice(b.childElementCount).map(x => h("li", { role: "option", "aria-selected": "false" },
         h("a", { href: x.url, tabindex: "-1" }, paint(h("span", { class: "sift-t" }), x.title, q),
           h("span", { class: "sift-s" }, [this.ix.collections.find(c => c.name == x.collection).title, x.scope].filter(Boolean).join(" · "))))));
+      this.items = [...b.children];
     } else if (!filtering) this.reset();
     else {
       more || out.replaceChildren();
