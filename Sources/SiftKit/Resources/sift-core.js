@@ -168,9 +168,10 @@ export class SiftIndex {
       if (cps(t).length > 2 && f.length < hits.length) {
         // At once, in the keystroke's task (a timer let Chromium render a frame first), unless the
         // body matches are known, or near: the index is one file, or they were fetched with it.
-        const wait = this.body(t), cand = !now || !this.m.shards || t in this.got || this.hints.includes(t) ? await wait : (partial = []);
+        const wait = this.body(t), cand = !now || !this.m.shards || t in this.got || this.hints.includes(t) ? await wait : (partial = f);
         let j = 0;
-        hits = hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
+        // Partial: the field matches, without a pass over up to every item (5 ms at 100k).
+        hits = cand == f ? f : hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;
     }
     partial || (this.prev = { all, ts, hits });
