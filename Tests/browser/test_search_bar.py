@@ -401,28 +401,38 @@ def sharded_site():
         yield served
 
 
+def focus_with_shards_held(page, url, role):
+    """Opens url with every shard request held, and focuses the search field once its index is
+    in. Returns the field and release(), which lets the held shards (and later ones) through."""
+    held = []
+    page.route("**/search/shard-*.json", lambda route: held.append(route))
+    page.goto(url)
+    box = page.get_by_role(role)
+    # Focus loads the index; its first results (the empty query's) say it is in.
+    page.evaluate("() => { window.loaded = new Promise(r => document.addEventListener('sift:results', r, { once: true })); }")
+    box.focus()
+    page.evaluate("() => window.loaded")
+
+    def release():
+        assert held, "no shard was asked for"
+        page.route("**/search/shard-*.json", lambda route: route.continue_())
+        for route in held:
+            route.continue_()
+    return box, release
+
+
 def test_field_matches_show_before_body_shards_arrive(page, sharded_site):
     server, built = sharded_site
     manifest = json.loads((built / "search" / "manifest.json").read_text())
     assert manifest["shards"] > 1, "the fixture must be sharded"
     whole = urls(siftsite.search(built, "harbor", collection="places"))
     assert len(whole) == 9
-    held = []
-    page.route("**/search/shard-*.json", lambda route: held.append(route))
-    page.goto(server.url + "/places/")
-    box = page.get_by_role("searchbox")
-    # Focus loads the index; its first results (the empty query's) say it is in.
-    page.evaluate("() => { window.loaded = new Promise(r => document.addEventListener('sift:results', r, { once: true })); }")
-    box.focus()
-    page.evaluate("() => window.loaded")
+    box, release = focus_with_shards_held(page, server.url + "/places/", "searchbox")
     box.fill("harbor")
     # Shards on hold: the three title matches at once.
     expect_rows(page, whole[:3], "places")
     expect(page.get_by_role("status")).to_have_text("3 results")
-    assert held, "no shard was asked for"
-    page.route("**/search/shard-*.json", lambda route: route.continue_())
-    for route in held:
-        route.continue_()
+    release()
     # Then the body matches, below the rows already there.
     expect_rows(page, whole, "places")
     expect(page.get_by_role("status")).to_have_text("9 results")
@@ -432,20 +442,12 @@ def test_an_option_selected_during_a_partial_answer_stays_selected(page, sharded
     """In the panel, ↓ may select an option while body shards are on the way: the whole answer
     adds its options below, and the selection stays."""
     server, built = sharded_site
-    held = []
-    page.route("**/search/shard-*.json", lambda route: held.append(route))
-    page.goto(server.url + "/")
-    box = page.get_by_role("combobox")
-    page.evaluate("() => { window.loaded = new Promise(r => document.addEventListener('sift:results', r, { once: true })); }")
-    box.focus()
-    page.evaluate("() => window.loaded")
+    box, release = focus_with_shards_held(page, server.url + "/", "combobox")
     box.fill("harbor")
     expect(page.get_by_role("option")).to_have_count(3)
     page.keyboard.press("ArrowDown")
     expect(page.get_by_role("option", selected=True)).to_contain_text("Harbor Point 0")
-    page.route("**/search/shard-*.json", lambda route: route.continue_())
-    for route in held:
-        route.continue_()
+    release()
     expect(page.get_by_role("option")).to_have_count(9)
     option = page.get_by_role("option", selected=True)
     expect(option).to_contain_text("Harbor Point 0")
