@@ -160,10 +160,14 @@ export class SiftIndex {
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const { ft, scope: sc } = this, lo = cs[0].first, n = cs.reduce((a, c) => a + c.count, 0);
     const all = (this.all[lo + " " + n] ??= Array.from({ length: n }, (_, k) => lo + k));
-    const ts = [...new Set(terms(query))], via = new Uint8Array(ft.length), prev = this.prev;
-    // Typing on narrows when each new t matches only where an old p in it did.
-    let hits = prev?.all === all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))) ? prev.hits : all, partial;
+    const ts = [...new Set(terms(query))], prev = this.prev;
+    // Typing on narrows when each new t matches only where an old p in it did; the body-only marks
+    // (via) stay true then, and a term typed before ("port" in "port l") has nothing to do.
+    const old = prev?.all === all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))),
+      via = old ? prev.via.slice() : new Uint8Array(ft.length);
+    let hits = old ? prev.hits : all, partial;
     for (const t of ts) {
+      if (old && prev.ts.includes(t)) continue;
       const f = this.find(t, hits);
       if (cps(t).length > 2 && f.length < hits.length) {
         // At once, in the keystroke's task (a timer let Chromium render a frame first), unless the
@@ -174,7 +178,7 @@ export class SiftIndex {
         hits = cand == f ? f : hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;
     }
-    partial || (this.prev = { all, ts, hits });
+    partial || (this.prev = { all, ts, hits, via });
     const { sn } = this, cnt = new Int32Array(sn.length), ranks = this.order(hits, via, ts, scope, limit, cnt), own = d => scope === "All" || sc[d] === scope;
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
