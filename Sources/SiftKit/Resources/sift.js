@@ -195,16 +195,16 @@ export class SiftSearch {
     else {
       more || out.replaceChildren();
       out.append(...results.slice(out.childElementCount).map(x => {
-        // The page's row by its id, "<collection>/<slug>"; else, for a template whose rows only
-        // carry data-sift-item, a map of them made once.
-        const r = doc.getElementById(x.collection + "/" + x.slug),
-          li = (r?.parentNode == list ? r : (this.rows ??= new Map([...list.children].map(li => [li.getAttribute("data-sift-item"), li]))).get(x.slug))?.cloneNode(1) ??
+        const li = (this.rows?.get(x.slug) ?? list.querySelector(`[data-sift-item="${CSS.escape(x.slug)}"]`))?.cloneNode(1) ??
             h("li", { class: "row" }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title))),
           t = li.querySelector(".row-title");
-        li.removeAttribute("id");
         t && paint(t, t.textContent, q);
         return li;
       }));
+      // Rows by slug for the next keystrokes, once the first results are on screen: a map of
+      // every row at focus delayed the first query by its 10k-100k attribute reads. (Rows found
+      // by id instead cost the 10k cold query 40-50 ms in Chromium: docs/search-bar.md.)
+      this.rt ||= setTimeout(() => this.rows = new Map([...list.children].map(li => [li.getAttribute("data-sift-item"), li])), 300);
       this.flip(1);
       this.more.hidden = out.childElementCount >= total;
       this.items = [...out.children];
