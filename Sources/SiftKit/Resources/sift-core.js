@@ -139,11 +139,11 @@ export class SiftIndex {
   // for…of: this loop runs over up to every item, before V8 has optimized it on a first visit,
   // and V8 optimizes such loops late in an async function and for…of loops late anywhere.
   order(hits, via, ts, scope, limit, cnt) {
-    const { ft, scope: sc, sid } = this, ranks = [[], [], [], [], []], phrase = ts.join(" "), t0 = ts[0], any = scope === "All";
+    const { ft, scope: sc, sid } = this, ranks = [[], [], [], [], []], phrase = ts.join(" "), t0 = ts[0];
     let cap = 5;
     for (let i = 0, d; i < hits.length; i++) {
       cnt[sid[d = hits[i]]]++;
-      if (cap && (any || sc[d] === scope)) {
+      if (cap && (scope === "All" || sc[d] === scope)) {
         const t = ft[d], r = !t0 ? 3 : via[d] ? 4 : t === phrase ? 0 : cap > 1 && t.startsWith(phrase) ? 1 : cap > 2 && wordStart(t, t0) ? 2 : 3;
         r < cap && ranks[r].push(d) >= limit && (cap = r);
       }
