@@ -36,7 +36,8 @@ def run_measured(cmd, cwd):
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
     if status != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{err}")
+        how = f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+        raise SystemExit(f"{' '.join(cmd)} failed ({how}):\n{err}")
     return seconds, usage.ru_maxrss / 1024
 
 
@@ -166,7 +167,12 @@ def pagefind(public, terms, keep=False):
         return None
     out = os.path.join(public, "pagefind")
     shutil.rmtree(out, ignore_errors=True)
-    seconds, peak = run_measured([str(exe), "--site", public, "--quiet"], public)
+    try:
+        seconds, peak = run_measured([str(exe), "--site", public, "--quiet"], public)
+    except SystemExit as e:  # at 100k here it was killed (out of memory): the rest of the bench still runs
+        print(f"{'':>8} pagefind: {str(e).strip()}")
+        shutil.rmtree(out, ignore_errors=True)
+        return None
     raw, gz, files = index_stats(public, "pagefind")
     est = {}
     if os.path.exists(PAGEFIND_BYTES):
