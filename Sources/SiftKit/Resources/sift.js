@@ -204,11 +204,14 @@ export class SiftSearch {
       // Rows by slug for the next keystrokes (querySelector until mapped), from 300 ms after the
       // first results, 4,000 a task: at focus its 10k-100k attribute reads delayed the first query,
       // and at once it held a keystroke 190 ms at 100k. (Rows by id: docs/search-bar.md.)
-      const k = list.children, go = (i, e = i + 4e3) => {
-        for (; i < e && k[i]; i++) this.rows.set(k[i].getAttribute("data-sift-item"), k[i]);
-        k[i] && setTimeout(go, 0, i);
-      };
-      this.rt ||= (this.rows = new Map, setTimeout(go, 300, 0));
+      if (!this.rows) {
+        const k = list.children, go = (i, e = i + 4e3) => {
+          for (; i < e && k[i]; i++) this.rows.set(k[i].getAttribute("data-sift-item"), k[i]);
+          k[i] && setTimeout(go, 0, i);
+        };
+        this.rows = new Map;
+        setTimeout(go, 300, 0);
+      }
       this.flip(1);
       this.more.hidden = out.childElementCount >= total;
       this.items = [...out.children];
