@@ -316,6 +316,12 @@ def test_a_paginated_list_finds_items_on_other_pages(page):
         page.get_by_role("button", name="Cancel").click()
         expect_rows(page, ["/fruits/apple/", "/fruits/banana/"], "fruits")
         expect(pages).to_be_visible()
+        # Page 2 holds Cherry and Mango: a result's place in the whole list (Banana: 2nd) is
+        # another row here, which must not be shown for it.
+        page.goto(server.url + "/fruits/page/2/")
+        expect_rows(page, ["/fruits/cherry/", "/fruits/mango/"], "fruits")
+        page.get_by_role("searchbox").fill("an")
+        expect_rows(page, urls(siftsite.search(built, "an", collection="fruits")), "fruits")
 
 
 def test_a_list_with_an_id_keeps_it_unique_while_searching(page):

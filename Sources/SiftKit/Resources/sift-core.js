@@ -198,7 +198,7 @@ export class SiftIndex {
     const results = [].concat(...ranks, fuzzy).slice(0, limit).map((d, k) => {
       const match = k >= m ? "fuzzy" : via[d] ? "body" : "field", c = this.collections[this.coll[d]], i = d - c.first,
         [ids, vs] = c.cols[0], f = ft[d], slug = c.t.slugs[i] || (/^[\0-\x7f]*$/.test(f) ? f.replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") : "");
-      return { collection: c.name, slug, title: vs[ids ? ids[i] : i] ?? "", url: this.m.base + (c.urls[i] ?? `${c.name}/${slug}/`), scope: sc[d], match };
+      return { collection: c.name, slug, title: vs[ids ? ids[i] : i] ?? "", url: this.m.base + (c.urls[i] ?? `${c.name}/${slug}/`), scope: sc[d], match, position: i };
     });
     return { query, scope, total: m + fuzzy.length, results, scopeCounts: counted, ...partial && { partial: true } };
   }

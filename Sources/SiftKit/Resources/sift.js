@@ -193,25 +193,20 @@ export class SiftSearch {
       this.items = [...b.children];
     } else if (!filtering) this.reset();
     else {
+      // Rows by their place in the list, checked by slug (else found by it: a paginated list).
+      // Chromium lists a parent's children on the first access (20 ms at 100k): here, or after
+      // a first answer without results, not on the next keystroke.
+      const k = this.k ??= list.children;
       more || out.replaceChildren();
       out.append(...results.slice(out.childElementCount).map(x => {
-        const li = (this.rows?.get(x.slug) ?? list.querySelector(`[data-sift-item="${CSS.escape(x.slug)}"]`))?.cloneNode(1) ??
+        const r = k[x.position],
+          li = (r?.dataset.siftItem == x.slug ? r : list.querySelector(`[data-sift-item="${CSS.escape(x.slug)}"]`))?.cloneNode(1) ??
             h("li", { class: "row" }, h("a", { href: x.url }, h("span", { class: "row-title" }, x.title))),
           t = li.querySelector(".row-title");
         t && paint(t, t.textContent, q);
         return li;
       }));
-      // Rows by slug for the next keystrokes (querySelector until mapped), from 300 ms after the
-      // first results, 4,000 a task: at focus its 10k-100k attribute reads delayed the first query,
-      // and at once it held a keystroke 190 ms at 100k. (Rows by id: docs/search-bar.md.)
-      if (!this.rows) {
-        const k = list.children, go = (i, e = i + 4e3) => {
-          for (; i < e && k[i]; i++) this.rows.set(k[i].getAttribute("data-sift-item"), k[i]);
-          k[i] && setTimeout(go, 0, i);
-        };
-        this.rows = new Map;
-        setTimeout(go, 300, 0);
-      }
+      results.length || setTimeout(() => k[0]);
       this.flip(1);
       this.more.hidden = out.childElementCount >= total;
       this.items = [...out.children];
