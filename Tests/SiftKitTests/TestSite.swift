@@ -6,7 +6,7 @@ struct TestSite {
     let root: URL
 
     init(_ files: [String: String]) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("sift-test-\(UUID().uuidString)")
+        root = temporaryFolder("sift-test")
         for (path, text) in files { try write(path, text) }
     }
 

@@ -18,9 +18,8 @@ import siftsite
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 
-def centered_site() -> Path:
-    """The example content with the centered style and no template overrides."""
-    root = Path(tempfile.mkdtemp(prefix="sift-centered-"))
+def centered_site(root: Path) -> Path:
+    """The example content with the centered style and no template overrides, in root."""
     shutil.copytree(siftsite.REPO / "Content", root / "Content")
     yml = root / "Content/site.yml"
     yml.write_text(re.sub(r"(?m)^(\s*style:\s*)\S+", r"\1centered", yml.read_text()))
@@ -31,7 +30,7 @@ def main(out: Path):
     out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="sift-shots-"))
     example = siftsite.Server(siftsite.build(siftsite.REPO, tmp / "example"))
-    centered = siftsite.Server(siftsite.build(centered_site(), tmp / "centered"))
+    centered = siftsite.Server(siftsite.build(centered_site(tmp / "centered-site"), tmp / "centered"))
     shots = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=siftsite.CHROMIUM, headless=True)

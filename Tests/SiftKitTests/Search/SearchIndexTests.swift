@@ -53,7 +53,7 @@ private func buildRandomSite(seed: UInt64, count: Int, shardThreshold: Int)
         docs.append(doc)
         builder.add(SearchIndexBuilder.digest(doc))
     }
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-prop-\(UUID().uuidString)")
+    let dir = temporaryFolder("sift-prop")
     try builder.write(to: dir, baseURL: "/")
     return (try SearchIndex(directory: dir), docs)
 }
@@ -102,7 +102,7 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
                 collection: "c", slug: "s\(i)", title: title, url: "c/s\(i)/", fields: [("title", title)],
                 body: randomText(&rng, words: 20))))
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-det-\(UUID().uuidString)")
+        let dir = temporaryFolder("sift-det")
         try builder.write(to: dir, baseURL: "/docs/")
         var out: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
@@ -155,7 +155,7 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     builder.add(SearchIndexBuilder.digest(SearchDocument(
         collection: "candies", slug: "caramel", title: "Caramel", url: "candies/caramel/",
         fields: [("name", "Caramel")])))
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-base-\(UUID().uuidString)")
+    let dir = temporaryFolder("sift-base")
     try builder.write(to: dir, baseURL: "https://example.org/shop")
     let r = try SearchIndex(directory: dir).search("caramel")
     #expect(r.results.map(\.url) == ["/shop/candies/caramel/"])

@@ -33,8 +33,7 @@ struct SearchVectors {
                 builder.add(SearchIndexBuilder.digest(doc))
             }
         }
-        let dir = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sift-vectors-\(UUID().uuidString)/search")
+        let dir = temporaryFolder("sift-vectors").appendingPathComponent("search")
         try builder.write(to: dir, baseURL: "/")
         return dir
     }
@@ -125,7 +124,7 @@ enum UnionCorpus {
     static func build(unionFanOut: Int) throws -> URL {
         var builder = self.builder(unionFanOut: unionFanOut)
         for doc in documents() { builder.add(SearchIndexBuilder.digest(doc)) }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-unions-\(UUID().uuidString)/search")
+        let dir = temporaryFolder("sift-unions").appendingPathComponent("search")
         try builder.write(to: dir, baseURL: "/")
         return dir
     }
