@@ -3,10 +3,8 @@ import Testing
 @testable import SiftKit
 
 @Suite struct NewCommandTests {
-    func temporary() -> URL { FileManager.default.temporaryDirectory.appendingPathComponent("sift-new-\(UUID().uuidString)") }
-
     @Test func createsASiteThatBuildsAtOnce() throws {
-        let parent = temporary()
+        let parent = temporaryFolder("sift-new")
         defer { try? FileManager.default.removeItem(at: parent) }
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         let out = SiftCLI.run(["new", "mysite"], in: parent)
@@ -33,7 +31,7 @@ import Testing
     }
 
     @Test func refusesAFolderThatIsNotEmpty() throws {
-        let root = temporary()
+        let root = temporaryFolder("sift-new")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try Data("keep me".utf8).write(to: root.appendingPathComponent("notes.txt"))
@@ -44,7 +42,7 @@ import Testing
     }
 
     @Test func acceptsAnEmptyFolderAndNeedsADir() throws {
-        let root = temporary()
+        let root = temporaryFolder("sift-new")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         #expect(SiftCLI.run(["new", root.path]).status == 0)

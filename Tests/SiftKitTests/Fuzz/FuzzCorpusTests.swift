@@ -63,7 +63,7 @@ private struct SelfPartials: PartialResolver {
 
 @Test func fuzzCorpusIndex() throws {
     for (name, text) in FuzzCorpus.inputs("FuzzIndex") {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-fuzz-corpus-\(UUID().uuidString)")
+        let dir = temporaryFolder("sift-fuzz-corpus")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         for (n, part) in text.components(separatedBy: "\n--\n").prefix(32).enumerated() {

@@ -4,7 +4,7 @@ import Testing
 
 /// Removing an old output: every kind of folder goes, and a link inside it is removed, never followed.
 @Test func removingATreeRemovesItAllAndNeverFollowsLinks() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("sift-remove-\(UUID().uuidString)")
+    let root = temporaryFolder("sift-remove")
     defer { try? FileManager.default.removeItem(at: root) }
     let outside = root.appendingPathComponent("outside")
     try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
@@ -50,7 +50,7 @@ import Testing
 /// A folder made relative to an open folder that has since been removed fails with the path
 /// in the message, for one-character paths too (they used to trap in Foundation), and with parents.
 @Test func makingAFolderInARemovedFolderIsAnError() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("sift-gone-\(UUID().uuidString)")
+    let root = temporaryFolder("sift-gone")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     let fd = open(root.path, O_RDONLY | O_DIRECTORY)
     defer { close(fd) }

@@ -162,7 +162,7 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
 }
 
 @Test func anIndexCannotNameAFileOutsideItsFolder() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-index-\(UUID().uuidString)")
+    let dir = temporaryFolder("sift-index")
     try FileManager.default.createDirectory(at: dir.appendingPathComponent("search"), withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     try Data("{\"secret\":1}".utf8).write(to: dir.appendingPathComponent("secret.json"))
