@@ -131,7 +131,9 @@ def test_panel_on_other_pages(page, server):
     expect(page.get_by_role("listbox")).to_be_visible()
     expect(page.get_by_role("option").first).to_contain_text("Côte d'Ivoire")
     expect(box).to_have_attribute("aria-expanded", "true")
-    expect(page.get_by_role("option").first.get_by_role("link")).to_have_attribute("href", "/countries/cote-d-ivoire/")
+    # The option is the link itself: an option holding a link nests one control in another (axe: nested-interactive).
+    expect(page.get_by_role("option").first).to_have_attribute("href", "/countries/cote-d-ivoire/")
+    expect(page.get_by_role("option").first.get_by_role("link")).to_have_count(0)
 
 
 def test_keyboard_opens_a_result_in_the_list(page, server, built):
@@ -456,3 +458,42 @@ def test_an_option_selected_during_a_partial_answer_stays_selected(page, sharded
     option = page.get_by_role("option", selected=True)
     expect(option).to_contain_text("Harbor Point 0")
     expect(box).to_have_attribute("aria-activedescendant", option.get_attribute("id"))
+
+
+SMALL_SITE = {
+    "Content/candies/candies.csv": "name,category\nCaramel,Other\nCandy Cane,Hard\nLollipop,Hard\n",
+    "Content/candies/collection.yml": "title_field: name\nscope_field: category\nscopes: [Hard, Other]\n",
+    "Content/about.md": "# About\n\nA page with the search panel in its header.\n",
+}
+
+
+def test_without_hide_navigation_the_search_still_starts_and_dims(page):
+    """`hide_navigation: false` threw on focus (no data-active, no Cancel, no sift:start), and the
+    "dimmed" page let a click through to the link under it."""
+    site = dict(SMALL_SITE, **{"Content/site.yml": "search:\n  hide_navigation: false\n  dim_background: true\n"})
+    with siftsite.served_fixture(site, "sift-nohide-") as (server, _):
+        for path in ["/candies/", "/about/"]:
+            page.goto(server.url + path)
+            page.evaluate("window.started = 0; document.addEventListener('sift:start', () => started++)")
+            page.get_by_role("searchbox" if path == "/candies/" else "combobox").click()
+            expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+            expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+            expect(page.get_by_role("navigation", name="Site")).to_be_visible()
+            expect(page.locator("html")).to_have_attribute("data-sift-dim", "")
+            assert page.evaluate("started") == 1
+            page.wait_for_timeout(300)
+            page.mouse.click(640, 880)
+            expect(page.get_by_role("button", name="Cancel")).to_be_hidden()
+            expect(page).to_have_url(server.url + path)
+
+
+@pytest.mark.parametrize("width", [320, 390, 768, 1280])
+def test_a_list_page_never_scrolls_sideways_while_searching(browser, server, width):
+    """The active bar's full-width background made a 390 px page 1,218 px wide."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").fill("a")
+    expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+    assert page.evaluate("document.scrollingElement.scrollWidth") == width
+    context.close()

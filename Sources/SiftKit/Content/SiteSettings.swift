@@ -55,6 +55,14 @@ public struct SiteSettings: Sendable, Equatable {
             && a.theme.map { "\($0.key)=\($0.value)" } == b.theme.map { "\($0.key)=\($0.value)" }
     }
 
+    /// Whether `language` is written right to left (Arabic, Hebrew, Persian, Urdu, …): pages get `dir="rtl"`.
+    public var isRightToLeft: Bool {
+        let primary = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        return Self.rightToLeftLanguages.contains(primary)
+    }
+
+    private static let rightToLeftLanguages: Set<String> = ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ku", "ps", "sd", "syr", "ug", "ur", "yi"]
+
     /// The path part of `base_url`, always starting and ending with `/`.
     public var basePath: String {
         var path = baseURL

@@ -24,7 +24,7 @@ struct PageContext: Sendable {
     static func sharedFields(site: Site, urls: SiteURLs, hasTheme: Bool, collection: String, relative: String) -> Fields {
         let s = site.settings
         var f = Fields()
-        f["site"] = ["title": .string(s.title), "language": .string(s.language), "base": .string(urls.basePath), "url": .string(urls.absoluteBase)]
+        f["site"] = ["title": .string(s.title), "language": .string(s.language), "rtl": .bool(s.isRightToLeft), "base": .string(urls.basePath), "url": .string(urls.absoluteBase)]
         var nav: [Value] = site.collections.map { c in
             ["title": .string(c.title), "url": .string(urls.link(SiteURLs.collection(c.name))), "current": .bool(c.name == collection)]
         }

@@ -48,7 +48,7 @@ export class SiftSearch {
     this.radios = h("div", { role: "radiogroup", "aria-label": "Scope", class: "sift-scopes" });
     this.status = h("div", { class: "sift-status", role: "status", "aria-live": "polite" });
     this.empty = h("div", { class: "sift-empty" });
-    this.box = h("ul", { role: "listbox", id: id + "-l", class: "sift-results", "aria-label": "Results" });
+    this.box = h("ul", { role: "listbox", id: id + "-l", class: "sift-results", "aria-label": "Results", tabindex: "0" });
     this.pop = h("div", { class: "sift-pop", hidden: "" }, this.empty, this.box);
     const f = this.form = h("form", { role: "search", class: "sift", "data-style": o("style") ?? "prominent",
       "data-scope-bar": o("scopeBar") ?? "active" },
@@ -105,7 +105,7 @@ export class SiftSearch {
   start() {
     if (this.active) return;
     this.active = true;
-    const hd = this.hide && doc.querySelector("[data-sift-header]");
+    const hd = this.hide ? doc.querySelector("[data-sift-header]") : null;
     hd?.style.setProperty("--sift-header-height", hd.offsetHeight + "px");
     set(this.form, "data-active", 1);
     root.dataset.sift = this.list ? "list" : "panel";
@@ -189,10 +189,11 @@ export class SiftSearch {
       // A whole answer after a partial one keeps the options shown, and the one selected.
       const b = this.box;
       more || b.replaceChildren();
-      b.append(...results.slice(b.childElementCount).map(x => h("li", { role: "option", "aria-selected": "false" },
-        h("a", { href: x.url, tabindex: "-1" }, paint(h("span", { class: "sift-t" }), x.title, q),
+      // The link is the option itself: an option holding a link nests one control in another.
+      b.append(...results.slice(b.childElementCount).map(x => h("li", { role: "none" },
+        h("a", { href: x.url, role: "option", "aria-selected": "false", tabindex: "-1" }, paint(h("span", { class: "sift-t" }), x.title, q),
           h("span", { class: "sift-s" }, [this.ix.collections.find(c => c.name == x.collection).title, x.scope].filter(Boolean).join(" · "))))));
-      this.items = [...b.children];
+      this.items = [...b.querySelectorAll("a")];
     } else if (!filtering) this.reset();
     else {
       // Rows by their place in the list, checked by slug (else found by it: a paginated list).
@@ -275,11 +276,11 @@ export class SiftSearch {
   key(e) {
     const k = e.key, t = e.target, field = t == this.input, next = k == "ArrowDown" || k == "ArrowRight";
     if (k == "Escape") { e.preventDefault(); this.cancel(); }
-    else if (field && /Arrow(Down|Up)/.test(k)) { e.preventDefault(); this.move(next ? 1 : -1); }
-    else if (field && k == "Enter") {
+    else if ((field || t == this.box) && /Arrow(Down|Up)/.test(k)) { e.preventDefault(); this.move(next ? 1 : -1); }
+    else if ((field || t == this.box) && k == "Enter") {
       e.preventDefault();
-      const a = this.items[this.at]?.querySelector("a");
-      if (a) return a.click();
+      const it = this.items[this.at];
+      if (it) return (it.querySelector("a") ?? it).click();
       this.emit("submit", { query: this.input.value });
       this.run(1);
     } else if (t.role == "radio" && /Arrow(Left|Right)/.test(k)) {
@@ -293,12 +294,14 @@ export class SiftSearch {
     if (old) { delete old.dataset.active; old.role && old.setAttribute("aria-selected", "false"); }
     const n = it[this.at = Math.max(-1, Math.min(it.length - 1, this.at + d))];
     this.at == it.length - 1 && this.out && this.grow();
-    if (!n) return set(this.input, "aria-activedescendant");
-    n.dataset.active = "";
-    n.role && n.setAttribute("aria-selected", "true");
-    n.id ||= `${this.id}-r${this.at}`;
-    n.scrollIntoView({ block: "nearest" });
-    this.input.setAttribute("aria-activedescendant", n.id);
+    if (n) {
+      n.dataset.active = "";
+      n.role && n.setAttribute("aria-selected", "true");
+      n.id ||= `${this.id}-r${this.at}`;
+      n.scrollIntoView({ block: "nearest" });
+    }
+    // The field keeps focus; the listbox has it when Tab took it there to scroll.
+    for (const o of [this.input, this.box]) n ? o.setAttribute("aria-activedescendant", n.id) : set(o, "aria-activedescendant");
   }
 }
 
