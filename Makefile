@@ -4,6 +4,8 @@
 SHELL := /bin/bash
 SIFT := .build/release/sift
 APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev pkg-config
+# The browser tests' Python side: Playwright drives Debian's Chromium, axe-core audits each state.
+PIP_PACKAGES := playwright pytest axe-playwright-python
 
 .PHONY: site test deps build swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench serve clean
 
@@ -60,13 +62,21 @@ browser-deps:
 	    echo "the browser tests need: sudo apt-get install chromium"; exit 1; \
 	  fi; \
 	fi
-	@if ! python3 -c 'import playwright, pytest' 2>/dev/null; then \
+	@if ! python3 -c 'import playwright, pytest, axe_playwright_python' 2>/dev/null; then \
 	  python3 -m pip --version >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null; }; \
-	  python3 -m pip install -q playwright pytest 2>/dev/null || python3 -m pip install -q --break-system-packages playwright pytest; \
+	  python3 -m pip install -q $(PIP_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PIP_PACKAGES); \
 	fi
 
-# Screenshots of the candies page (idle, dimmed, scope Hard, centered) at 1280x900 and 390x844 into /tmp/sift-shots.
+# Screenshots of the candies page (idle, dimmed, scope Hard, centered) and of every options-matrix
+# site's states, at 1280x900 and 390x844, into /tmp/sift-shots. CJK fonts so 搜索 is not drawn as boxes.
 screenshots: build browser-deps
+	@if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null; \
+	  else \
+	    echo "CJK text shows as boxes without: sudo apt-get install fonts-noto-cjk"; \
+	  fi; \
+	fi
 	python3 Tests/browser/screenshots.py /tmp/sift-shots
 
 serve: site

@@ -2,7 +2,9 @@
 
 The candies page idle, active with the dimmed background, filtered with scope Hard, and
 the centered style (the example content with `style: centered`, default look), plus the
-results panel on the home page; each at 1280x900 and 390x844. Uses the same builds and
+results panel on the home page; then every options-matrix site (test_options_matrix.py; the
+legend is matrix.txt) idle, active, searching with a scope, and its panel; each at 1280x900
+and 390x844. Uses the same builds and
 server as the browser tests (SIFT=… and SIFT_ASSETS=… work here too).
 """
 import re
@@ -14,6 +16,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 import siftsite
+from test_options_matrix import MATRIX, build_site, label
 
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
@@ -31,6 +34,8 @@ def main(out: Path):
     tmp = Path(tempfile.mkdtemp(prefix="sift-shots-"))
     example = siftsite.Server(siftsite.build(siftsite.REPO, tmp / "example"))
     centered = siftsite.Server(siftsite.build(centered_site(tmp / "centered-site"), tmp / "centered"))
+    matrix = [siftsite.Server(build_site(combo, tmp / f"matrix{n}")) for n, combo in enumerate(MATRIX)]
+    (out / "matrix.txt").write_text("".join(f"site{n}: {label(c)}\n" for n, c in enumerate(MATRIX)), encoding="utf-8")
     shots = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=siftsite.CHROMIUM, headless=True)
@@ -64,10 +69,27 @@ def main(out: Path):
             page.get_by_role("option").first.wait_for()
             page.keyboard.press("ArrowDown")
             shot("home-panel")
+
+            for n, (combo, server) in enumerate(zip(MATRIX, matrix)):
+                page.goto(server.url + "/candies/")
+                shot(f"matrix-site{n}-idle")
+                box = page.get_by_role("searchbox")
+                box.click()
+                shot(f"matrix-site{n}-active")
+                box.fill("a")
+                box.press("Enter")
+                page.get_by_role("radio", name=re.compile("^Hard")).click()
+                shot(f"matrix-site{n}-scope")
+                page.goto(server.url + "/about/")
+                page.get_by_role("combobox").fill("an")
+                page.get_by_role("combobox").press("Enter")
+                page.get_by_role("option").first.wait_for()
+                page.keyboard.press("ArrowDown")
+                shot(f"matrix-site{n}-panel")
             ctx.close()
         browser.close()
-    example.close()
-    centered.close()
+    for server in [example, centered, *matrix]:
+        server.close()
     shutil.rmtree(tmp, ignore_errors=True)
     print("\n".join(map(str, shots)))
 
