@@ -39,12 +39,14 @@ public struct SiteLoader: Sendable {
             throw SiftError("no Content/ folder: a site needs Content/ with at least one collection or page", at: SourcePosition(path: display("Content"), line: 0))
         }
         var settings = SiteSettings()
+        var warnings: [SiftError] = []
         let siteFile = content.appendingPathComponent("site.yml")
         if FileManager.default.fileExists(atPath: siteFile.path) {
             do {
                 let path = display("Content/site.yml")
-                let (fields, positions) = try readMapping(siteFile, display: path)
+                let (fields, positions, keys) = try readMapping(siteFile, display: path)
                 settings = try SiteSettings(fields: fields, path: path, positions: positions)
+                warnings += SettingsKeys.site.warnings(keys)
             } catch let e as SiftError { errors.append(e) }
         }
         if let base = baseURLOverride { settings.baseURL = base }
@@ -53,7 +55,6 @@ public struct SiteLoader: Sendable {
         var pages: [StandalonePage] = []
         var intro: MarkdownSource?
         var taken: [String: String] = [:]
-        var warnings: [SiftError] = []
         for name in FileSystem.list(content) where !name.hasPrefix(".") {
             let url = content.appendingPathComponent(name)
             let rel = "Content/\(name)"
@@ -107,7 +108,7 @@ public struct SiteLoader: Sendable {
         return nil
     }
 
-    func readMapping(_ url: URL, display path: String) throws -> (Fields, [String: SourcePosition]) {
+    func readMapping(_ url: URL, display path: String) throws -> (Fields, [String: SourcePosition], [String: SourcePosition]) {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
         return try YAML.parseMapping(text, path: path)
     }
@@ -125,8 +126,9 @@ public struct SiteLoader: Sendable {
             if file == "collection.yml" || file == "collection.yaml" {
                 do {
                     let path = display("\(rel)/\(file)")
-                    let (fields, positions) = try readMapping(folder.appendingPathComponent(file), display: path)
+                    let (fields, positions, keys) = try readMapping(folder.appendingPathComponent(file), display: path)
                     settings = try CollectionSettings(fields: fields, path: path, positions: positions)
+                    warnings += SettingsKeys.collection.warnings(keys)
                 } catch let e as SiftError { errors.append(e) }
             } else if file.hasSuffix(".md") {
                 pageFiles.append(file)

@@ -44,25 +44,28 @@ public enum YAML {
     }
 
     /// Parses a settings file that must be a mapping (an empty file gives no fields), with the
-    /// position of every value by its dotted key path (`search.instant`), for pointed errors.
+    /// position of every value and of every key by its dotted key path (`search.instant`), for
+    /// pointed errors and warnings.
     public static func parseMapping(_ text: String, path: String) throws
-        -> (fields: Fields, positions: [String: SourcePosition])
+        -> (fields: Fields, positions: [String: SourcePosition], keys: [String: SourcePosition])
     {
         let root = try parse(text, path: path)
-        if case .null = root.value { return (Fields(), [:]) }
+        if case .null = root.value { return (Fields(), [:], [:]) }
         guard case .map(let fields) = root.value else {
             throw SiftError("expected a mapping of keys to values", at: root.position)
         }
         var positions: [String: SourcePosition] = [:]
+        var keys: [String: SourcePosition] = [:]
         var pending: [(prefix: String, node: YAMLNode)] = [("", root)]
         while let (prefix, node) = pending.popLast() {
             for entry in node.entries {
                 let key = prefix + entry.key
                 positions[key] = entry.node.position
+                keys[key] = entry.keyPosition
                 if !entry.node.entries.isEmpty { pending.append((key + ".", entry.node)) }
             }
         }
-        return (fields, positions)
+        return (fields, positions, keys)
     }
 }
 
