@@ -3,7 +3,7 @@
 #   make test   runs every test
 SHELL := /bin/bash
 SIFT := .build/release/sift
-APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev pkg-config
+APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config
 # The browser tests' Python side: Playwright drives Debian's Chromium, axe-core audits each state.
 PIP_PACKAGES := playwright pytest axe-playwright-python
 
@@ -17,7 +17,7 @@ build: deps
 
 # Installs the C libraries the Swift targets link, only when pkg-config cannot find them.
 deps:
-	@if ! pkg-config --exists libcmark yaml-0.1 zlib 2>/dev/null; then \
+	@if ! pkg-config --exists libcmark yaml-0.1 zlib libbrotlienc libbrotlidec 2>/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
 	  else \

@@ -23,9 +23,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CBrotli",
+            pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
         .target(
             name: "SiftKit",
-            dependencies: ["CCmark", "CYaml", "CZlib"],
+            dependencies: ["CCmark", "CYaml", "CZlib", "CBrotli"],
             resources: [.embedInCode("Resources")]
         ),
         .executableTarget(name: "sift", dependencies: ["SiftKit"]),

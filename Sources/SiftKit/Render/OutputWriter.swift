@@ -135,6 +135,38 @@ public final class OutputWriter: @unchecked Sendable {
         return linkat(AT_FDCWD, output.path + "/" + rel, stagingFD, rel, 0) == 0
     }
 
+    /// Whether this build kept a file of the previous output as it was (a hard link to it, or
+    /// in place the same hash), so what was derived from it may be kept too.
+    func isKeptFromPrevious(_ relative: String) -> Bool {
+        if let inPlace {
+            return inPlace[relative] != nil && recorded?.withLock({ $0[relative] }) == inPlace[relative]
+        }
+        var new = stat(), old = stat()
+        return fstatat(stagingFD, relative, &new, 0) == 0 && stat(output.path + "/" + relative, &old) == 0
+            && new.st_ino == old.st_ino && new.st_dev == old.st_dev
+    }
+
+    /// The bytes of a file this build wrote or kept.
+    func readBack(_ relative: String) throws -> [UInt8] {
+        let rel = try Self.checked(relative)
+        let staged = URL(fileURLWithPath: stagingPath + "/" + rel)
+        if FileManager.default.fileExists(atPath: staged.path) { return try FileSystem.read(staged, displayPath: rel) }
+        return try FileSystem.read(output.appendingPathComponent(rel), displayPath: rel)
+    }
+
+    /// Every file this build produced, relative to the output, in no particular order.
+    func producedFiles() -> [String] {
+        if let files { return Array(files.keys) }
+        var out: [String] = []
+        let base = stagingPath + "/"
+        guard let walk = FileManager.default.enumerator(atPath: stagingPath) else { return [] }
+        for case let rel as String in walk {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: base + rel, isDirectory: &isDirectory), !isDirectory.boolValue { out.append(rel) }
+        }
+        return out
+    }
+
     /// In place: keeps files of the previous output as they are, all or none; false, keeping
     /// none, when one of them is not there.
     func keepPrevious(_ relatives: [String]) -> Bool {

@@ -101,8 +101,12 @@ final class StaticSite: @unchecked Sendable {
         var etag = String(st.st_size, radix: 16) + "-" + String(mtime, radix: 16) + String(st.st_mtim.tv_nsec, radix: 16)
         if isHTML, let live { etag += "-l\(live.builds)" }
         let compressible = StaticSite.isCompressible(type)
-        let gzip = compressible && st.st_size >= 256 && StaticSite.acceptsGzip(request.header("Accept-Encoding"))
-        if gzip { etag += "-gz" }
+        let accepted = request.header("Accept-Encoding")
+        // A build's own compressed copy (`--precompress`) where one is there, fresh, and the
+        // page needs no live-reload tag; else gzip made here.
+        let copy = compressible && !(isHTML && tag != nil) ? StaticSite.precompressed(file, modified: st.st_mtim, accepted: accepted) : nil
+        let gzip = copy == nil && compressible && st.st_size >= 256 && StaticSite.accepts("gzip", accepted)
+        if let copy { etag += "-" + copy.coding } else if gzip { etag += "-gz" }
         var headers: [(name: String, value: String)] = [
             ("Content-Type", type), ("ETag", "\"\(etag)\""), ("Last-Modified", HTTPDate.format(mtime)),
             ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff"),
@@ -114,6 +118,10 @@ final class StaticSite: @unchecked Sendable {
             } else if let since = request.header("If-Modified-Since").flatMap(HTTPDate.parse), mtime <= since {
                 return HTTPResponse(status: 304, headers: headers)
             }
+        }
+        if let copy {
+            headers.append(("Content-Encoding", copy.coding))
+            return HTTPResponse(status: status, headers: headers, body: copy.body)
         }
         var body = [UInt8](data)
         if isHTML, let tag { body = StaticSite.inject(tag, into: body) }
@@ -197,17 +205,33 @@ final class StaticSite: @unchecked Sendable {
     }
 
     /// Whether Accept-Encoding allows gzip (`gzip;q=0` refuses it).
-    static func acceptsGzip(_ header: String?) -> Bool {
+    static func acceptsGzip(_ header: String?) -> Bool { accepts("gzip", header) }
+
+    /// Whether Accept-Encoding allows a content coding (`br;q=0` refuses it; `x-gzip` is gzip).
+    static func accepts(_ coding: String, _ header: String?) -> Bool {
         guard let header else { return false }
         var star = false
         for part in header.lowercased().split(separator: ",") {
             let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let name = fields.first else { continue }
             let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            if name == "gzip" || name == "x-gzip" { return q > 0 }
+            if name == coding || coding == "gzip" && name == "x-gzip" { return q > 0 }
             if name == "*" { star = q > 0 }
         }
         return star
+    }
+
+    /// The bytes of `file.br` or `file.gz`, brotli first, when the request accepts its coding
+    /// and the copy is no older than the file (a copy left from before an edit is not used).
+    static func precompressed(_ file: String, modified: timespec, accepted: String?) -> (coding: String, body: [UInt8])? {
+        for (coding, suffix) in [("br", ".br"), ("gzip", ".gz")] where accepts(coding, accepted) {
+            var st = stat()
+            guard stat(file + suffix, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+                  (st.st_mtim.tv_sec, st.st_mtim.tv_nsec) >= (modified.tv_sec, modified.tv_nsec),
+                  let data = FileManager.default.contents(atPath: file + suffix) else { continue }
+            return (coding, [UInt8](data))
+        }
+        return nil
     }
 
     static let types: [String: String] = [

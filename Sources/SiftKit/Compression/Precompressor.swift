@@ -1,0 +1,55 @@
+import Foundation
+
+/// Writes `FILE.gz` and `FILE.br` beside every text file of a build over 1 KB, for hosts that
+/// serve precompressed files (nginx `gzip_static`, S3 with Content-Encoding) and for
+/// `sift serve`. The same file always gives the same bytes (no time stamp in the gzip header),
+/// and a file the build kept from the previous one keeps its compressed copies too.
+struct Precompressor: Sendable {
+    /// The endings of the files worth compressing: the ones browsers fetch as text.
+    static let extensions: Set<String> = ["html", "css", "js", "mjs", "json", "xml", "svg", "txt", "map", "webmanifest"]
+    /// Smaller files gain less than the headers a compressed answer adds.
+    static let minimumSize = 1024
+    /// The endings of the copies this writes.
+    static let encodings = ["gz", "br"]
+
+    /// Whether a path of the output is a copy this writes.
+    static func isCompressedCopy(_ relative: String) -> Bool {
+        encodings.contains { relative.hasSuffix("." + $0) }
+    }
+
+    /// Whether a file of the output gets compressed copies (its size aside).
+    static func wantsCopies(_ relative: String) -> Bool {
+        guard let dot = relative.lastIndex(of: "."), !relative[dot...].contains("/") else { return false }
+        return extensions.contains(relative[relative.index(after: dot)...].lowercased())
+    }
+
+    /// The two copies of `bytes`: gzip at level 9, brotli at quality 11 (smallest for files
+    /// cached long) or 9 for pages (three times faster on large sites, 2–3 % bigger).
+    static func copies(of bytes: [UInt8], relative: String) throws -> [(String, [UInt8])] {
+        let quality: Int32 = relative.hasSuffix(".html") ? 9 : 11
+        guard let gz = Gzip.compress(bytes, level: 9), let br = Brotli.compress(bytes, quality: quality) else {
+            throw SiftError("cannot compress \(relative)", at: nil)
+        }
+        return [(relative + ".gz", gz), (relative + ".br", br)]
+    }
+
+    /// Compresses every file of `files` (paths relative to the output) that wants copies, on
+    /// every core; a file kept from the previous build links its previous copies instead.
+    static func run(_ writer: OutputWriter, files: [String]) throws {
+        let candidates = files.filter { wantsCopies($0) }
+        let failures = ParallelMap.map(candidates) { rel -> SiftError? in
+            do {
+                if writer.isKeptFromPrevious(rel), encodings.allSatisfy({ writer.linkFromPrevious(rel + "." + $0) }) { return nil }
+                let bytes = try writer.readBack(rel)
+                guard bytes.count > minimumSize else { return nil }
+                for (path, data) in try copies(of: bytes, relative: rel) { try writer.write(path, data) }
+                return nil
+            } catch let e as SiftError {
+                return e
+            } catch {
+                return SiftError("cannot compress \(rel): \(error)", at: nil)
+            }
+        }
+        if let e = SiftError.combined(failures.compactMap { $0 }) { throw e }
+    }
+}
