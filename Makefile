@@ -7,7 +7,7 @@ APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config
 # The browser tests' Python side: Playwright drives Debian's Chromium, axe-core audits each state.
 PIP_PACKAGES := playwright pytest axe-playwright-python
 
-.PHONY: site test deps build swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench serve clean
+.PHONY: site test deps build swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench relevance relevance-deps serve clean
 
 site: build
 	$(SIFT) build
@@ -65,6 +65,31 @@ browser-deps:
 	@if ! python3 -c 'import playwright, pytest, axe_playwright_python' 2>/dev/null; then \
 	  python3 -m pip --version >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null; }; \
 	  python3 -m pip install -q $(PIP_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PIP_PACKAGES); \
+	fi
+
+# Relevance of Sift and Pagefind side by side on Debian's English, Chinese and Japanese manual pages, the same
+# pages built by Hugo for Pagefind (docs/relevance.md, Benchmarks/relevance/). A benchmark, not part of `make test`;
+# data goes to /dev/shm/sift-relevance (RELEVANCE_DATA). About 6 minutes on 2 cores.
+RELEVANCE_DATA ?= /dev/shm/sift-relevance
+RELEVANCE_PIP := playwright pagefind-bin==1.5.2 pagefind-bin-extended==1.5.2
+
+relevance: build relevance-deps
+	python3 Benchmarks/relevance/run.py --data $(RELEVANCE_DATA)
+
+relevance-deps:
+	@missing=""; for p in $$(python3 Benchmarks/relevance/make_corpora.py --packages) hugo chromium; do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "the relevance benchmark needs: sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+	@if ! python3 -c 'import importlib.metadata as m, playwright; assert m.version("pagefind_bin") == m.version("pagefind_bin_extended") == "1.5.2"' 2>/dev/null; then \
+	  python3 -m pip --version >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null; }; \
+	  python3 -m pip install -q $(RELEVANCE_PIP) 2>/dev/null || python3 -m pip install -q --break-system-packages $(RELEVANCE_PIP); \
 	fi
 
 # Screenshots of the candies page (idle, dimmed, scope Hard, centered) and of every options-matrix

@@ -13,6 +13,7 @@ wrapped), its overstrike removed; lines at column 0 become `##` headings, lines 
 everything else paragraphs. Symbolic links and `.so` stubs (aliases of another page) are skipped.
 
 Usage: make_corpora.py OUT [--only en,zh,ja]
+       make_corpora.py --packages      the Debian packages the corpora (and their conversion) need
 """
 import gzip
 import json
@@ -195,6 +196,10 @@ def build_corpus(out, corpus):
         seen.add(slug)
         pages.append({"slug": slug, "title": title_for(name, name_line), "md": md, "plain": plain,
                       "source": path})
+    if len(pages) < 100:
+        sys.exit(f"{corpus}: only {len(pages)} manual pages under {prefix}*: is /usr/share/man excluded by a "
+                 "path-exclude in /etc/dpkg/dpkg.cfg.d/ (as in Docker's minimal images)? Remove it and "
+                 "`apt-get install --reinstall` the packages of `make_corpora.py --packages`.")
     write_site(out, corpus, pages)
     return len(pages)
 
@@ -203,6 +208,9 @@ def main():
     args = sys.argv[1:]
     if not args:
         sys.exit(__doc__)
+    if args[0] == "--packages":
+        print(" ".join(["mandoc", "manpages-zh", "manpages-ja"] + EN_PACKAGES))
+        return
     out = args[0]
     only = args[args.index("--only") + 1].split(",") if "--only" in args else list(CORPORA)
     for corpus in only:
