@@ -7,7 +7,7 @@ APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config
 # The browser tests' Python side: Playwright drives Debian's Chromium, axe-core audits each state.
 PIP_PACKAGES := playwright pytest axe-playwright-python
 
-.PHONY: site test deps build swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench relevance relevance-deps serve clean
+.PHONY: site test deps build swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench bench-deps relevance relevance-deps serve clean
 
 site: build
 	$(SIFT) build
@@ -107,7 +107,23 @@ screenshots: build browser-deps
 serve: site
 	cd public && python3 -m http.server 8000 --bind 127.0.0.1
 
-bench: build
+# What `make bench` measures sift beside, installed only when missing: Hugo and node from Debian,
+# pagefind-bin from PyPI (its binary is inside the wheel), Chromium and Playwright as for the
+# browser tests. Every script it runs is in Benchmarks/; BENCH_SIZES=1000,10000 picks the sizes.
+bench-deps: browser-deps
+	@missing=""; command -v hugo >/dev/null || missing="$$missing hugo"; command -v node >/dev/null || missing="$$missing nodejs"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "make bench skips what needs:$$missing (sudo apt-get install$$missing)"; \
+	  fi; \
+	fi
+	@if ! python3 -c 'import pagefind_bin' 2>/dev/null; then \
+	  python3 -m pip install -q pagefind-bin 2>/dev/null || python3 -m pip install -q --break-system-packages pagefind-bin; \
+	fi
+
+bench: build bench-deps
 	python3 Benchmarks/bench.py
 
 clean:

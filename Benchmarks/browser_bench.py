@@ -9,7 +9,7 @@ executable_path=/usr/bin/chromium) and measures with performance.now() in the pa
 
 - the list page's load time (goto to the `load` event), per cold run;
 - cold first query, per run in a fresh context (empty HTTP cache), once the page has loaded, as
-  ../shared/bench/browser_query.py measures Pagefind: the time from typing the term into the field
+  Benchmarks/pagefind_query.py measures Pagefind: the time from typing the term into the field
   (focus and an `input` event, so nothing was fetched before) to the first `sift:results` (rows
   shown; on a sharded index, body matches may still be on the way: `partial`), to the complete
   one ("full") and to the frame after it, and the requests and bytes of

@@ -38,6 +38,10 @@ import shutil
 import sys
 import unicodedata
 
+# Written into corpus.json; change it when the output changes, so `make bench` regenerates
+# the corpora a previous run left in its work folder.
+GENERATOR = "Benchmarks/corpus.py 1"
+
 CATEGORIES = ["Africa", "Asia", "Europe", "North America", "South America",
               "Oceania", "Middle East", "Caribbean"]
 
@@ -370,7 +374,7 @@ def write_corpus(n, outdir, seed=42, layouts=("sift", "hugo")):
         os.makedirs(folder, exist_ok=True)
 
     rows = []
-    summary = {"n": n, "seed": seed, "layouts": sorted(layouts), "total_words": 0,
+    summary = {"generator": GENERATOR, "n": n, "seed": seed, "layouts": sorted(layouts), "total_words": 0,
                "total_markdown_bytes": 0, "categories": {c: 0 for c in CATEGORIES}}
     for slug, name, category, markdown, words in generate(n, seed):
         data = markdown.encode("utf-8")
