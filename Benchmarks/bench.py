@@ -166,6 +166,7 @@ def query_terms(d):
 
 def first_queries(search_dir, terms):
     if not shutil.which("node"):
+        print(f"{'':>8} first query: skipped, node is not installed (apt-get install nodejs)")
         return []
     proc = subprocess.run(["node", FIRST_QUERY, search_dir, *terms], capture_output=True, text=True)
     if proc.returncode != 0:
