@@ -114,7 +114,7 @@ final class BuildCache: @unchecked Sendable {
     struct CollectionMemo {
         var context: UInt64
         var items: [Item]
-        var records: [(item: String, key: UInt64, digest: SearchDigest)]
+        var records: [SearchRecord]
         var pageKeys: [UInt64]
     }
 
@@ -198,7 +198,7 @@ final class BuildCache: @unchecked Sendable {
     }
 
     /// Appends digests in the order they are added to the index.
-    func appendDigests(_ records: [(item: String, key: UInt64, digest: SearchDigest)]) throws {
+    func appendDigests(_ records: [SearchRecord]) throws {
         if isInMemory {
             lock.lock(); defer { lock.unlock() }
             for r in records where memory![r.item]?.key != r.key { memory![r.item] = (r.key, r.digest) }
@@ -206,11 +206,11 @@ final class BuildCache: @unchecked Sendable {
         }
         guard digestFD >= 0 else { return }
         var w = BinaryWriter()
-        for (item, key, digest) in records {
+        for r in records {
             var record = BinaryWriter()
-            record.string(item)
-            record.u64(key)
-            digest.write(to: &record)
+            record.string(r.item)
+            record.u64(r.key)
+            r.digest.write(to: &record)
             w.u64(UInt64(record.bytes.count))
             w.bytes += record.bytes
         }

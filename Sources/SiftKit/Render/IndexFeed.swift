@@ -11,7 +11,7 @@ final class IndexFeed: @unchecked Sendable {
     private let cache: BuildCache?
     private let live: Bool
     private let base: SearchIndexBuilder?
-    private var records: [(item: String, key: UInt64, digest: SearchDigest)] = []
+    private var records: [SearchRecord] = []
     private var infos: [SearchCollectionInfo] = []
     private let queue = DispatchQueue(label: "sift.index")
     /// At most two chunks wait, which bounds the digests held.
@@ -33,7 +33,7 @@ final class IndexFeed: @unchecked Sendable {
     }
 
     /// Queues a chunk's digests, in list order.
-    func add(_ records: [(item: String, key: UInt64, digest: SearchDigest)]) {
+    func add(_ records: [SearchRecord]) {
         slots.wait()
         queue.async { [self] in
             defer { slots.signal() }

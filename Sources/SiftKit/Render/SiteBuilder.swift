@@ -354,16 +354,16 @@ public struct SiteBuilder: Sendable {
                         return .failure(SiftError("\(error)", at: item.source))
                     }
                 }
-                var records: [(item: String, key: UInt64, digest: SearchDigest)] = []
+                var records: [SearchRecord] = []
                 for (i, r) in zip(range, results) {
                     switch r {
                     case .success(let d):
                         if kept != nil {
-                            collected[i] = (d.item, d.key, d.digest)
+                            collected[i] = SearchRecord(item: d.item, key: d.key, digest: d.digest)
                             collectedPageKeys[i] = d.pageKey
                         } else {
-                            records.append((d.item, d.key, d.digest))
-                            if live { collected.append((d.item, d.key, d.digest)); collectedPageKeys.append(d.pageKey) }
+                            records.append(SearchRecord(item: d.item, key: d.key, digest: d.digest))
+                            if live { collected.append(SearchRecord(item: d.item, key: d.key, digest: d.digest)); collectedPageKeys.append(d.pageKey) }
                         }
                     case .failure(let e): errors.append(e)
                     }

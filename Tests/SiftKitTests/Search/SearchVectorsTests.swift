@@ -17,7 +17,7 @@ struct SearchVectors {
     var queries: [[String: Any]] { root["queries"] as! [[String: Any]] }
 
     /// Builds the vectors' collections into a fresh directory through the real writer.
-    func build(shardThreshold: Int, unionFanOut: Int = WordList.unionFanOut) throws -> URL {
+    func build(shardThreshold: Int, unionFanOut: Int = ShardWriter.unionFanOut) throws -> URL {
         var builder = SearchIndexBuilder(shardThreshold: shardThreshold, shardTarget: 200)
         builder.unionFanOut = unionFanOut
         for c in root["collections"] as! [[String: Any]] {
@@ -57,7 +57,7 @@ struct SearchVectors {
     }
 }
 
-@Test(arguments: [(1 << 30, WordList.unionFanOut), (0, WordList.unionFanOut), (0, 0)])
+@Test(arguments: [(1 << 30, ShardWriter.unionFanOut), (0, ShardWriter.unionFanOut), (0, 0)])
 func queryVectors(shardThreshold: Int, unionFanOut: Int) throws {
     let vectors = try SearchVectors()
     let index = try SearchIndex(directory: vectors.build(shardThreshold: shardThreshold, unionFanOut: unionFanOut))
@@ -84,7 +84,7 @@ func queryVectors(shardThreshold: Int, unionFanOut: Int) throws {
 /// file; `sharded`: every shard path; `unions`: sharded with every union written) so the node
 /// tests load real files. A change fails here until re-recorded with `SIFT_RECORD=1 swift test`,
 /// never silently.
-@Test(arguments: [("small", 1 << 30, WordList.unionFanOut), ("sharded", 0, WordList.unionFanOut)])
+@Test(arguments: [("small", 1 << 30, ShardWriter.unionFanOut), ("sharded", 0, ShardWriter.unionFanOut)])
 func vectorIndexSnapshot(name: String, shardThreshold: Int, unionFanOut: Int) throws {
     try snapshot(name, SearchVectors().build(shardThreshold: shardThreshold, unionFanOut: unionFanOut))
 }
@@ -165,7 +165,7 @@ enum UnionCorpus {
             docs[i].body = words.joined(separator: " ")
             keys[i] = UInt64(1_000 + step * 10 + i)
         }
-        let records = zip(docs, keys).map { (item: "places/\($0.0.slug)", key: $0.1, digest: SearchIndexBuilder.digest($0.0)) }
+        let records = zip(docs, keys).map { SearchRecord(item: "places/\($0.0.slug)", key: $0.1, digest: SearchIndexBuilder.digest($0.0)) }
         let updated = live.update(records, collections: [SearchCollectionInfo(name: "places", title: "Places", scopes: [])])
         #expect(updated)
         var fresh = UnionCorpus.builder(unionFanOut: 0)

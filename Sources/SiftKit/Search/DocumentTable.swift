@@ -1,0 +1,90 @@
+/// A collection's document table in the index: scopes, slugs, URL exceptions and searched
+/// fields, one column each (docs/search-index.md, "The document table").
+enum DocumentTable {
+    /// The scopes a collection shows: its configured ones, else its documents' in order of appearance.
+    static func scopes(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> [String] {
+        var scopes = info.scopes
+        if scopes.isEmpty {
+            for d in docs { if let s = d.scope, !scopes.contains(s) { scopes.append(s) } }
+        }
+        return scopes
+    }
+
+    /// The table as JSON.
+    static func json(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> String {
+        let scopes = Self.scopes(info, docs)
+        var j = JSONWriter()
+        j.raw("{")
+        var scopeValues: [String]?
+        if !scopes.isEmpty {
+            let index = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            let ids = docs.map { d in d.scope.flatMap { index[$0] } ?? scopes.count }
+            j.raw("\"scope\":"); j.string(IndexFormat.codes(ids, limit: scopes.count + 1)); j.raw(",")
+            scopeValues = ids.map { $0 < scopes.count ? scopes[$0] : "" }
+        }
+        writeSlugs(docs, into: &j)
+        writeURLs(info, docs, into: &j)
+        j.raw(",\"fields\":[")
+        for (f, name) in fieldNames(docs).enumerated() {
+            if f > 0 { j.raw(",") }
+            let values = docs.map { d -> String in
+                if f == 0 { return d.title }
+                return d.fieldNames.firstIndex(of: name).map { d.fieldValues[$0] } ?? ""
+            }
+            writeColumn(name, values, scopes: f > 0 ? scopeValues : nil, into: &j)
+        }
+        j.raw("]}")
+        return j.out
+    }
+
+    /// Every searched field name in order of appearance; the title's first.
+    private static func fieldNames(_ docs: [SearchDigest]) -> [String] {
+        var names: [String] = []
+        for d in docs { for n in d.fieldNames where !names.contains(n) { names.append(n) } }
+        return names.isEmpty ? ["title"] : names
+    }
+
+    /// Slugs, "" where the client derives the same one from the title.
+    private static func writeSlugs(_ docs: [SearchDigest], into j: inout JSONWriter) {
+        j.raw("\"slugs\":[")
+        let derived = ParallelMap.map(docs) { IndexFormat.derivedSlug($0.title) == $0.slug }
+        for (i, d) in docs.enumerated() {
+            if i > 0 { j.raw(",") }
+            j.string(derived[i] ? "" : d.slug)
+        }
+        j.raw("]")
+    }
+
+    /// The URLs that are not `collection/slug/`, by document number.
+    private static func writeURLs(_ info: SearchCollectionInfo, _ docs: [SearchDigest], into j: inout JSONWriter) {
+        var urls: [(Int, String)] = []
+        for (i, d) in docs.enumerated() where d.url != "\(info.name)/\(d.slug)/" { urls.append((i, d.url)) }
+        guard !urls.isEmpty else { return }
+        j.raw(",\"urls\":{")
+        for (k, (i, u)) in urls.enumerated() {
+            if k > 0 { j.raw(",") }
+            j.key(String(i)); j.string(u)
+        }
+        j.raw("}")
+    }
+
+    /// A field column: the scope itself when it always equals it, else its values,
+    /// dictionary-coded when few distinct values repeat.
+    private static func writeColumn(_ name: String, _ values: [String], scopes: [String]?, into j: inout JSONWriter) {
+        j.raw("{"); j.key("name"); j.string(name)
+        if let scopes, scopes == values {
+            j.raw(",\"scope\":true}")
+            return
+        }
+        var distinct: [String] = []
+        var index: [String: Int] = [:]
+        for v in values where index[v] == nil { index[v] = distinct.count; distinct.append(v) }
+        let coded = distinct.count * 4 <= values.count
+        j.raw(","); j.key("values"); j.strings(coded ? distinct : values)
+        if coded {
+            j.raw(",\"ids\":")
+            j.string(IndexFormat.codes(values.map { index[$0]! }, limit: distinct.count))
+        }
+        j.raw("}")
+    }
+}

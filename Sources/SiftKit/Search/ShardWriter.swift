@@ -1,0 +1,154 @@
+/// Lays the words out into shard files, and writes each shard's union file
+/// (docs/search-index.md, "Sharding" and "Unions").
+struct ShardWriter {
+    /// Above this many shards among its `@` words, a string's union is stored: fewer requests
+    /// for a common substring, for a larger index (the trade measured in docs/search-bar.md).
+    static let unionFanOut = 8
+
+    /// A render's files: per shard its file, and its union file (empty when it has none).
+    struct Files {
+        var shards: [(String, [UInt8])]
+        var unions: [[UInt8]]
+    }
+
+    let words: WordList
+    /// The first bucket of every shard but the first.
+    let bounds: [Int]
+    var unionFanOut = ShardWriter.unionFanOut
+
+    private var shardCount: Int { bounds.count + 1 }
+
+    /// Every word in the shard of its bucket, and as a secondary entry in the shards of its
+    /// other trigrams. With `touching` and `previous` (the files of the last render, cut at the
+    /// same bounds), only the shards of those buckets are written again.
+    func files(rank known: [Int]? = nil, touching: Set<Int32>? = nil, previous: Files? = nil) -> Files {
+        let count = shardCount
+        var shardOf = [Int32](repeating: 0, count: IndexFormat.buckets)
+        for b in 0..<IndexFormat.buckets { shardOf[b] = Int32(IndexFormat.shard(ofBucket: b, bounds: bounds)) }
+        var redo = [Bool](repeating: true, count: count)
+        if let touching, let previous, previous.shards.count == count, previous.unions.count == count {
+            redo = [Bool](repeating: false, count: count)
+            for b in touching { redo[Int(shardOf[Int(b)])] = true }
+        }
+        // A global rank by bytes makes every shard's order a sort of integers.
+        let rank = known ?? Array(0..<words.count).sorted(by: words.less)
+        var position = [Int32](repeating: 0, count: words.count)
+        for (r, g) in rank.enumerated() { position[g] = Int32(r) }
+        let lists = entries(shardOf: shardOf)
+        let written = ParallelMap.map(Array(0..<count)) { s -> ((String, [UInt8]), [UInt8]) in
+            if !redo[s], let previous { return (previous.shards[s], previous.unions[s]) }
+            let list = lists[s].sorted { position[$0.0] < position[$1.0] }
+            return shard(s, list, shardOf: shardOf)
+        }
+        return Files(shards: written.map(\.0), unions: written.map(\.1))
+    }
+
+    /// Per shard, its entries: (word, true) where the word's bucket files it, (word, false)
+    /// where one of its other trigrams does.
+    private func entries(shardOf: [Int32]) -> [[(Int, Bool)]] {
+        var lists = [[(Int, Bool)]](repeating: [], count: shardCount)
+        for g in 0..<words.count {
+            let primary = Int(shardOf[Int(words.bucket[g])])
+            lists[primary].append((g, true))
+            var seen: [Int] = []
+            for b in words.secondary[g] {
+                let s = Int(shardOf[Int(b)])
+                if s != primary && !seen.contains(s) { seen.append(s); lists[s].append((g, false)) }
+            }
+        }
+        return lists
+    }
+
+    /// One shard's file and union file.
+    private func shard(_ s: Int, _ list: [(Int, Bool)], shardOf: [Int32]) -> ((String, [UInt8]), [UInt8]) {
+        let unions = self.unions(list, shard: Int32(s), shardOf: shardOf)
+        var bytes: [UInt8] = []
+        words.writeObject(list, markers: unions.map(\.gram), into: &bytes)
+        bytes.append(0x0A)
+        var unionFile: [UInt8] = []
+        if !unions.isEmpty {
+            unionFile.append(UInt8(ascii: "{"))
+            for (k, entry) in unions.enumerated() {
+                if k > 0 { unionFile.append(UInt8(ascii: ",")) }
+                JSONWriter.string(entry.gram, into: &unionFile)
+                unionFile.append(UInt8(ascii: ":"))
+                JSONWriter.string(entry.postings.utf8, into: &unionFile)
+            }
+            unionFile += Array("}\n".utf8)
+        }
+        return ((IndexFormat.shardFileName(s), bytes), unionFile)
+    }
+
+    /// The unions of a shard: for each three- or four-code-point string of this shard (its
+    /// first three code points file it here) found at offset 1 or later in words stored here
+    /// as `@`, when those words' own shards are more than `unionFanOut`, the union of their
+    /// postings; sorted by the string's bytes.
+    func unions(_ list: [(Int, Bool)], shard s: Int32, shardOf: [Int32]) -> [(gram: [UInt8], postings: String)] {
+        var out: [(gram: [UInt8], postings: String)] = []
+        var decoded: [Int: [Int32]] = [:]
+        for (gram, members) in containing(list, shard: s, shardOf: shardOf) {
+            var homes = Set<Int32>()
+            for g in members { homes.insert(shardOf[Int(words.bucket[g])]) }
+            guard homes.count > unionFanOut else { continue }
+            let postings = members.map { g -> [Int32] in
+                if !words.ids[g].isEmpty { return words.ids[g] }
+                let ids = decoded[g] ?? IndexFormat.decodePostings(String(decoding: words.encoded[g], as: UTF8.self))
+                decoded[g] = ids
+                return ids
+            }
+            out.append((gram, IndexFormat.encodePostings(Self.union(postings))))
+        }
+        return out.sorted { $0.gram.lexicographicallyPrecedes($1.gram) }
+    }
+
+    /// The strings of this shard in its `@` words, each with the words containing it, for the
+    /// strings found in more than `unionFanOut` words.
+    private func containing(_ list: [(Int, Bool)], shard s: Int32, shardOf: [Int32]) -> [([UInt8], [Int])] {
+        // Strings of up to 7 bytes (every ASCII one) are keyed by their bytes packed with their
+        // length, which hashes far faster than an array; longer ones by their bytes.
+        var packed: [UInt64: (gram: ArraySlice<UInt8>, members: [Int])] = [:]
+        var long: [[UInt8]: [Int]] = [:]
+        var starts: [Int] = []
+        for (g, primary) in list where !primary && words.encoded[g].count > 8 {
+            let w = words.word(g)
+            WordList.codePointStarts(w, into: &starts)
+            let length = starts.count - 1
+            guard length >= 4 else { continue }
+            for o in 1...(length - 3) {
+                guard shardOf[IndexFormat.bucket(ofKeyBytes: w[starts[o]..<starts[o + 3]])] == s else { continue }
+                for end in [o + 3, o + 4] where end <= length {
+                    let gram = w[starts[o]..<starts[end]]
+                    if gram.count <= 7 {
+                        var key = UInt64(gram.count)
+                        for b in gram { key = key << 8 | UInt64(b) }
+                        if packed[key] == nil { packed[key] = (gram, [g]) }
+                        else if packed[key]!.members.last != g { packed[key]!.members.append(g) }
+                    } else if long[Array(gram)]?.last != g {
+                        long[Array(gram), default: []].append(g)
+                    }
+                }
+            }
+        }
+        var groups: [([UInt8], [Int])] = long.filter { $0.value.count > unionFanOut }.map { ($0.key, $0.value) }
+        for entry in packed.values where entry.members.count > unionFanOut { groups.append((Array(entry.gram), entry.members)) }
+        return groups
+    }
+
+    /// The union of ascending document lists, ascending: a bit set over the documents.
+    private static func union(_ lists: [[Int32]]) -> [Int32] {
+        var bits: [UInt64] = []
+        for ids in lists {
+            if let last = ids.last, Int(last) >> 6 >= bits.count { bits += [UInt64](repeating: 0, count: Int(last) >> 6 - bits.count + 1) }
+            for d in ids { bits[Int(d) >> 6] |= 1 << UInt64(d & 63) }
+        }
+        var union: [Int32] = []
+        for (k, word) in bits.enumerated() where word != 0 {
+            var w = word
+            while w != 0 {
+                union.append(Int32(k << 6 + w.trailingZeroBitCount))
+                w &= w - 1
+            }
+        }
+        return union
+    }
+}

@@ -1,0 +1,188 @@
+/// A word by its table and its id there.
+struct WordRef {
+    var table: Int32
+    var id: Int32
+}
+
+/// Every word of every partition, numbered, with its encoded postings and the buckets it is
+/// filed under (docs/search-index.md, "Words and postings").
+struct WordList {
+    /// Per word: its table and id in that table.
+    private var table: [Int32] = []
+    private var id: [Int32] = []
+    private(set) var encoded: [[UInt8]] = []
+    private(set) var bucket: [Int32] = []
+    /// Buckets of the trigrams at code point offsets 1 … length−3, other than `bucket`.
+    private(set) var secondary: [[Int32]] = []
+    /// The documents of each word whose postings go by reference (`@`) elsewhere, when this
+    /// render computed them (else empty: decoded when a union needs them).
+    private(set) var ids: [[Int32]] = []
+    private let tables: [WordTable]
+    private(set) var entryBytes = 0
+    private(set) var estimatedBytes = 0
+    /// Buckets of the words whose postings changed since a live table's last render (gone
+    /// words included); nil when every word was computed afresh.
+    private(set) var touchedBuckets: Set<Int32>?
+    private var bucketBytes = [Int](repeating: 0, count: IndexFormat.buckets)
+
+    var count: Int { table.count }
+
+    /// One table's words as this render computed them.
+    private struct Part {
+        var encoded: [[UInt8]] = []
+        var bucket: [Int32] = []
+        var secondary: [[Int32]] = []
+        var ids: [Int: [Int32]] = [:]
+        var touched: Set<Int32>?
+    }
+
+    /// Numbers the words of every table, each table on a core of its own; `renumber` maps the
+    /// documents' add order to their numbers in the index when the two differ.
+    init(tables: [WordTable], renumber: [Int32]?) {
+        self.tables = tables
+        let parts = ParallelMap.map(Array(tables.indices)) { p -> Part in
+            let t = tables[p]
+            let part = renumber == nil && t.memo != nil ? Self.update(t) : Self.encode(t, renumber: renumber)
+            if t.keepsPairs && renumber == nil {
+                t.memo = (part.encoded, part.bucket, part.secondary)
+            } else {
+                t.pairs = []
+                t.memo = nil
+            }
+            t.dirty = []
+            return part
+        }
+        if parts.allSatisfy({ $0.touched != nil }) {
+            touchedBuckets = parts.reduce(into: Set<Int32>()) { $0.formUnion($1.touched!) }
+        }
+        for (p, part) in parts.enumerated() {
+            for w in 0..<part.encoded.count where !part.encoded[w].isEmpty {
+                table.append(Int32(p)); id.append(Int32(w))
+                let wordLength = tables[p].word(w).count
+                let entry = wordLength + part.encoded[w].count + 6
+                entryBytes += entry
+                bucketBytes[Int(part.bucket[w])] += entry
+                let reference = wordLength + (part.encoded[w].count <= 8 ? part.encoded[w].count : 1) + 6
+                for b in part.secondary[w] { bucketBytes[Int(b)] += reference }
+                encoded.append(part.encoded[w])
+                bucket.append(part.bucket[w])
+                secondary.append(part.secondary[w])
+                ids.append(part.ids[w] ?? [])
+            }
+        }
+        estimatedBytes = bucketBytes.reduce(0, +)
+    }
+
+    /// Every word of a table computed afresh.
+    private static func encode(_ t: WordTable, renumber: [Int32]?) -> Part {
+        var part = Part()
+        part.encoded.reserveCapacity(t.count)
+        let postings = t.postings()
+        for w in 0..<t.count {
+            var ids = postings[w]
+            if let renumber {
+                for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
+                ids.sort()
+            }
+            part.encoded.append(Array(IndexFormat.encodePostings(ids).utf8))
+            if part.encoded[w].count > 8 { part.ids[w] = ids }
+            let (b, sec) = buckets(t, w)
+            part.bucket.append(b)
+            part.secondary.append(sec)
+        }
+        return part
+    }
+
+    /// A live table: only the words touched since the last render, and new ones, are computed.
+    private static func update(_ t: WordTable) -> Part {
+        let memo = t.memo!
+        var part = Part(encoded: memo.encoded, bucket: memo.bucket, secondary: memo.secondary)
+        var touched = t.dirty
+        for w in part.encoded.count..<t.count { touched.insert(Int32(w)) }
+        let postings = t.postings(of: touched)
+        for w in part.encoded.count..<t.count {
+            let (b, sec) = buckets(t, w)
+            part.encoded.append([]); part.bucket.append(b); part.secondary.append(sec)
+        }
+        var buckets: Set<Int32> = []
+        for (w, ids) in postings {
+            part.encoded[Int(w)] = ids.isEmpty ? [] : Array(IndexFormat.encodePostings(ids).utf8)
+            buckets.insert(part.bucket[Int(w)])
+            buckets.formUnion(part.secondary[Int(w)])
+        }
+        part.touched = buckets
+        return part
+    }
+
+    /// A word's primary bucket (of its key) and the other buckets of its trigrams at code
+    /// point offsets 1 … length−3.
+    private static func buckets(_ t: WordTable, _ w: Int) -> (Int32, [Int32]) {
+        t.words.bytes.withUnsafeBufferPointer { all in
+            let word = UnsafeBufferPointer(rebasing: all[t.words.range(of: w)])
+            var starts: [Int] = []
+            codePointStarts(word, into: &starts)
+            let primary = Int32(IndexFormat.bucket(ofKeyBytes: word[0..<starts[min(3, starts.count - 1)]]))
+            var sec: [Int32] = []
+            if starts.count - 1 >= 4 {
+                for i in 1...(starts.count - 4) {
+                    let b = Int32(IndexFormat.bucket(ofKeyBytes: word[starts[i]..<starts[i + 3]]))
+                    if b != primary && !sec.contains(b) { sec.append(b) }
+                }
+            }
+            return (primary, sec)
+        }
+    }
+
+    /// The indices where the code points of a UTF-8 word start, then its end index.
+    static func codePointStarts<C: Collection>(_ word: C, into starts: inout [Int]) where C.Element == UInt8, C.Index == Int {
+        starts.removeAll(keepingCapacity: true)
+        for i in word.indices where word[i] & 0xC0 != 0x80 { starts.append(i) }
+        starts.append(word.endIndex)
+    }
+
+    /// Which table and id a word has.
+    func ref(_ g: Int) -> WordRef { WordRef(table: table[g], id: id[g]) }
+
+    func word(_ g: Int) -> ArraySlice<UInt8> { tables[Int(table[g])].word(Int(id[g])) }
+
+    /// Byte order of the words' UTF-8, which is code point order.
+    func less(_ a: Int, _ b: Int) -> Bool {
+        word(a).lexicographicallyPrecedes(word(b))
+    }
+
+    /// Contiguous runs of buckets of about `target` bytes each: the first bucket of every
+    /// shard but the first.
+    func packBuckets(target: Int) -> [Int] {
+        var bounds: [Int] = []
+        var size = 0
+        for b in 0..<IndexFormat.buckets {
+            if size > 0 && size + bucketBytes[b] / 2 > target {
+                bounds.append(b)
+                size = 0
+            }
+            size += bucketBytes[b]
+        }
+        return bounds
+    }
+
+    /// `{"word":"postings",…}` for the given words, each with its postings (primary) or as a
+    /// secondary entry (postings when they take at most 8 characters, else `@`), after the
+    /// union markers (`" gram":""`).
+    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (k, gram) in markers.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.string([0x20] + gram, into: &out)
+            out += Array(":\"\"".utf8)
+        }
+        for (k, (g, primary)) in list.enumerated() {
+            if k > 0 || !markers.isEmpty { out.append(UInt8(ascii: ",")) }
+            JSONWriter.string(word(g), into: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(UInt8(ascii: "\""))
+            if primary || encoded[g].count <= 8 { out += encoded[g] } else { out.append(UInt8(ascii: "@")) }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,92 @@
+/// The words of one partition with their postings (add order), touched by one thread at a time.
+final class WordTable: @unchecked Sendable {
+    var words = WordSet(slotCount: 1 << 12)
+    /// (word id << 32 | document) for every word of every document, in add order.
+    var pairs: [UInt64] = []
+    /// A live table keeps its pairs after a render, and per word what the render computed.
+    var keepsPairs = false
+    /// Per word: encoded postings ("" once it has none), primary bucket, secondary buckets.
+    var memo: (encoded: [[UInt8]], bucket: [Int32], secondary: [[Int32]])?
+    /// Words whose postings changed since the last render.
+    var dirty: Set<Int32> = []
+
+    var count: Int { words.count }
+
+    func word(_ id: Int) -> ArraySlice<UInt8> { words.bytes[words.range(of: id)] }
+
+    /// Adds the words of `batch` whose hash falls in `part`; document numbers start at `first`.
+    func merge(_ batch: [SearchDigest], first: Int32, part: UInt64, parts: UInt64) {
+        // Locals, moved out of the object, skip exclusivity checks and copy-on-write tests.
+        var words = WordSet(), pairs: [UInt64] = []
+        swap(&words, &self.words); swap(&pairs, &self.pairs)
+        defer { swap(&words, &self.words); swap(&pairs, &self.pairs) }
+        // Doubling, not the exact size: reserving exactly reallocated and copied every pair
+        // at every flush, quadratic in the site's size.
+        let needed = pairs.count + batch.reduce(0) { $0 + $1.wordEnds.count } / Int(parts) + 1024
+        if pairs.capacity < needed { pairs.reserveCapacity(max(needed, pairs.capacity * 2)) }
+        for (k, d) in batch.enumerated() {
+            let doc = UInt64(UInt32(first + Int32(k)))
+            d.wordBytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for (w, end) in d.wordEnds.enumerated() {
+                    let h = d.wordHashes[w]
+                    defer { start = Int(end) }
+                    guard h % parts == part else { continue }
+                    let id = words.insert(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]), hash: h)
+                    pairs.append(UInt64(id) << 32 | doc)
+                }
+            }
+        }
+    }
+
+    /// Replaces a document's words: its pairs go, its new words' pairs come (at the end, so
+    /// the postings of the words touched are sorted again when rendered).
+    func replace(document: Int32, with digest: SearchDigest, part: UInt64, parts: UInt64) {
+        var kept = 0
+        var removed: [Int32] = []
+        pairs.withUnsafeMutableBufferPointer { all in
+            for k in all.indices {
+                let p = all[k]
+                if Int32(truncatingIfNeeded: p) == document {
+                    removed.append(Int32(p >> 32))
+                } else {
+                    all[kept] = p
+                    kept += 1
+                }
+            }
+        }
+        pairs.removeLast(pairs.count - kept)
+        merge([digest], first: document, part: part, parts: parts)
+        // Words the document kept keep their postings; only those it lost or gained change.
+        let before = Set(removed)
+        let after = Set(pairs[kept...].map { Int32($0 >> 32) })
+        dirty.formUnion(before.symmetricDifference(after))
+    }
+
+    /// Every word's documents, ascending: a counting sort of `pairs` by word.
+    func postings() -> [[Int32]] {
+        var counts = [Int](repeating: 0, count: count)
+        for p in pairs { counts[Int(p >> 32)] += 1 }
+        var out = counts.map { n -> [Int32] in var a = [Int32](); a.reserveCapacity(n); return a }
+        for p in pairs { out[Int(p >> 32)].append(Int32(truncatingIfNeeded: p)) }
+        return out
+    }
+
+    /// The postings of some words, ascending.
+    func postings(of words: Set<Int32>) -> [Int32: [Int32]] {
+        var slot = [Int32](repeating: -1, count: count)
+        var lists: [[Int32]] = []
+        for w in words { slot[Int(w)] = Int32(lists.count); lists.append([]) }
+        pairs.withUnsafeBufferPointer { all in
+            slot.withUnsafeBufferPointer { slot in
+                for p in all {
+                    let s = slot[Int(p >> 32)]
+                    if s >= 0 { lists[Int(s)].append(Int32(truncatingIfNeeded: p)) }
+                }
+            }
+        }
+        var out: [Int32: [Int32]] = [:]
+        for w in words { out[w] = lists[Int(slot[Int(w)])].sorted() }
+        return out
+    }
+}
