@@ -107,7 +107,7 @@ public struct SiftCLI {
             case "--output" where !check: options.output = args.url(try args.value(for: arg))
             case "--base-url" where !check: options.baseURL = try args.value(for: arg)
             case "--drafts": options.drafts = true
-            case "--clean" where !check: options.incremental = false
+            case "--clean" where !check: options.mode = .clean
             case "--quiet", "-q": quiet = true
             case "--verbose" where !check, "-v" where !check: verbose = true
             case "--jobs" where !check:
@@ -119,7 +119,8 @@ public struct SiftCLI {
         }
         options.site = args.url(site)
         options.displayRoot = site
-        options.dryRun = check
+        if check { options.mode = .dryRun }
+        options.version = version
         let progress = ProgressLine(enabled: !check && !quiet && ProgressLine.stdoutIsTerminal)
         options.progress = progress.callback
         let report: SiteBuilder.Report

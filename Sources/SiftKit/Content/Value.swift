@@ -142,3 +142,21 @@ public struct Fields: Hashable, Sendable, Sequence {
 extension Fields: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, Value)...) { self.init(elements) }
 }
+
+extension StableHasher {
+    /// Mixes a value tree in an unambiguous order: tags and lengths keep `["ab"]` and `["a","b"]` apart.
+    mutating func combine(_ value: Value) {
+        switch value {
+        case .null: combine(UInt64(1))
+        case .bool(let b): combine(UInt64(b ? 2 : 3))
+        case .number(let s): combine(UInt64(4)); combine(s)
+        case .string(let s): combine(UInt64(5)); combine(s)
+        case .list(let l):
+            combine(UInt64(6)); combine(UInt64(l.count))
+            for v in l { combine(v) }
+        case .map(let f):
+            combine(UInt64(7)); combine(UInt64(f.count))
+            for (k, v) in f { combine(k); combine(v) }
+        }
+    }
+}

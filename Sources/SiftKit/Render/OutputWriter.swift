@@ -251,17 +251,6 @@ public final class OutputWriter: @unchecked Sendable {
     }
 }
 
-/// A value guarded by a lock, for the few pieces of state worker threads share.
-final class Locked<T>: @unchecked Sendable {
-    private var value: T
-    private let lock = NSLock()
-    init(_ value: T) { self.value = value }
-    func withLock<R>(_ body: (inout T) throws -> R) rethrows -> R {
-        lock.lock(); defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
 extension OutputWriter {
     /// A writer into a throwaway folder, for `sift check`, which renders everything and keeps
     /// nothing: a folder of its own (`mkdtemp`), so checks running at once never share one,

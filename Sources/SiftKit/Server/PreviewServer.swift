@@ -36,7 +36,7 @@ public final class PreviewServer: @unchecked Sendable {
     public init(options: Options, log: @escaping Log = { _, _ in }) {
         var o = options
         o.build.baseURL = "/"
-        if o.build.session == nil { o.build.session = BuildSession() }
+        if o.build.mode.session == nil { o.build.mode = .serve(BuildSession()) }
         self.options = o
         self.log = log
         live = options.watch ? LiveReload() : nil

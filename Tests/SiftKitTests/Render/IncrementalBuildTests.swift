@@ -99,10 +99,10 @@ struct IncrementalBuildTests {
         let site = try thingsSite(rows: rows, page: "Some *text* about harbors.\n")
         defer { site.delete() }
         var options = SiteBuilder.Options(site: site.root, baseURL: "/")
-        options.session = BuildSession()
+        options.mode = .serve(BuildSession())
         try SiteBuilder(options: options).build()
         var clean = SiteBuilder.Options(site: site.root, output: site.root.appendingPathComponent("clean"), baseURL: "/")
-        clean.incremental = false
+        clean.mode = .clean
         var log: [String] = []
         for step in 0..<14 {
             log.append(try edit(site, &rng, rows: &rows))
@@ -146,7 +146,7 @@ struct IncrementalBuildTests {
                                  "Content/things/three.md": "Body three.\n"])
         defer { site.delete() }
         var options = SiteBuilder.Options(site: site.root, baseURL: "/")
-        options.session = BuildSession()
+        options.mode = .serve(BuildSession())
         try SiteBuilder(options: options).build()
         func inode(_ path: String) throws -> UInt64? {
             try FileManager.default.attributesOfItem(atPath: site.output.appendingPathComponent(path).path)[.systemFileNumber] as? UInt64
@@ -171,7 +171,7 @@ struct IncrementalBuildTests {
         let site = try TestSite(["Content/x.md": "# X\n\nA page.\n", "Content/c/c.txt": "One\n"])
         defer { site.delete() }
         var options = SiteBuilder.Options(site: site.root, baseURL: "/")
-        options.session = BuildSession()
+        options.mode = .serve(BuildSession())
         try SiteBuilder(options: options).build()
         #expect(site.page("x/index.html") != nil)
         try site.remove("Content/x.md")

@@ -28,22 +28,6 @@ struct StableHasher {
 
     mutating func combine(_ v: UInt64) { mix(v) }
 
-    /// Mixes a value tree in an unambiguous order: tags and lengths keep `["ab"]` and `["a","b"]` apart.
-    mutating func combine(_ value: Value) {
-        switch value {
-        case .null: mix(1)
-        case .bool(let b): mix(b ? 2 : 3)
-        case .number(let s): mix(4); combine(s)
-        case .string(let s): mix(5); combine(s)
-        case .list(let l):
-            mix(6); mix(UInt64(l.count))
-            for v in l { combine(v) }
-        case .map(let f):
-            mix(7); mix(UInt64(f.count))
-            for (k, v) in f { combine(k); combine(v) }
-        }
-    }
-
     private mutating func mix(_ v: UInt64) {
         state = (state ^ (v &* 0xBF58_476D_1CE4_E5B9)).rotatedLeft(27) &* 0x94D0_49BB_1331_11EB &+ 0x6A09_E667_F3BC_C909
     }

@@ -6,21 +6,21 @@ import Foundation
 public final class BuildSession: @unchecked Sendable {
     let pages = PageMemo()
     private let lock = NSLock()
-    private var last: (output: String, cache: BuildCache, files: [String: UInt64])?
+    private var last: (output: String, memory: SessionMemory, files: [String: UInt64])?
 
     /// A session with nothing built yet.
     public init() {}
 
-    /// The last good build's cache and files, if it wrote the same output.
-    func previous(output: String) -> (cache: BuildCache, files: [String: UInt64])? {
+    /// The last good build's memory and files, if it wrote the same output.
+    func previous(output: String) -> (memory: SessionMemory, files: [String: UInt64])? {
         lock.lock(); defer { lock.unlock() }
         guard let last, last.output == output else { return nil }
-        return (last.cache, last.files)
+        return (last.memory, last.files)
     }
 
     /// Records a build that succeeded; `nil` files forget the output (the next build writes it whole).
-    func finished(output: String, cache: BuildCache, files: [String: UInt64]?) {
+    func finished(output: String, memory: SessionMemory, files: [String: UInt64]?) {
         lock.lock(); defer { lock.unlock() }
-        last = files.map { (output, cache, $0) }
+        last = files.map { (output, memory, $0) }
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 
-/// Feeds rendered chunks' digests to the search index and the build cache on a queue of its
-/// own, so the next chunk renders while this one is merged.
+/// The index stage: takes rendered chunks' search records into the search index, and into
+/// the build's record for the next build, on a queue of its own, so the next chunk renders
+/// while this one is merged.
 ///
 /// For `sift serve` (a live feed) the index of the previous build is brought up to date
 /// instead when only some documents changed: their words leave and enter the word tables,
 /// and the render recomputes only the words they touched.
 final class IndexFeed: @unchecked Sendable {
     private var index = SearchIndexBuilder()
-    private let cache: BuildCache?
+    /// Where this build's digests are recorded for the next build.
+    private let record: (any BuildRecord)?
     private let live: Bool
     private let base: SearchIndexBuilder?
     private var records: [SearchRecord] = []
@@ -19,8 +21,8 @@ final class IndexFeed: @unchecked Sendable {
     private var error: Error?
 
     /// A feed; `live` keeps what a later `update` needs, `base` is the previous live index.
-    init(cache: BuildCache?, live: Bool = false, base: SearchIndexBuilder? = nil) {
-        self.cache = cache
+    init(record: (any BuildRecord)?, live: Bool = false, base: SearchIndexBuilder? = nil) {
+        self.record = record
         self.live = live
         self.base = live ? base : nil
     }
@@ -43,7 +45,7 @@ final class IndexFeed: @unchecked Sendable {
             } else {
                 for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest) }
             }
-            do { try cache?.appendDigests(records) } catch { self.error = error }
+            do { try record?.appendDigests(records) } catch { self.error = error }
         }
     }
 

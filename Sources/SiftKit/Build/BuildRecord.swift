@@ -1,0 +1,12 @@
+/// The page keys and search digests of one build, which the next build compares its own with
+/// to reuse what did not change: `DiskCache` between runs of `sift build`, `SessionMemory`
+/// within one `sift serve`.
+protocol BuildRecord: AnyObject, Sendable {
+    /// The key of everything an output file was made from.
+    func page(_ path: String) -> UInt64?
+    func setPage(_ path: String, _ key: UInt64)
+    /// An item's digest, if its search inputs had this key.
+    func digest(_ item: String, key: UInt64) -> SearchDigest?
+    /// Records digests in the order they are added to the index.
+    func appendDigests(_ records: [SearchRecord]) throws
+}

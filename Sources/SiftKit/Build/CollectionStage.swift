@@ -1,0 +1,203 @@
+import Foundation
+
+/// The render stage of one collection: its list pages, then its items in chunks on every core,
+/// each item's page reused or rendered and its search record handed to the index feed.
+///
+/// In a `sift serve` session whose last build had the same settings (`reusesItems`), items
+/// whose inputs compare equal with what the session remembers are taken as they were, and
+/// when only a few changed, only those and their neighbours are visited at all.
+struct CollectionStage {
+    let collection: SiteCollection
+    let renderer: PageRenderer
+    let target: BuildTarget
+    /// The key of what every page of the build depends on (templates, cache format, options).
+    let baseKey: UInt64
+    /// The collection as templates see it, and its hash.
+    let collectionValue: (value: Value, hash: UInt64)
+    /// The key of what every page of this collection shares.
+    let context: UInt64
+    let reusesItems: Bool
+    private let titleField: String
+    private let searchFields: [String]
+    private let detailTemplate: MustacheTemplate
+    private var writer: OutputWriter { target.writer }
+    private var live: Bool { target.session != nil }
+
+    init(_ c: SiteCollection, site: Site, renderer: PageRenderer, target: BuildTarget, baseKey: UInt64) {
+        collection = c
+        self.renderer = renderer
+        self.target = target
+        self.baseKey = baseKey
+        let value = renderer.context.collectionValue(c)
+        var h = StableHasher()
+        h.combine(value)
+        collectionValue = (value, h.finalize())
+        var contextHasher = StableHasher()
+        contextHasher.combine(baseKey)
+        contextHasher.combine(renderer.context.sharedHash(c.name))
+        contextHasher.combine(collectionValue.hash)
+        context = contextHasher.finalize()
+        let previous = target.session?.previous?.settings
+        reusesItems = target.session != nil && previous?.site == site.settings && previous?.collections[c.name] == c.settings
+        titleField = c.settings.titleField ?? "title"
+        searchFields = c.settings.searchFields ?? [titleField]
+        detailTemplate = renderer.templates.page("detail", collection: c.name)
+    }
+
+    // MARK: Lists
+
+    /// Renders the list pages (kept as they are in a session when no row they show changed);
+    /// their folders, for the sitemap.
+    func renderLists() throws -> [String] {
+        let c = collection
+        // The list pages show each item's title, slug and fields: when none of those changed,
+        // `sift serve` keeps them.
+        let rows = live ? c.items.map { SessionMemory.ListRow(slug: $0.slug, title: $0.title, fields: $0.fields) } : []
+        let keepLists = reusesItems && target.session?.previous?.list(c.name).map { $0.context == context && $0.rows == rows } == true
+        let listTemplate = renderer.templates.page("list", collection: c.name)
+        let perPage = c.settings.perPage > 0 ? c.settings.perPage : max(c.items.count, 1)
+        let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
+        var folders: [String] = []
+        for n in 1...pageCount {
+            let slice = c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)]
+            let rel = SiteURLs.listPage(c.name, n)
+            if !(keepLists && writer.linkFromPrevious(rel + "index.html")) {
+                let value = renderer.context.list(c, collectionValue.value, page: n, of: pageCount, items: slice)
+                try renderer.write(listTemplate, value, to: rel + "index.html")
+            }
+            folders.append(rel)
+        }
+        target.session?.next.setList(c.name, rows: rows, context: context)
+        return folders
+    }
+
+    // MARK: Items
+
+    /// Renders every item, feeding their search records to `feed` in list order; the errors of
+    /// the items that failed. `progress` gets the number of items rendered so far, after each chunk.
+    func renderItems(feed: IndexFeed, progress: (Int) -> Void) -> [SiftError] {
+        let c = collection
+        let (order, kept) = itemsToVisit()
+        var errors: [SiftError] = []
+        var collected = kept?.records ?? []
+        var collectedPageKeys = kept?.pageKeys ?? []
+        // Chunks keep memory flat: each chunk's pages are rendered, written and dropped
+        // before the next, and only the search digests stay.
+        let chunk = 512
+        var done = 0
+        for chunkStart in stride(from: 0, to: order.count, by: chunk) {
+            let range = Array(order[chunkStart..<min(chunkStart + chunk, order.count)])
+            let results = ParallelMap.map(range) { i in Result { try renderItem(i) } }
+            var records: [SearchRecord] = []
+            for (i, result) in zip(range, results) {
+                switch result {
+                case .success(let rendered) where kept != nil:
+                    collected[i] = rendered.search
+                    collectedPageKeys[i] = rendered.pageKey
+                case .success(let rendered):
+                    records.append(rendered.search)
+                    if live { collected.append(rendered.search); collectedPageKeys.append(rendered.pageKey) }
+                case .failure(let e as SiftError):
+                    errors.append(e)
+                case .failure(let e):
+                    errors.append(SiftError("\(e)", at: c.items[i].source))
+                }
+            }
+            if kept == nil { feed.add(records) }
+            done += range.count
+            progress(done)
+        }
+        if kept != nil { feed.add(collected) }
+        if live && collected.count == c.items.count {
+            target.session?.next.setCollection(c.name, SessionMemory.CollectionMemo(context: context, items: c.items, records: collected, pageKeys: collectedPageKeys))
+        }
+        return errors
+    }
+
+    /// The items to visit: all of them, or in a session with the collection as the last build
+    /// left it but for a few items, only those and their neighbours (the rest keep their files,
+    /// keys and digests wholesale, from `kept`).
+    private func itemsToVisit() -> (order: [Int], kept: SessionMemory.CollectionMemo?) {
+        let items = collection.items
+        guard reusesItems, let memo = target.session?.previous?.collection(collection.name),
+              memo.context == context, memo.items.count == items.count else { return (Array(items.indices), nil) }
+        let same = ParallelMap.map(Array(items.indices)) { memo.items[$0] == items[$0] }
+        let dirty = items.indices.filter { i in !same[i] || (i > 0 && !same[i - 1]) || (i + 1 < same.count && !same[i + 1]) }
+        let dirtySet = Set(dirty)
+        let keptRels = items.indices.filter { !dirtySet.contains($0) }.map { SiteURLs.item(collection.name, items[$0].slug) + "index.html" }
+        guard writer.keepPrevious(keptRels) else { return (Array(items.indices), nil) }
+        return (dirty, memo)
+    }
+
+    /// One item: taken whole from the session when its inputs compare equal, else its keys
+    /// computed, its page linked from the last build when its key is unchanged or rendered,
+    /// and its digest reused or made.
+    private func renderItem(_ i: Int) throws -> RenderedItem {
+        let c = collection, item = c.items[i]
+        let folder = SiteURLs.item(c.name, item.slug)
+        let rel = folder + "index.html"
+        let itemKey = "\(c.name)/\(item.slug)"
+        let neighbours = live ? SessionMemory.Neighbours(c.items, i) : SessionMemory.Neighbours()
+        if let same = unchanged(item, key: itemKey, page: rel, neighbours: neighbours) { return same }
+        let body = try item.page?.body()
+        let detail = renderer.context.detail(c, collectionValue, index: i)
+        let keys = self.keys(item, detailKey: detail.key, body: body)
+        target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: item, neighbours: neighbours, context: context,
+                                                                      pageKey: keys.page, searchKey: keys.search))
+        var md: RenderedMarkdown?
+        if target.prior?.page(rel) == keys.page, writer.linkFromPrevious(rel) {
+            // Unchanged: the previous build's file is linked in, byte for byte what rendering would give.
+        } else {
+            md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) }
+            renderer.note(md, page: folder, source: item.page)
+            let html = md?.html(droppingTitle: item.titleFromHeading) ?? ""
+            try renderer.write(detailTemplate, renderer.context.withContent(detail.fields, html), to: rel)
+        }
+        target.next?.setPage(rel, keys.page)
+        let digest: SearchDigest
+        if let previous = target.prior?.digest(itemKey, key: keys.search) {
+            digest = previous
+        } else {
+            if md == nil, c.settings.searchBody { md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) } }
+            digest = SearchIndexBuilder.digest(SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: folder,
+                                                              scope: c.scope(of: item), fields: keys.fields,
+                                                              body: c.settings.searchBody ? (md?.plainText ?? "") : ""))
+        }
+        return RenderedItem(search: SearchRecord(item: itemKey, key: keys.search, digest: digest), pageKey: keys.page)
+    }
+
+    /// In a session, an item equal to the one the last build rendered, with the same
+    /// neighbours and context, and its page still in the output: taken as it was.
+    private func unchanged(_ item: Item, key itemKey: String, page rel: String, neighbours: SessionMemory.Neighbours) -> RenderedItem? {
+        guard reusesItems, let memory = target.session?.next, let m = memory.item(itemKey),
+              m.context == context, m.neighbours == neighbours, m.item == item, memory.page(rel) == m.pageKey,
+              let digest = memory.digest(itemKey, key: m.searchKey), writer.linkFromPrevious(rel) else { return nil }
+        memory.setPage(rel, m.pageKey)
+        memory.setItem(itemKey, m)
+        return RenderedItem(search: SearchRecord(item: itemKey, key: m.searchKey, digest: digest), pageKey: m.pageKey)
+    }
+
+    /// The keys of everything an item's page and its search entry are made from, and its searched fields.
+    private func keys(_ item: Item, detailKey: UInt64, body: String?) -> (page: UInt64, search: UInt64, fields: [(name: String, value: String)]) {
+        let c = collection
+        var fields: [(name: String, value: String)] = [(titleField, item.title)]
+        for name in searchFields where name != titleField {
+            if let v = item.fields.value(at: name) { fields.append((name, renderer.context.display(v))) }
+        }
+        var pageHasher = StableHasher()
+        pageHasher.combine(baseKey)
+        pageHasher.combine(detailKey)
+        pageHasher.combine(UInt64(item.titleFromHeading ? 1 : 0))
+        // The body, hashed once for both keys.
+        var bodyHasher = StableHasher()
+        bodyHasher.combine(body ?? "")
+        let bodyHash = bodyHasher.finalize()
+        pageHasher.combine(bodyHash)
+        var searchHasher = StableHasher()
+        searchHasher.combine(baseKey)
+        for f in fields { searchHasher.combine(f.name); searchHasher.combine(f.value) }
+        searchHasher.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
+        searchHasher.combine(c.settings.searchBody ? bodyHash : 0)
+        return (pageHasher.finalize(), searchHasher.finalize(), fields)
+    }
+}

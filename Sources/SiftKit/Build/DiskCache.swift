@@ -1,0 +1,162 @@
+import Foundation
+
+/// What one `sift build` leaves for the next, so an incremental build renders only the pages
+/// whose inputs changed: per output file the key of everything it was made from, per item its
+/// search digest. Unchanged pages are hard-linked from the previous output into the new one, so
+/// the result is byte for byte what a clean build writes. Kept in `<site>/.sift-cache/`: the
+/// page keys in one file, the digests streamed to another as they are made, so a 100k-item
+/// build never holds them all (the previous build's file is memory-mapped and read on demand).
+final class DiskCache: BuildRecord, @unchecked Sendable {
+    /// Bumped when the cache layout or anything that shapes output without being hashed changes.
+    static let format: UInt64 = 3
+
+    /// The output folder the keys describe; a cache for another output is ignored.
+    let output: String
+    /// The version of sift that wrote the cache; another version's is ignored.
+    let version: String
+    /// Output path → key of its inputs.
+    private var pages: [String: UInt64] = [:]
+    private let lock = NSLock()
+
+    /// The previous build's digests: the mapped file and where each item's record lies.
+    private var digestBytes = Data()
+    private var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
+
+    /// This build's digest file while it is being written.
+    private var digestFD: Int32 = -1
+    private var digestTemp = ""
+
+    init(output: String, version: String) {
+        self.output = output
+        self.version = version
+    }
+
+    func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
+    func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
+
+    func digest(_ item: String, key: UInt64) -> SearchDigest? {
+        guard let entry = digestIndex[item], entry.key == key else { return nil }
+        var r = BinaryReader(bytes: [UInt8](digestBytes[entry.range]))
+        return SearchDigest(reading: &r)
+    }
+
+    static func folder(in site: URL) -> URL { site.appendingPathComponent(".sift-cache") }
+    static func pagesFile(in site: URL) -> URL { folder(in: site).appendingPathComponent("pages.cache") }
+    static func digestsFile(in site: URL) -> URL { folder(in: site).appendingPathComponent("digests.cache") }
+
+    private func header(_ w: inout BinaryWriter) {
+        w.u64(Self.format)
+        w.string(version)
+        w.string(output)
+    }
+
+    private func readHeader(_ r: inout BinaryReader) -> Bool {
+        r.u64() == Self.format && r.string() == version && r.string() == output
+    }
+
+    /// Reads the cache; nil when there is none, it is damaged, or it was written for another
+    /// output or by another version.
+    static func load(site: URL, output: String, version: String) -> DiskCache? {
+        guard let pageData = FileManager.default.contents(atPath: pagesFile(in: site).path),
+              let digestData = try? Data(contentsOf: digestsFile(in: site), options: .alwaysMapped) else { return nil }
+        let cache = DiskCache(output: output, version: version)
+        var r = BinaryReader(bytes: [UInt8](pageData))
+        guard cache.readHeader(&r), let pageCount = r.count() else { return nil }
+        for _ in 0..<pageCount {
+            guard let p = r.string(), let k = r.u64() else { return nil }
+            cache.pages[p] = k
+        }
+        guard r.atEnd, cache.indexDigests(digestData) else { return nil }
+        cache.digestBytes = digestData
+        return cache
+    }
+
+    /// Reads only the record headers of the digest file; a digest is decoded when an item asks for it.
+    private func indexDigests(_ digestData: Data) -> Bool {
+        let headerLength = 8 + 8 + version.utf8.count + 8 + output.utf8.count
+        var head = BinaryReader(bytes: [UInt8](digestData.prefix(headerLength)))
+        guard readHeader(&head) else { return false }
+        var offset = headerLength
+        while offset < digestData.count {
+            guard offset + 8 <= digestData.count else { return false }
+            var lengths = BinaryReader(bytes: [UInt8](digestData[offset..<offset + 8]))
+            guard let recordLength = lengths.u64().map(Int.init), recordLength >= 16, offset + 8 + recordLength <= digestData.count else { return false }
+            var itemLength = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 16]))
+            guard let nameLength = itemLength.u64().map(Int.init), nameLength + 16 <= recordLength else { return false }
+            var record = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 8 + 16 + nameLength]))
+            guard let item = record.string(), let key = record.u64() else { return false }
+            digestIndex[item] = (key, offset + 8 + 16 + nameLength..<offset + 8 + recordLength)
+            offset += 8 + recordLength
+        }
+        return true
+    }
+
+    /// Starts this build's digest file.
+    func beginDigests(site: URL) throws {
+        try FileSystem.makeDirectory(Self.folder(in: site).path)
+        digestTemp = Self.digestsFile(in: site).path + ".tmp-\(getpid())"
+        digestFD = open(digestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard digestFD >= 0 else { throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil) }
+        var w = BinaryWriter()
+        header(&w)
+        try append(w.bytes)
+    }
+
+    func appendDigests(_ records: [SearchRecord]) throws {
+        guard digestFD >= 0 else { return }
+        var w = BinaryWriter()
+        for r in records {
+            var record = BinaryWriter()
+            record.string(r.item)
+            record.u64(r.key)
+            r.digest.write(to: &record)
+            w.u64(UInt64(record.bytes.count))
+            w.bytes += record.bytes
+        }
+        try append(w.bytes)
+    }
+
+    private func append(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buf in
+            var done = 0
+            while done < buf.count {
+                let n = write(digestFD, buf.baseAddress! + done, buf.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil)
+                }
+                done += n
+            }
+        }
+    }
+
+    /// Writes the page keys and puts both files in place (temporary files renamed over the old ones).
+    func save(site: URL) throws {
+        if digestFD >= 0 { close(digestFD); digestFD = -1 }
+        var w = BinaryWriter()
+        header(&w)
+        w.u64(UInt64(pages.count))
+        for (p, k) in pages.sorted(by: { $0.key < $1.key }) { w.string(p); w.u64(k) }
+        let url = Self.pagesFile(in: site)
+        let tmp = url.path + ".tmp-\(getpid())"
+        try FileSystem.write(w.bytes, to: tmp)
+        guard rename(digestTemp, Self.digestsFile(in: site).path) == 0, rename(tmp, url.path) == 0 else {
+            throw SiftError("cannot write \(url.path): \(FileSystem.errorText())", at: nil)
+        }
+    }
+
+    /// Throws away this build's unfinished digest file.
+    func discard() {
+        if digestFD >= 0 { close(digestFD); digestFD = -1 }
+        if !digestTemp.isEmpty { _ = unlink(digestTemp) }
+    }
+
+    /// Removes the cache files (and temporary files of builds that died), keeping the folder
+    /// where this build streams its digests.
+    static func remove(site: URL, keeping: DiskCache? = nil) {
+        for name in FileSystem.list(folder(in: site)) {
+            let path = folder(in: site).appendingPathComponent(name).path
+            if path != keeping?.digestTemp { FileSystem.remove(path) }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+/// The whole build, in stages: load (and join) → render → index → write, into a staging
+/// folder that replaces the output only when everything succeeded. What differs between
+/// `sift build`, `--clean`, `sift serve` and `sift check` is the `BuildMode`, which the
+/// stages consult.
+public struct SiteBuilder: Sendable {
+    /// What `sift build` was asked to do.
+    public struct Options: Sendable {
+        public var site: URL
+        /// The site folder as the user named it, for printing paths.
+        public var displayRoot: String
+        public var output: URL?
+        public var baseURL: String?
+        public var drafts = false
+        /// Called as the build goes with the stage, items done and items in all (0: unknown), for progress lines.
+        public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
+        /// What the build is for: incremental by default (`.sift-cache/`).
+        public var mode = BuildMode.incremental
+        /// The version of sift that builds, recorded in the cache so another version's is ignored.
+        public var version = ""
+
+        /// Options for a site folder.
+        public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
+            self.site = site
+            self.displayRoot = displayRoot
+            self.output = output
+            self.baseURL = baseURL
+            self.drafts = drafts
+        }
+    }
+
+    /// What a finished build made.
+    public struct Report: Sendable {
+        public var pages = 0
+        public var items: [(collection: String, count: Int)] = []
+        public var seconds = 0.0
+        public var output: URL
+        /// Problems that did not stop the build.
+        public var warnings: [SiftError] = []
+        /// Wall-clock seconds per stage, in order, for `SIFT_TIMINGS=1` and `make bench`.
+        public var stages: [(stage: String, seconds: Double)] = []
+
+        mutating func lap(_ stage: String, since: inout Date) {
+            let now = Date()
+            stages.append((stage, now.timeIntervalSince(since)))
+            since = now
+        }
+    }
+
+    public var options: Options
+
+    /// Creates a builder.
+    public init(options: Options) { self.options = options }
+
+    /// The output folder: `--output`, else public/ in the site.
+    public var outputURL: URL {
+        (options.output ?? options.site.appendingPathComponent("public")).standardizedFileURL
+    }
+
+    /// Builds the site; on any error nothing in the output changes and every error is thrown together.
+    @discardableResult
+    public func build() throws -> Report {
+        let start = Date()
+        let (site, templates, warnings) = try load()
+        let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version)
+        do {
+            var report = try render(site, templates: templates, into: target, start: start)
+            report.warnings = warnings + report.warnings
+            var lap = Date()
+            try target.commit()
+            if options.mode.writesOutput {
+                report.lap("commit", since: &lap)
+                report.seconds = Date().timeIntervalSince(start)
+            }
+            return report
+        } catch {
+            target.discard()
+            throw error
+        }
+    }
+
+    // MARK: Load
+
+    /// The load stage: the site read and joined (`SiteLoader`), the templates, and the checks
+    /// that need the whole site; every error of them all is thrown together.
+    func load() throws -> (Site, TemplateSet, warnings: [SiftError]) {
+        options.progress?("loading", 0, 0)
+        var loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
+        loader.memo = options.mode.session?.pages
+        var errors: [SiftError] = []
+        var loadedSite: Site?
+        do { loadedSite = try loader.load() } catch let e as SiftError { errors.append(e) }
+        var templates: TemplateSet?
+        do { templates = try TemplateSet(siteTemplates: options.site.appendingPathComponent("Templates"), display: loader.display) } catch let e as SiftError { errors.append(e) }
+        try checkOutput()
+        if let e = SiftError.combined(errors) { throw e }
+        guard let site = loadedSite, let templates else { throw SiftError("build failed", at: nil) }
+        return (site, templates, try validate(site, display: loader.display))
+    }
+
+    /// Refuses an output folder that holds, or sits inside, the site's sources.
+    func checkOutput() throws {
+        let out = outputURL.resolvingSymlinksInPath().path + "/"
+        let site = options.site.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        let sources = ["Content/", "Templates/"].map { site + $0 }
+        if site.hasPrefix(out) || sources.contains(where: { out.hasPrefix($0) }) || out == "/" {
+            throw SiftError("the output folder \(outputURL.path) would replace the site's own files: choose another --output", at: nil)
+        }
+    }
+
+    /// Checks that need the whole site; returns the warnings, throws the errors.
+    func validate(_ site: Site, display: (String) -> String) throws -> [SiftError] {
+        var errors: [SiftError] = []
+        for c in site.collections where c.settings.perPage > 0 {
+            for item in c.items where item.slug == "page" {
+                errors.append(SiftError("slug 'page' is taken by the list's pagination (/\(c.name)/page/2/): give the item another slug", at: item.source))
+            }
+        }
+        for c in site.collections {
+            guard let field = c.settings.scopeField, !c.settings.scopes.isEmpty else { continue }
+            let scopes = Set(c.settings.scopes)
+            for item in c.items {
+                guard let scope = c.scope(of: item), !scope.isEmpty else { continue }
+                if !scopes.contains(scope) {
+                    errors.append(SiftError("\(field) '\(scope)' is not one of the scopes \(c.settings.scopes.joined(separator: ", ")) in collection.yml", at: item.source, severity: .warning))
+                }
+            }
+        }
+        if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
+        return site.warnings + errors.filter { $0.severity == .warning }
+    }
+
+    // MARK: Render, index, write
+
+    /// The stages after loading: standalone pages, then each collection's lists and items with
+    /// their search records fed to the index, then assets, sitemap and the index written.
+    func render(_ site: Site, templates: TemplateSet, into target: BuildTarget, start: Date) throws -> Report {
+        var report = Report(output: outputURL)
+        var lap = start
+        report.lap("load", since: &lap)
+        let renderer = PageRenderer(site: site, templates: templates, writer: target.writer, checksLinks: options.mode.checksLinks)
+        var errors: [SiftError] = []
+        var sitemap: [String] = [""]
+        try renderer.homeAndNotFound(site)
+        report.pages += 2
+        for p in site.pages {
+            do {
+                sitemap.append(try renderer.page(p))
+                report.pages += 1
+            } catch let e as SiftError { errors.append(e) }
+        }
+        var index = try renderCollections(site, renderer: renderer, target: target, report: &report, sitemap: &sitemap, errors: &errors)
+        if let e = SiftError.combined(errors) { throw e }
+        report.lap("pages", since: &lap)
+
+        try renderer.assets(site, siteFolder: options.site)
+        try writeSitemap(sitemap, site: site, target: target)
+        report.lap("assets", since: &lap)
+        let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
+        options.progress?("indexing", totalItems, totalItems)
+        let writer = target.writer
+        try index.write(baseURL: renderer.context.urls.basePath) { name, bytes in try writer.write("search/\(name)", bytes) }
+        target.session?.next.setIndex(index)
+        report.lap("index", since: &lap)
+        if let links = renderer.links {
+            report.warnings += LinkChecker(urls: renderer.context.urls, output: target.writer.staging).check(links.withLock { $0 })
+        }
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// Every collection's list and item pages, each item's search record fed to the index as
+    /// it comes; the index, once every record is in.
+    private func renderCollections(_ site: Site, renderer: PageRenderer, target: BuildTarget, report: inout Report,
+                                   sitemap: inout [String], errors: inout [SiftError]) throws -> SearchIndexBuilder {
+        let live = target.session != nil
+        let feed = IndexFeed(record: target.next, live: live, base: target.session?.previous?.takeIndex())
+        let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
+        var itemsDone = 0
+        var baseHasher = StableHasher()
+        baseHasher.combine(DiskCache.format)
+        baseHasher.combine(renderer.templates.fingerprint)
+        baseHasher.combine(UInt64(renderer.unsafeMarkdown ? 1 : 0))
+        let baseKey = baseHasher.finalize()
+        target.session?.next.settings = (site.settings, Dictionary(site.collections.map { ($0.name, $0.settings) }, uniquingKeysWith: { a, _ in a }))
+        for c in site.collections {
+            report.items.append((c.name, c.items.count))
+            let stage = CollectionStage(c, site: site, renderer: renderer, target: target, baseKey: baseKey)
+            feed.addCollection(SearchCollectionInfo(name: c.name, title: c.title, scopes: c.settings.scopes))
+            let lists = try stage.renderLists()
+            sitemap += lists
+            report.pages += lists.count
+            let done = itemsDone
+            errors += stage.renderItems(feed: feed) { options.progress?("rendering", done + $0, totalItems) }
+            itemsDone += c.items.count
+            for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
+            report.pages += c.items.count
+        }
+        return try feed.finish()
+    }
+
+    /// sitemap.xml, kept as it is in a session when neither the settings nor the pages changed.
+    private func writeSitemap(_ sitemap: [String], site: Site, target: BuildTarget) throws {
+        let previous = target.session?.previous
+        let keepSitemap = previous?.settings?.site == site.settings && previous?.sitemap == sitemap
+        if !(keepSitemap && target.writer.linkFromPrevious("sitemap.xml")) {
+            let urls = SiteURLs(settings: site.settings)
+            try target.writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
+        }
+        target.session?.next.sitemap = sitemap
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Renders pages through the templates into the output writer, and notes each Markdown page's
+/// links when the build checks them.
+struct PageRenderer {
+    /// A page's Markdown links, for `LinkChecker`.
+    typealias PageLinks = (page: String, source: MarkdownSource, links: [MarkdownLink])
+
+    let templates: TemplateSet
+    let context: PageContext
+    let writer: OutputWriter
+    let unsafeMarkdown: Bool
+    /// The links of every Markdown page rendered, when they are to be checked.
+    let links: Locked<[PageLinks]>?
+
+    init(site: Site, templates: TemplateSet, writer: OutputWriter, checksLinks: Bool) {
+        self.templates = templates
+        self.context = PageContext(site: site, urls: SiteURLs(settings: site.settings), hasTheme: !site.settings.theme.isEmpty)
+        self.writer = writer
+        self.unsafeMarkdown = site.settings.unsafeMarkdown
+        self.links = checksLinks ? Locked([]) : nil
+    }
+
+    /// Renders a template into a file of the output.
+    func write(_ template: MustacheTemplate, _ value: Value, to relative: String) throws {
+        try writer.write(relative, try template.renderUTF8(value, partials: templates))
+    }
+
+    /// A Markdown body as HTML, its links noted for `page`.
+    func markdown(_ source: MarkdownSource?, page: String) throws -> RenderedMarkdown? {
+        guard let source else { return nil }
+        let md = Markdown.render(try source.body(), unsafe: unsafeMarkdown)
+        note(md, page: page, source: source)
+        return md
+    }
+
+    /// Notes the links of a page's Markdown, when they are checked.
+    func note(_ md: RenderedMarkdown?, page: String, source: MarkdownSource?) {
+        guard let links, let md, let source, !md.links.isEmpty else { return }
+        links.withLock { $0.append((page, source, md.links)) }
+    }
+
+    /// The home page, with the site's intro, and the 404 page.
+    func homeAndNotFound(_ site: Site) throws {
+        let intro = try markdown(site.intro, page: "")?.html ?? ""
+        try write(templates.page("home"), context.home(introHTML: intro), to: "index.html")
+        try write(templates.page("404"), context.notFound(), to: "404.html")
+    }
+
+    /// A standalone page; its folder, for the sitemap.
+    func page(_ p: StandalonePage) throws -> String {
+        let md = try markdown(p.page, page: "\(p.slug)/")
+        let html = md?.html(droppingTitle: p.titleFromHeading) ?? ""
+        try write(templates.page("page"), context.page(p, contentHTML: html), to: "\(p.slug)/index.html")
+        return "\(p.slug)/"
+    }
+
+    /// The built-in assets, the theme's variables, and Templates/assets copied as they are.
+    func assets(_ site: Site, siteFolder: URL) throws {
+        for (name, bytes) in BuiltinResources.assets { try writer.write("assets/\(name)", bytes) }
+        if !site.settings.theme.isEmpty {
+            let vars = site.settings.theme.map { "--sift-\($0.key.replacingOccurrences(of: "_", with: "-")):\($0.value)" }
+            try writer.write("assets/theme.css", text: ":root{\(vars.joined(separator: ";"))}\n")
+        }
+        try copyTree(siteFolder.appendingPathComponent("Templates/assets"), relative: "assets")
+    }
+
+    /// Copies a folder into the output; links are skipped so nothing outside the site is read.
+    private func copyTree(_ folder: URL, relative: String) throws {
+        guard FileSystem.isDirectory(folder) else { return }
+        for name in FileSystem.list(folder) where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            let attrs = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let type = attrs?[.type] as? FileAttributeType
+            if type == .typeSymbolicLink { continue }
+            if type == .typeDirectory {
+                try copyTree(url, relative: "\(relative)/\(name)")
+            } else {
+                try writer.write("\(relative)/\(name)", try FileSystem.read(url, displayPath: url.path))
+            }
+        }
+    }
+}
