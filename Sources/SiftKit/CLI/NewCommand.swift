@@ -1,7 +1,8 @@
 import Foundation
 
 /// `sift new DIR`: a small site that builds at once, to start from.
-enum NewCommand {
+enum NewCommand: Command {
+    static let name = "new"
     static let help = """
         Usage: sift new DIR
 
@@ -41,7 +42,7 @@ enum NewCommand {
         var dir: String?
         while let arg = args.next() {
             switch arg {
-            case "-h", "--help": return SiftCLI.Outcome(status: 0, stdout: help, stderr: "")
+            case "-h", "--help": return helpOutcome
             default:
                 if arg.hasPrefix("-") && arg.count > 1 { throw UsageError("unknown option '\(arg)' for sift new") }
                 guard dir == nil else { throw UsageError("sift new takes one DIR") }

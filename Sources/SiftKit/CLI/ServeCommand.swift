@@ -1,7 +1,8 @@
 import Foundation
 
 /// `sift serve`: builds, serves the output on 127.0.0.1 and rebuilds on changes until Ctrl+C.
-enum ServeCommand {
+enum ServeCommand: Command {
+    static let name = "serve"
     static let help = """
         Usage: sift serve [--site DIR] [--host 127.0.0.1] [--port 8000] [--no-watch]
 
@@ -25,7 +26,7 @@ enum ServeCommand {
         var drafts = false
         while let arg = args.next() {
             switch arg {
-            case "-h", "--help": return SiftCLI.Outcome(status: 0, stdout: help, stderr: "")
+            case "-h", "--help": return helpOutcome
             case "--site": site = try args.value(for: arg)
             case "--host": host = try args.value(for: arg)
             case "--port":

@@ -22,18 +22,7 @@ final class HTTPConnectionWriter: @unchecked Sendable {
 /// A small HTTP/1.1 server on POSIX sockets: one thread per connection up to a cap, keep-alive,
 /// and timeouts so that idle or slow clients cannot hold a thread for long.
 final class HTTPServer: @unchecked Sendable {
-    struct Limits: Sendable {
-        /// Open connections, streams included; the next one gets 503.
-        var maxConnections = 256
-        /// Seconds a kept-alive connection may wait for its next request.
-        var idleTimeout = 5.0
-        /// Seconds a client has to send a whole request head.
-        var requestTimeout = 10.0
-        /// Seconds a blocked write may take before the connection is dropped.
-        var writeTimeout = 10.0
-    }
-
-    let limits: Limits
+    let limits: HTTPServerLimits
     /// The port bound, the real one when 0 was asked for.
     private(set) var port = 0
     private let handler: @Sendable (HTTPRequest) -> HTTPReply
@@ -47,7 +36,7 @@ final class HTTPServer: @unchecked Sendable {
     private let acceptDone = DispatchSemaphore(value: 0)
 
     /// Binds and listens on host:port (port 0 picks a free port); does not accept until `start()`.
-    init(host: String, port: Int, limits: Limits = Limits(), handler: @escaping @Sendable (HTTPRequest) -> HTTPReply) throws {
+    init(host: String, port: Int, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping @Sendable (HTTPRequest) -> HTTPReply) throws {
         self.limits = limits
         self.handler = handler
         var hints = addrinfo()

@@ -60,7 +60,7 @@ public final class PreviewServer: @unchecked Sendable {
     /// Binds, builds, then serves (and watches). Without watching, a failed first build is
     /// thrown; with it, the errors are logged and shown in pages until a change fixes them.
     public func start() throws {
-        let server = try HTTPServer(host: options.host, port: options.port, limits: options.limits.limits,
+        let server = try HTTPServer(host: options.host, port: options.port, limits: options.limits,
                                     handler: StaticSite(root: output, live: live).reply)
         self.server = server
         let watcher = options.watch ? SiteWatcher(folders: ["Content", "Templates"].map { options.build.site.appendingPathComponent($0) }) { [weak self] in
@@ -108,26 +108,5 @@ public final class PreviewServer: @unchecked Sendable {
         watcher?.stop()
         live?.stop()
         server?.stop()
-    }
-}
-
-/// Limits of the preview server's connections.
-public struct HTTPServerLimits: Sendable {
-    /// Open connections, live-reload streams included; more get 503.
-    public var maxConnections = 256
-    /// Seconds a kept-alive connection may sit idle.
-    public var idleTimeout = 5.0
-    /// Seconds a client has to send a request head.
-    public var requestTimeout = 10.0
-
-    /// The defaults.
-    public init() {}
-
-    var limits: HTTPServer.Limits {
-        var l = HTTPServer.Limits()
-        l.maxConnections = maxConnections
-        l.idleTimeout = idleTimeout
-        l.requestTimeout = requestTimeout
-        return l
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+
+/// `sift build`: builds the site into its output folder, incrementally unless `--clean`.
+enum BuildCommand: Command {
+    static let name = "build"
+    static let help = """
+        Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--jobs N] [--quiet | --verbose]
+
+        Builds the site in DIR (default: .) into DIR/public, or --output. A build that fails
+        leaves the previous output untouched.
+          --site DIR        the site folder (holds Content/ and Templates/)
+          --output DIR      where to write the site (default: DIR/public)
+          --base-url URL    overrides base_url of site.yml
+          --drafts          includes pages with draft: true
+          --clean           renders every page again, ignoring the cache of the last build
+          --jobs N          threads to use (default: every core)
+          --quiet           prints errors only
+          --verbose         prints the summary and warnings even when stdout is not a terminal
+
+        On a terminal a long build shows its progress, then a one-line summary; elsewhere
+        only errors are printed, unless --verbose.
+
+        """
+
+    static func run(_ args: inout ArgumentList) throws -> SiftCLI.Outcome {
+        var site = "."
+        var options = SiteBuilder.Options(site: args.url("."))
+        var quiet = false
+        var verbose = false
+        while let arg = args.next() {
+            switch arg {
+            case "-h", "--help": return helpOutcome
+            case "--site": site = try args.value(for: arg)
+            case "--output": options.output = args.url(try args.value(for: arg))
+            case "--base-url": options.baseURL = try args.value(for: arg)
+            case "--drafts": options.drafts = true
+            case "--clean": options.mode = .clean
+            case "--quiet", "-q": quiet = true
+            case "--verbose", "-v": verbose = true
+            case "--jobs":
+                let v = try args.value(for: arg)
+                guard let n = Int(v), n > 0 else { throw UsageError("--jobs takes a whole number above 0, not '\(v)'") }
+                ParallelMap.jobs = n
+            default: throw UsageError("unknown option '\(arg)' for sift build")
+            }
+        }
+        options.site = args.url(site)
+        options.displayRoot = site
+        return try build(options, quiet: quiet, verbose: verbose)
+    }
+
+    /// Runs a build (or, in `.dryRun` mode, a check) and says what it made: a one-line summary
+    /// on stdout, warnings and `SIFT_TIMINGS=1` stage times on stderr.
+    static func build(_ options: SiteBuilder.Options, quiet: Bool, verbose: Bool) throws -> SiftCLI.Outcome {
+        var options = options
+        options.version = SiftCLI.version
+        let check = !options.mode.writesOutput
+        let progress = ProgressLine(enabled: !check && !quiet && ProgressLine.stdoutIsTerminal)
+        options.progress = progress.callback
+        let report: SiteBuilder.Report
+        do {
+            defer { progress.finish() }
+            report = try SiteBuilder(options: options).build()
+        }
+        let timings = ProcessInfo.processInfo.environment["SIFT_TIMINGS"] == "1"
+            ? report.stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined() : ""
+        if quiet || (!check && !verbose && !ProgressLine.stdoutIsTerminal) { return SiftCLI.Outcome(status: 0, stdout: "", stderr: timings) }
+        let warnings = report.warnings.map { $0.line + "\n" }.joined()
+        let items = report.items.map { "\($0.count) \($0.collection)" }.joined(separator: ", ")
+        let verb = check ? "checked" : "built"
+        let index = check ? "" : ", search index " + byteCount(treeSize(report.output.appendingPathComponent("search"))) + ","
+        let summary = String(format: "%@ %d pages (%@)%@ in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, index, report.seconds)
+        return SiftCLI.Outcome(status: 0, stdout: summary + (check ? "" : " into \(report.output.path)") + "\n", stderr: warnings + timings)
+    }
+
+    /// Bytes in the files of a folder tree.
+    static func treeSize(_ folder: URL) -> Int {
+        guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
+        var total = 0
+        for case let url as URL in e { total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) ?? 0 }
+        return total
+    }
+
+    static func byteCount(_ n: Int) -> String {
+        n >= 1_000_000 ? String(format: "%.1f MB", Double(n) / 1e6) : String(format: "%.0f KB", Double(n) / 1e3)
+    }
+}

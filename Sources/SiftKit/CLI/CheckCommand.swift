@@ -1,0 +1,29 @@
+/// `sift check`: a build that writes nothing, for its errors and warnings.
+enum CheckCommand: Command {
+    static let name = "check"
+    static let help = """
+        Usage: sift check [--site DIR]
+
+        Reports every error a build would, and warnings, without writing anything.
+
+        """
+
+    static func run(_ args: inout ArgumentList) throws -> SiftCLI.Outcome {
+        var site = "."
+        var options = SiteBuilder.Options(site: args.url("."))
+        var quiet = false
+        while let arg = args.next() {
+            switch arg {
+            case "-h", "--help": return helpOutcome
+            case "--site": site = try args.value(for: arg)
+            case "--drafts": options.drafts = true
+            case "--quiet", "-q": quiet = true
+            default: throw UsageError("unknown option '\(arg)' for sift check")
+            }
+        }
+        options.site = args.url(site)
+        options.displayRoot = site
+        options.mode = .dryRun
+        return try BuildCommand.build(options, quiet: quiet, verbose: false)
+    }
+}

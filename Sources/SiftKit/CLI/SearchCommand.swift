@@ -1,0 +1,49 @@
+import Foundation
+
+/// `sift search`: answers a query from the built index, as the browser does.
+enum SearchCommand: Command {
+    static let name = "search"
+    static let help = """
+        Usage: sift search QUERY [--site DIR] [--scope S] [--collection C] [--limit N] [--json]
+
+        Answers QUERY from the built index in DIR/public/search, as the browser does.
+          --scope S         only items of scope S ("All" for every scope)
+          --collection C    only collection C
+          --limit N         at most N results
+          --json            prints JSON instead of a table
+
+        """
+
+    static func run(_ args: inout ArgumentList) throws -> SiftCLI.Outcome {
+        var site = "."
+        var query: String?
+        var scope: String?
+        var collection: String?
+        var limit: Int?
+        var json = false
+        while let arg = args.next() {
+            switch arg {
+            case "-h", "--help": return helpOutcome
+            case "--site": site = try args.value(for: arg)
+            case "--scope": scope = try args.value(for: arg)
+            case "--collection": collection = try args.value(for: arg)
+            case "--json": json = true
+            case "--limit":
+                let v = try args.value(for: arg)
+                guard let n = Int(v), n >= 0 else { throw UsageError("--limit takes a whole number, not '\(v)'") }
+                limit = n
+            default:
+                if arg.hasPrefix("--") && arg.count > 2 { throw UsageError("unknown option '\(arg)' for sift search") }
+                guard query == nil else { throw UsageError("sift search takes one QUERY; quote it: sift search \"\(query!) \(arg)\"") }
+                query = arg
+            }
+        }
+        guard let query else { throw UsageError("sift search needs a QUERY") }
+        let dir = args.url(site).appendingPathComponent("public/search")
+        guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("manifest.json").path) else {
+            throw SiftError("no search index: run 'sift build' first", at: SourcePosition(path: (site == "." ? "" : site + "/") + "public/search/manifest.json", line: 0))
+        }
+        let response = try SearchIndex(directory: dir).search(query, scope: scope, collection: collection, limit: limit)
+        return SiftCLI.Outcome(status: 0, stdout: json ? response.json() + "\n" : response.table(), stderr: "")
+    }
+}
