@@ -26,7 +26,7 @@ public struct SiftCLI {
         """
 
     /// Every command, in the order of the usage text.
-    static let commands: [any Command.Type] = [BuildCommand.self, ServeCommand.self, NewCommand.self, CheckCommand.self, SearchCommand.self]
+    static var commands: [any Command.Type] { [BuildCommand.self, ServeCommand.self, NewCommand.self, CheckCommand.self, SearchCommand.self] }
 
     /// Runs the command line (without the program name); relative paths are taken from
     /// `directory`, the process's working directory by default.

@@ -38,18 +38,8 @@ public struct SiteLoader: Sendable {
         guard FileSystem.isDirectory(content) else {
             throw SiftError("no Content/ folder: a site needs Content/ with at least one collection or page", at: SourcePosition(path: display("Content"), line: 0))
         }
-        var settings = SiteSettings()
         var warnings: [SiftError] = []
-        let siteFile = content.appendingPathComponent("site.yml")
-        if FileManager.default.fileExists(atPath: siteFile.path) {
-            do {
-                let path = display("Content/site.yml")
-                let (fields, positions, keys) = try readMapping(siteFile, display: path)
-                settings = try SiteSettings(fields: fields, path: path, positions: positions)
-                warnings += SettingsKeys.site.warnings(keys)
-            } catch let e as SiftError { errors.append(e) }
-        }
-        if let base = baseURLOverride { settings.baseURL = base }
+        let settings = try readSiteSettings(content, errors: &errors, warnings: &warnings)
 
         var collections: [SiteCollection] = []
         var pages: [StandalonePage] = []
@@ -101,6 +91,23 @@ public struct SiteLoader: Sendable {
         return Site(settings: settings, collections: collections, pages: pages, intro: intro, warnings: warnings)
     }
 
+    /// Content/site.yml, when there is one, with `--base-url` over its `base_url`; a misspelt
+    /// key is a warning.
+    private func readSiteSettings(_ content: URL, errors: inout [SiftError], warnings: inout [SiftError]) throws -> SiteSettings {
+        var settings = SiteSettings()
+        let siteFile = content.appendingPathComponent("site.yml")
+        if FileManager.default.fileExists(atPath: siteFile.path) {
+            do {
+                let path = display("Content/site.yml")
+                let (fields, positions, keys) = try readMapping(siteFile, display: path)
+                settings = try SiteSettings(fields: fields, path: path, positions: positions)
+                warnings += SettingsKeys.site.warnings(keys)
+            } catch let e as SiftError { errors.append(e) }
+        }
+        if let base = baseURLOverride { settings.baseURL = base }
+        return settings
+    }
+
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
         if reservedNames.contains(name) { return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")))" }
@@ -115,10 +122,52 @@ public struct SiteLoader: Sendable {
 
     // MARK: Collections
 
+    /// The load stage of one collection: its settings, its dataset's rows and its pages read;
+    /// then the join stage (`CollectionJoin`) makes them items, sorted when `sort` says so.
     func loadCollection(name: String, folder: URL, unsafe: Bool) throws -> (SiteCollection, [SiftError]) {
-        var warnings: [SiftError] = []
-        var errors: [SiftError] = []
         let rel = "Content/\(name)"
+        let folderPath = folder.path
+        var (settings, datasets, pageFiles, errors, warnings) = try listCollection(folder, rel: rel)
+        let (records, remembered) = try readDataset(datasets.first, in: folderPath, rel: rel, errors: &errors)
+
+        // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
+        let known = memo?.snapshot()
+        let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
+            do { return .success(try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
+        }
+
+        let firstColumn = records.first?.fields.keys.first
+        let titleField = settings.titleField ?? (records.first.map { r in
+            r.fields["title"] != nil ? "title" : (r.fields["name"] != nil ? "name" : (firstColumn ?? "title"))
+        } ?? "title")
+        let slugField = settings.slugField
+        let namedKey = titleField + "\u{0}" + (slugField ?? "\u{0}")
+        let named = remembered?.named[namedKey] ?? ParallelMap.map(records) { record -> (title: String, slugSource: String, slug: String) in
+            let title = record.fields.value(at: titleField)?.text ?? ""
+            let slugSource = slugField.flatMap { record.fields.value(at: $0)?.text } ?? record.fields["slug"]?.text ?? title
+            return (title, slugSource, Slug.make(slugSource))
+        }
+        if var remembered, let dataset = datasets.first {
+            remembered.named[namedKey] = named
+            memo?.setDataset(folderPath + "/" + dataset, remembered)
+        }
+        var join = CollectionJoin(name: name, dataset: datasets.first, records: records, named: named, titleField: titleField,
+                                  includeDrafts: includeDrafts, memo: memo, folderPath: folderPath, remembered: remembered, namedKey: namedKey)
+        var items = join.items(pages: loadedPages)
+        errors += join.errors
+        if let field = settings.sortField {
+            items = Self.sorted(items, by: field, descending: settings.sortDescending)
+        }
+        if let e = SiftError.combined(errors) { throw e }
+        return (SiteCollection(name: name, settings: settings, items: items), warnings + join.warnings)
+    }
+
+    /// A collection folder's settings (collection.yml, a misspelt key a warning), dataset files
+    /// and Markdown pages.
+    private func listCollection(_ folder: URL, rel: String) throws
+        -> (CollectionSettings, datasets: [String], pages: [String], errors: [SiftError], warnings: [SiftError]) {
+        var errors: [SiftError] = []
+        var warnings: [SiftError] = []
         var settings = CollectionSettings()
         var datasets: [String] = []
         var pageFiles: [String] = []
@@ -140,124 +189,23 @@ public struct SiteLoader: Sendable {
             errors.append(SiftError("a collection has one dataset, found \(datasets.count): \(datasets.joined(separator: ", "))",
                                     at: SourcePosition(path: display("\(rel)/\(datasets[1])"), line: 0)))
         }
-        let folderPath = folder.path
-        var records: [Record] = []
-        var remembered: PageMemo.Dataset?
-        if let dataset = datasets.first {
-            let path = folderPath + "/" + dataset, shown = display("\(rel)/\(dataset)")
-            let stamp = memo == nil ? nil : FileStamp(path)
-            if let stamp, let hit = memo?.dataset(path, stamp: stamp, display: shown) {
-                remembered = hit
-                records = hit.records
-            } else {
-                do {
-                    records = try readDataset(URL(fileURLWithPath: path, isDirectory: false), display: shown)
-                    if let stamp, let memo { remembered = PageMemo.Dataset(stamp: stamp, display: shown, records: records, settled: stamp.isSettled(), generation: memo.nextVersion()) }
-                } catch let e as SiftError { errors.append(e) }
-            }
-        }
+        return (settings, datasets, pageFiles, errors, warnings)
+    }
 
-        // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
-        let known = memo?.snapshot()
-        let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
-            do { return .success(try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
+    /// A dataset's rows, from the session's memory while the file is unchanged (`sift serve`).
+    private func readDataset(_ dataset: String?, in folderPath: String, rel: String, errors: inout [SiftError]) throws -> ([Record], PageMemo.Dataset?) {
+        guard let dataset else { return ([], nil) }
+        let path = folderPath + "/" + dataset, shown = display("\(rel)/\(dataset)")
+        let stamp = memo == nil ? nil : FileStamp(path)
+        if let stamp, let hit = memo?.dataset(path, stamp: stamp, display: shown) { return (hit.records, hit) }
+        do {
+            let records = try readDataset(URL(fileURLWithPath: path, isDirectory: false), display: shown)
+            guard let stamp, let memo else { return (records, nil) }
+            return (records, PageMemo.Dataset(stamp: stamp, display: shown, records: records, settled: stamp.isSettled(), generation: memo.nextVersion()))
+        } catch let e as SiftError {
+            errors.append(e)
         }
-
-        var items: [Item] = []
-        var bySlug: [String: Int] = [:]
-        let firstColumn = records.first?.fields.keys.first
-        let titleField = settings.titleField ?? (records.first.map { r in
-            r.fields["title"] != nil ? "title" : (r.fields["name"] != nil ? "name" : (firstColumn ?? "title"))
-        } ?? "title")
-        let slugField = settings.slugField
-        let namedKey = titleField + "\u{0}" + (slugField ?? "\u{0}")
-        let named = remembered?.named[namedKey] ?? ParallelMap.map(records) { record -> (title: String, slugSource: String, slug: String) in
-            let title = record.fields.value(at: titleField)?.text ?? ""
-            let slugSource = slugField.flatMap { record.fields.value(at: $0)?.text } ?? record.fields["slug"]?.text ?? title
-            return (title, slugSource, Slug.make(slugSource))
-        }
-        if var remembered, let dataset = datasets.first {
-            remembered.named[namedKey] = named
-            memo?.setDataset(folderPath + "/" + dataset, remembered)
-        }
-        for (record, (title, slugSource, slug)) in zip(records, named) {
-            if slug.isEmpty {
-                errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
-                continue
-            }
-            if let problem = Self.slugLengthProblem(slug) {
-                errors.append(SiftError("\(problem): give the row a shorter slug", at: record.position))
-                continue
-            }
-            if let other = bySlug[slug] {
-                errors.append(SiftError("duplicate slug '\(slug)': also used by \(items[other].source)", at: record.position))
-                continue
-            }
-            bySlug[slug] = items.count
-            items.append(Item(collection: name, slug: slug, title: title, fields: record.fields, page: nil, source: record.position))
-        }
-        var ownItems: [Item] = []
-        var ownSlugs: [String: String] = [:]
-        let joinedBefore = memo?.joined(folderPath) ?? [:]
-        var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]
-        if memo != nil { joinedNow.reserveCapacity(joinedBefore.count) }
-        var joins: [(index: Int, page: LoadedPage, fm: Fields)] = []
-        joins.reserveCapacity(loadedPages.count)
-        for result in loadedPages {
-            switch result {
-            case .failure(let e): errors.append(e)
-            case .success(let page):
-                guard let fm = page.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { continue }
-                let pagePosition = SourcePosition(path: page.page.displayPath, line: 1, column: 1)
-                if let other = ownSlugs[page.slug] {
-                    errors.append(SiftError("duplicate slug '\(page.slug)': also used by \(other)", at: pagePosition))
-                    continue
-                }
-                ownSlugs[page.slug] = page.page.displayPath
-                if let index = bySlug[page.slug] {
-                    joins.append((index, page, fm))
-                    continue
-                }
-                if let dataset = datasets.first, !records.isEmpty {
-                    warnings.append(SiftError("page slug '\(page.slug)' matches no row of \(dataset): it becomes an item of its own", at: pagePosition, severity: .warning))
-                }
-                var item = Item(collection: name, slug: page.slug, title: page.title ?? page.fileTitle, fields: page.fields, page: page.page, source: pagePosition)
-                item.titleFromHeading = page.titleFromHeading
-                item.date = fm["date"]?.text
-                item.weight = fm["weight"]?.doubleValue
-                ownItems.append(item)
-            }
-        }
-        // Rows and their pages are joined on every core; each join makes a different item.
-        let joined = ParallelMap.map(joins) { (index, page, fm) -> (item: Item, key: PageMemo.JoinKey?) in
-            // `sift serve`: the same row of the same dataset read, joined to the same page read.
-            let joinKey = page.page.version == 0 ? nil
-                : remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
-            if let joinKey, let known = joinedBefore[page.slug], known.key == joinKey { return (known.item, joinKey) }
-            var item = items[index]
-            item.fields.merge(page.fields)
-            item.page = page.page
-            if let t = page.title, fm["title"] != nil || item.title.isEmpty {
-                item.title = t
-                item.titleFromHeading = page.titleFromHeading
-            }
-            item.date = fm["date"]?.text
-            item.weight = fm["weight"]?.doubleValue
-            return (item, joinKey)
-        }
-        for ((index, page, _), j) in zip(joins, joined) {
-            items[index] = j.item
-            if let key = j.key { joinedNow[page.slug] = (key, j.item) }
-        }
-        memo?.setJoined(folderPath, joinedNow)
-        // Pages without a row follow the rows, by weight, then title.
-        ownItems.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
-        items += ownItems
-        if let field = settings.sortField {
-            items = Self.sorted(items, by: field, descending: settings.sortDescending)
-        }
-        if let e = SiftError.combined(errors) { throw e }
-        return (SiteCollection(name: name, settings: settings, items: items), warnings)
+        return ([], nil)
     }
 
     /// Sorts by a field: folded first, then as written; items without the field go last; ties keep their order.

@@ -1,0 +1,137 @@
+/// The join stage of one collection: each dataset row becomes an item, each Markdown page
+/// joins the row whose slug it has (its front matter over the row's fields), and a page with
+/// no row becomes an item of its own, after the rows. Problems are collected, not thrown.
+struct CollectionJoin {
+    /// The collection's folder name.
+    let name: String
+    /// The dataset's file name, when there is one.
+    let dataset: String?
+    let records: [Record]
+    /// Per record: its title, what its slug is made from, and the slug.
+    let named: [(title: String, slugSource: String, slug: String)]
+    let titleField: String
+    let includeDrafts: Bool
+    /// `sift serve`: the items joined by the last load of this folder, reused while the same
+    /// row of the same dataset read meets the same page read.
+    let memo: PageMemo?
+    let folderPath: String
+    let remembered: PageMemo.Dataset?
+    /// Which title and slug fields `named` was made with.
+    let namedKey: String
+
+    private(set) var errors: [SiftError] = []
+    private(set) var warnings: [SiftError] = []
+
+    init(name: String, dataset: String?, records: [Record], named: [(title: String, slugSource: String, slug: String)],
+         titleField: String, includeDrafts: Bool, memo: PageMemo?, folderPath: String, remembered: PageMemo.Dataset?, namedKey: String) {
+        self.name = name
+        self.dataset = dataset
+        self.records = records
+        self.named = named
+        self.titleField = titleField
+        self.includeDrafts = includeDrafts
+        self.memo = memo
+        self.folderPath = folderPath
+        self.remembered = remembered
+        self.namedKey = namedKey
+    }
+
+    /// A page that joins a row: the row's index, the page, its front matter.
+    private typealias Join = (index: Int, page: SiteLoader.LoadedPage, fm: Fields)
+
+    /// The collection's items in list order (before any `sort`): rows with their pages joined,
+    /// then pages without a row by weight, then title.
+    mutating func items(pages: [Result<SiteLoader.LoadedPage, SiftError>]) -> [Item] {
+        var (items, bySlug) = rowItems()
+        var (joins, ownItems) = sortOut(pages, rows: bySlug)
+        join(joins, into: &items)
+        ownItems.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
+        return items + ownItems
+    }
+
+    /// An item per row with a usable slug, and the rows' slugs.
+    private mutating func rowItems() -> ([Item], [String: Int]) {
+        var items: [Item] = []
+        var bySlug: [String: Int] = [:]
+        for (record, (title, slugSource, slug)) in zip(records, named) {
+            if slug.isEmpty {
+                errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
+                continue
+            }
+            if let problem = SiteLoader.slugLengthProblem(slug) {
+                errors.append(SiftError("\(problem): give the row a shorter slug", at: record.position))
+                continue
+            }
+            if let other = bySlug[slug] {
+                errors.append(SiftError("duplicate slug '\(slug)': also used by \(items[other].source)", at: record.position))
+                continue
+            }
+            bySlug[slug] = items.count
+            items.append(Item(collection: name, slug: slug, title: title, fields: record.fields, page: nil, source: record.position))
+        }
+        return (items, bySlug)
+    }
+
+    /// The published pages: those that join a row, and items of their own for the rest.
+    private mutating func sortOut(_ pages: [Result<SiteLoader.LoadedPage, SiftError>], rows bySlug: [String: Int]) -> ([Join], [Item]) {
+        var joins: [Join] = []
+        joins.reserveCapacity(pages.count)
+        var ownItems: [Item] = []
+        var ownSlugs: [String: String] = [:]
+        for result in pages {
+            switch result {
+            case .failure(let e): errors.append(e)
+            case .success(let page):
+                guard let fm = page.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { continue }
+                let pagePosition = SourcePosition(path: page.page.displayPath, line: 1, column: 1)
+                if let other = ownSlugs[page.slug] {
+                    errors.append(SiftError("duplicate slug '\(page.slug)': also used by \(other)", at: pagePosition))
+                    continue
+                }
+                ownSlugs[page.slug] = page.page.displayPath
+                if let index = bySlug[page.slug] {
+                    joins.append((index, page, fm))
+                    continue
+                }
+                if let dataset, !records.isEmpty {
+                    warnings.append(SiftError("page slug '\(page.slug)' matches no row of \(dataset): it becomes an item of its own", at: pagePosition, severity: .warning))
+                }
+                var item = Item(collection: name, slug: page.slug, title: page.title ?? page.fileTitle, fields: page.fields, page: page.page, source: pagePosition)
+                item.titleFromHeading = page.titleFromHeading
+                item.date = fm["date"]?.text
+                item.weight = fm["weight"]?.doubleValue
+                ownItems.append(item)
+            }
+        }
+        return (joins, ownItems)
+    }
+
+    /// Joins rows and their pages on every core; each join makes a different item.
+    private func join(_ joins: [Join], into items: inout [Item]) {
+        let joinedBefore = memo?.joined(folderPath) ?? [:]
+        let rows = items
+        let joined = ParallelMap.map(joins) { (index, page, fm) -> (item: Item, key: PageMemo.JoinKey?) in
+            // `sift serve`: the same row of the same dataset read, joined to the same page read.
+            let joinKey = page.page.version == 0 ? nil
+                : remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
+            if let joinKey, let known = joinedBefore[page.slug], known.key == joinKey { return (known.item, joinKey) }
+            var item = rows[index]
+            item.fields.merge(page.fields)
+            item.page = page.page
+            if let t = page.title, fm["title"] != nil || item.title.isEmpty {
+                item.title = t
+                item.titleFromHeading = page.titleFromHeading
+            }
+            item.date = fm["date"]?.text
+            item.weight = fm["weight"]?.doubleValue
+            return (item, joinKey)
+        }
+        var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]
+        if memo != nil { joinedNow.reserveCapacity(joinedBefore.count) }
+        for ((index, page, _), j) in zip(joins, joined) {
+            items[index] = j.item
+            if let key = j.key { joinedNow[page.slug] = (key, j.item) }
+        }
+        memo?.setJoined(folderPath, joinedNow)
+    }
+}
