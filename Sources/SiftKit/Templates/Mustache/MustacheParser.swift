@@ -90,91 +90,14 @@ struct MustacheParser {
             }
             appendText(i, tagStart)
             let position = SourcePosition(path: path, line: lineNumber, column: scalarCount(lineStart, tagStart) + 1)
-            let openText = String(decoding: open, as: UTF8.self)
-            let closeText = String(decoding: close, as: UTF8.self)
-            var contentStart = tagStart + open.count
-            let contentEnd: Int
-            let tagEnd: Int
-            var kind: Kind
-
-            if contentStart < n, bytes[contentStart] == UInt8(ascii: "{") {
-                guard let end = find([UInt8(ascii: "}")] + close, from: contentStart + 1) else {
-                    throw SiftError("unclosed tag: no '}\(closeText)' after '\(openText){'", at: position)
-                }
-                kind = .variable(escaped: false)
-                contentStart += 1
-                contentEnd = end
-                tagEnd = end + 1 + close.count
-            } else {
-                guard let end = find(close, from: contentStart) else {
-                    throw SiftError("unclosed tag: no '\(closeText)' after '\(openText)'", at: position)
-                }
-                contentEnd = end
-                tagEnd = end + close.count
-                kind = .variable(escaped: true)
-                if contentStart < contentEnd {
-                    switch bytes[contentStart] {
-                    case UInt8(ascii: "#"): kind = .section
-                    case UInt8(ascii: "^"): kind = .inverted
-                    case UInt8(ascii: "/"): kind = .close
-                    case UInt8(ascii: "!"): kind = .comment
-                    case UInt8(ascii: ">"): kind = .partial
-                    case UInt8(ascii: "<"): kind = .parent
-                    case UInt8(ascii: "$"): kind = .block
-                    case UInt8(ascii: "&"): kind = .variable(escaped: false)
-                    case UInt8(ascii: "="): kind = .delimiters
-                    default: break
-                    }
-                    if kind != .variable(escaped: true) { contentStart += 1 }
-                }
-            }
-
-            var name = ""
-            switch kind {
-            case .comment:
-                break
-            case .delimiters:
-                let raw = String(decoding: bytes[(contentStart - 1)..<contentEnd], as: UTF8.self)
-                guard contentEnd > contentStart, bytes[contentEnd - 1] == UInt8(ascii: "=") else {
-                    throw SiftError("bad delimiter change '\(raw)': expected '=' at the end, as in {{=<% %>=}}", at: position)
-                }
-                let parts = bytes[contentStart..<(contentEnd - 1)]
-                    .split(whereSeparator: isWhitespace)
-                guard parts.count == 2 else {
-                    throw SiftError("bad delimiter change '\(raw)': expected two delimiters separated by a space, as in {{=<% %>=}}", at: position)
-                }
-                open = Array(parts[0])
-                close = Array(parts[1])
-            default:
-                name = trimmed(contentStart, contentEnd)
-                if name.isEmpty {
-                    throw SiftError("empty tag '\(String(decoding: bytes[tagStart..<tagEnd], as: UTF8.self))'", at: position)
-                }
-                if name.utf8.contains(where: isWhitespace) {
-                    throw SiftError("tag name '\(name)' contains whitespace", at: position)
-                }
-            }
-
+            let tag = try scanTag(at: tagStart, open: open, close: close, position: position)
+            let name = try tagName(tag, at: tagStart, position: position, open: &open, close: &close)
             let index = tags.count
-            tags.append(Tag(kind: kind, name: name, position: position, closes: nil))
+            tags.append(Tag(kind: tag.kind, name: name, position: position, closes: nil))
             tagLine.append(lines.count)
             current.pieces.append(.tag(index))
-
-            switch kind {
-            case .section, .inverted, .parent, .block:
-                openTags.append(index)
-            case .close:
-                guard let opener = openTags.popLast() else {
-                    throw SiftError("'/\(name)' closes nothing: no section is open", at: position)
-                }
-                guard tags[opener].name == name else {
-                    throw SiftError("'/\(name)' closes '\(tags[opener].name)'", at: position)
-                }
-                tags[index].closes = tags[opener].kind
-                closeOf[opener] = index
-            default:
-                break
-            }
+            try matchSections(index, openTags: &openTags)
+            let tagEnd = tag.end
 
             // Comments may span lines; keep line numbers right for the tags after them.
             for k in tagStart..<tagEnd where bytes[k] == 0x0A {
@@ -190,6 +113,93 @@ struct MustacheParser {
                 SiftError("unclosed section '\(tags[tag].name)' opened here", at: tags[tag].position)
             }
             throw SiftError.combined(errors)!
+        }
+    }
+
+    /// Where a tag's content lies and where the tag ends, and its kind from its sigil.
+    private func scanTag(at tagStart: Int, open: [UInt8], close: [UInt8], position: SourcePosition) throws
+        -> (kind: Kind, contentStart: Int, contentEnd: Int, end: Int) {
+        let n = bytes.count
+        let openText = String(decoding: open, as: UTF8.self)
+        let closeText = String(decoding: close, as: UTF8.self)
+        var contentStart = tagStart + open.count
+        if contentStart < n, bytes[contentStart] == UInt8(ascii: "{") {
+            guard let end = find([UInt8(ascii: "}")] + close, from: contentStart + 1) else {
+                throw SiftError("unclosed tag: no '}\(closeText)' after '\(openText){'", at: position)
+            }
+            return (.variable(escaped: false), contentStart + 1, end, end + 1 + close.count)
+        }
+        guard let end = find(close, from: contentStart) else {
+            throw SiftError("unclosed tag: no '\(closeText)' after '\(openText)'", at: position)
+        }
+        var kind = Kind.variable(escaped: true)
+        if contentStart < end {
+            switch bytes[contentStart] {
+            case UInt8(ascii: "#"): kind = .section
+            case UInt8(ascii: "^"): kind = .inverted
+            case UInt8(ascii: "/"): kind = .close
+            case UInt8(ascii: "!"): kind = .comment
+            case UInt8(ascii: ">"): kind = .partial
+            case UInt8(ascii: "<"): kind = .parent
+            case UInt8(ascii: "$"): kind = .block
+            case UInt8(ascii: "&"): kind = .variable(escaped: false)
+            case UInt8(ascii: "="): kind = .delimiters
+            default: break
+            }
+            if kind != .variable(escaped: true) { contentStart += 1 }
+        }
+        return (kind, contentStart, end, end + close.count)
+    }
+
+    /// A tag's name ("" for comments and delimiter changes, which set the new delimiters).
+    private func tagName(_ tag: (kind: Kind, contentStart: Int, contentEnd: Int, end: Int), at tagStart: Int, position: SourcePosition,
+                         open: inout [UInt8], close: inout [UInt8]) throws -> String {
+        let (contentStart, contentEnd) = (tag.contentStart, tag.contentEnd)
+        switch tag.kind {
+        case .comment:
+            return ""
+        case .delimiters:
+            let raw = String(decoding: bytes[(contentStart - 1)..<contentEnd], as: UTF8.self)
+            guard contentEnd > contentStart, bytes[contentEnd - 1] == UInt8(ascii: "=") else {
+                throw SiftError("bad delimiter change '\(raw)': expected '=' at the end, as in {{=<% %>=}}", at: position)
+            }
+            let parts = bytes[contentStart..<(contentEnd - 1)]
+                .split(whereSeparator: isWhitespace)
+            guard parts.count == 2 else {
+                throw SiftError("bad delimiter change '\(raw)': expected two delimiters separated by a space, as in {{=<% %>=}}", at: position)
+            }
+            open = Array(parts[0])
+            close = Array(parts[1])
+            return ""
+        default:
+            let name = trimmed(contentStart, contentEnd)
+            if name.isEmpty {
+                throw SiftError("empty tag '\(String(decoding: bytes[tagStart..<tag.end], as: UTF8.self))'", at: position)
+            }
+            if name.utf8.contains(where: isWhitespace) {
+                throw SiftError("tag name '\(name)' contains whitespace", at: position)
+            }
+            return name
+        }
+    }
+
+    /// Opens a section for an opening tag; matches a close tag with the section it closes.
+    private mutating func matchSections(_ index: Int, openTags: inout [Int]) throws {
+        let tag = tags[index]
+        switch tag.kind {
+        case .section, .inverted, .parent, .block:
+            openTags.append(index)
+        case .close:
+            guard let opener = openTags.popLast() else {
+                throw SiftError("'/\(tag.name)' closes nothing: no section is open", at: tag.position)
+            }
+            guard tags[opener].name == tag.name else {
+                throw SiftError("'/\(tag.name)' closes '\(tags[opener].name)'", at: tag.position)
+            }
+            tags[index].closes = tags[opener].kind
+            closeOf[opener] = index
+        default:
+            break
         }
     }
 
