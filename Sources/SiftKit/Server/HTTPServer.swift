@@ -183,37 +183,8 @@ final class HTTPServer: @unchecked Sendable {
                 buffer.removeFirst(consumed)
                 deadline = nil
                 idleStart = nil
-                var keepAlive = request.keepAlive
-                if request.header("Transfer-Encoding") != nil {
-                    _ = HTTPServer.send(fd, HTTPResponse.text(400, "request bodies are not accepted").serialized(keepAlive: false))
-                    return
-                }
-                if let length = request.header("Content-Length") {
-                    guard let n = Int(length), n >= 0 else {
-                        _ = HTTPServer.send(fd, HTTPResponse.text(400).serialized(keepAlive: false))
-                        return
-                    }
-                    // A GET with a body is odd but legal: drop the body if it already arrived, else close after answering.
-                    if n <= buffer.count { buffer.removeFirst(n) } else { keepAlive = false }
-                }
-                let reply: HTTPReply = request.method == "GET" || request.method == "HEAD"
-                    ? handler(request)
-                    : .response(HTTPResponse.text(405, extra: [("Allow", "GET, HEAD")]))
-                switch reply {
-                case .response(var response):
-                    response.omitBody = request.method == "HEAD"
-                    // After a malformed request nothing later on the connection can be trusted.
-                    if response.status == 400 { keepAlive = false }
-                    if !HTTPServer.send(fd, response.serialized(keepAlive: keepAlive)) || !keepAlive { return }
-                    served += 1
-                case .stream(let head, let body):
-                    var text = "HTTP/1.1 \(head.status) \(HTTPResponse.reason(head.status))\r\n"
-                    for h in head.headers { text += "\(h.name): \(h.value)\r\n" }
-                    text += "Connection: close\r\n\r\n"
-                    guard HTTPServer.send(fd, Array(text.utf8)) else { return }
-                    if request.method == "GET" { body(HTTPConnectionWriter(fd: fd)) }
-                    return
-                }
+                guard answer(request, on: fd, buffer: &buffer) else { return }
+                served += 1
             case .needMore:
                 let now = Date()
                 let limit: Date
@@ -241,6 +212,40 @@ final class HTTPServer: @unchecked Sendable {
                 idleStart = nil
                 buffer.append(contentsOf: chunk[0..<n])
             }
+        }
+    }
+
+    /// Answers one request; false when the connection is to close after it.
+    private func answer(_ request: HTTPRequest, on fd: Int32, buffer: inout [UInt8]) -> Bool {
+        var keepAlive = request.keepAlive
+        if request.header("Transfer-Encoding") != nil {
+            _ = HTTPServer.send(fd, HTTPResponse.text(400, "request bodies are not accepted").serialized(keepAlive: false))
+            return false
+        }
+        if let length = request.header("Content-Length") {
+            guard let n = Int(length), n >= 0 else {
+                _ = HTTPServer.send(fd, HTTPResponse.text(400).serialized(keepAlive: false))
+                return false
+            }
+            // A GET with a body is odd but legal: drop the body if it already arrived, else close after answering.
+            if n <= buffer.count { buffer.removeFirst(n) } else { keepAlive = false }
+        }
+        let reply: HTTPReply = request.method == "GET" || request.method == "HEAD"
+            ? handler(request)
+            : .response(HTTPResponse.text(405, extra: [("Allow", "GET, HEAD")]))
+        switch reply {
+        case .response(var response):
+            response.omitBody = request.method == "HEAD"
+            // After a malformed request nothing later on the connection can be trusted.
+            if response.status == 400 { keepAlive = false }
+            return HTTPServer.send(fd, response.serialized(keepAlive: keepAlive)) && keepAlive
+        case .stream(let head, let body):
+            var text = "HTTP/1.1 \(head.status) \(HTTPResponse.reason(head.status))\r\n"
+            for h in head.headers { text += "\(h.name): \(h.value)\r\n" }
+            text += "Connection: close\r\n\r\n"
+            guard HTTPServer.send(fd, Array(text.utf8)) else { return false }
+            if request.method == "GET" { body(HTTPConnectionWriter(fd: fd)) }
+            return false
         }
     }
 
