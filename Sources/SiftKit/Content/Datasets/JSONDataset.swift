@@ -26,36 +26,41 @@ public enum JSONDataset {
                 try parser.expectEnd()
                 return records
             }
-            while true {
-                parser.skipWhitespace()
-                guard let byte = parser.current else {
-                    throw parser.error("unexpected end of input", at: parser.offset)
-                }
-                let start = parser.offset
-                guard byte == UInt8(ascii: "{") else {
-                    throw parser.error("expected an object, found \(kind(of: byte) ?? parser.describeCharacter(at: start))", at: start)
-                }
-                let position = parser.position(of: start)
-                guard case .map(let fields) = try parser.parseValue(depth: 1) else {
-                    preconditionFailure("a value starting with '{' is an object")
-                }
-                records.append(Record(fields: fields, position: position))
-                parser.skipWhitespace()
-                guard let next = parser.current else {
-                    throw parser.error("unexpected end of input", at: parser.offset)
-                }
-                if next == UInt8(ascii: "]") { break }
-                guard next == UInt8(ascii: ",") else {
-                    throw parser.error("expected ',' or ']', found \(parser.describeCharacter(at: parser.offset))", at: parser.offset)
-                }
-                let comma = parser.offset
-                parser.skip(1)
-                parser.skipWhitespace()
-                if parser.current == UInt8(ascii: "]") { throw parser.error("trailing comma", at: comma) }
-            }
+            try readElements(&parser, into: &records)
             parser.skip(1)
             try parser.expectEnd()
             return records
+        }
+    }
+
+    /// Reads the outer array's objects up to its closing bracket, which is left unread.
+    private static func readElements(_ parser: inout JSONParser, into records: inout [Record]) throws {
+        while true {
+            parser.skipWhitespace()
+            guard let byte = parser.current else {
+                throw parser.error("unexpected end of input", at: parser.offset)
+            }
+            let start = parser.offset
+            guard byte == UInt8(ascii: "{") else {
+                throw parser.error("expected an object, found \(kind(of: byte) ?? parser.describeCharacter(at: start))", at: start)
+            }
+            let position = parser.position(of: start)
+            guard case .map(let fields) = try parser.parseValue(depth: 1) else {
+                preconditionFailure("a value starting with '{' is an object")
+            }
+            records.append(Record(fields: fields, position: position))
+            parser.skipWhitespace()
+            guard let next = parser.current else {
+                throw parser.error("unexpected end of input", at: parser.offset)
+            }
+            if next == UInt8(ascii: "]") { break }
+            guard next == UInt8(ascii: ",") else {
+                throw parser.error("expected ',' or ']', found \(parser.describeCharacter(at: parser.offset))", at: parser.offset)
+            }
+            let comma = parser.offset
+            parser.skip(1)
+            parser.skipWhitespace()
+            if parser.current == UInt8(ascii: "]") { throw parser.error("trailing comma", at: comma) }
         }
     }
 
