@@ -19,6 +19,8 @@ public struct SiteBuilder: Sendable {
         public var mode = BuildMode.incremental
         /// The version of sift that builds, recorded in the cache so another version's is ignored.
         public var version = ""
+        /// `--precompress`: `.gz` and `.br` beside every text file over 1 KB; nil leaves it to site.yml.
+        public var precompress: Bool?
 
         /// Options for a site folder.
         public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
@@ -165,6 +167,11 @@ public struct SiteBuilder: Sendable {
         report.lap("index", since: &lap)
         if let links = renderer.links {
             report.warnings += LinkChecker(urls: renderer.context.urls, output: target.writer.staging).check(links.withLock { $0 })
+        }
+        if options.mode.writesOutput && (options.precompress ?? site.settings.precompress) {
+            options.progress?("compressing", 0, 0)
+            try Precompressor.run(target.writer, files: target.writer.producedFiles())
+            report.lap("precompress", since: &lap)
         }
         report.seconds = Date().timeIntervalSince(start)
         return report

@@ -4,7 +4,7 @@ import Foundation
 enum BuildCommand: Command {
     static let name = "build"
     static let help = """
-        Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--jobs N] [--quiet | --verbose]
+        Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--precompress] [--jobs N] [--quiet | --verbose]
 
         Builds the site in DIR (default: .) into DIR/public, or --output. A build that fails
         leaves the previous output untouched.
@@ -13,6 +13,7 @@ enum BuildCommand: Command {
           --base-url URL    overrides base_url of site.yml
           --drafts          includes pages with draft: true
           --clean           renders every page again, ignoring the cache of the last build
+          --precompress     writes FILE.gz and FILE.br beside every text file over 1 KB (as precompress: true in site.yml)
           --jobs N          threads to use (default: every core)
           --quiet           prints errors only
           --verbose         prints the summary and warnings even when stdout is not a terminal
@@ -35,6 +36,7 @@ enum BuildCommand: Command {
             case "--base-url": options.baseURL = try args.value(for: arg)
             case "--drafts": options.drafts = true
             case "--clean": options.mode = .clean
+            case "--precompress": options.precompress = true
             case "--quiet", "-q": quiet = true
             case "--verbose", "-v": verbose = true
             case "--jobs":
@@ -51,7 +53,7 @@ enum BuildCommand: Command {
 
     /// Runs a build (or, in `.dryRun` mode, a check) and says what it made: a one-line summary
     /// on stdout, warnings and `SIFT_TIMINGS=1` stage times on stderr.
-    static func build(_ options: SiteBuilder.Options, quiet: Bool, verbose: Bool) throws -> SiftCLI.Outcome {
+    static func build(_ options: SiteBuilder.Options, quiet: Bool, verbose: Bool, strict: Bool = false) throws -> SiftCLI.Outcome {
         var options = options
         options.version = SiftCLI.version
         let check = !options.mode.writesOutput
@@ -64,20 +66,23 @@ enum BuildCommand: Command {
         }
         let timings = ProcessInfo.processInfo.environment["SIFT_TIMINGS"] == "1"
             ? report.stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined() : ""
-        if quiet || (!check && !verbose && !ProgressLine.stdoutIsTerminal) { return SiftCLI.Outcome(status: 0, stdout: "", stderr: timings) }
+        let status: Int32 = strict && !report.warnings.isEmpty ? 1 : 0
         let warnings = report.warnings.map { $0.line + "\n" }.joined()
+        if quiet || (!check && !verbose && !ProgressLine.stdoutIsTerminal) { return SiftCLI.Outcome(status: status, stdout: "", stderr: strict ? warnings + timings : timings) }
         let items = report.items.map { "\($0.count) \($0.collection)" }.joined(separator: ", ")
         let verb = check ? "checked" : "built"
         let index = check ? "" : ", search index " + byteCount(treeSize(report.output.appendingPathComponent("search"))) + ","
         let summary = String(format: "%@ %d pages (%@)%@ in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, index, report.seconds)
-        return SiftCLI.Outcome(status: 0, stdout: summary + (check ? "" : " into \(report.output.path)") + "\n", stderr: warnings + timings)
+        return SiftCLI.Outcome(status: status, stdout: summary + (check ? "" : " into \(report.output.path)") + "\n", stderr: warnings + timings)
     }
 
     /// Bytes in the files of a folder tree.
     static func treeSize(_ folder: URL) -> Int {
         guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
         var total = 0
-        for case let url as URL in e { total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) ?? 0 }
+        for case let url as URL in e where !Precompressor.isCompressedCopy(url.path) {
+            total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) ?? 0
+        }
         return total
     }
 

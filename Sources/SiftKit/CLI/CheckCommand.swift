@@ -2,9 +2,10 @@
 enum CheckCommand: Command {
     static let name = "check"
     static let help = """
-        Usage: sift check [--site DIR]
+        Usage: sift check [--site DIR] [--drafts] [--strict] [--quiet]
 
         Reports every error a build would, and warnings, without writing anything.
+          --strict          warnings are errors too: exit status 1 when there is one
 
         """
 
@@ -12,18 +13,20 @@ enum CheckCommand: Command {
         var site = "."
         var options = SiteBuilder.Options(site: args.url("."))
         var quiet = false
+        var strict = false
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return helpOutcome
             case "--site": site = try args.value(for: arg)
             case "--drafts": options.drafts = true
             case "--quiet", "-q": quiet = true
+            case "--strict": strict = true
             default: throw UsageError("unknown option '\(arg)' for sift check")
             }
         }
         options.site = args.url(site)
         options.displayRoot = site
         options.mode = .dryRun
-        return try BuildCommand.build(options, quiet: quiet, verbose: false)
+        return try BuildCommand.build(options, quiet: quiet, verbose: false, strict: strict)
     }
 }

@@ -8,7 +8,7 @@ public struct SettingsKeys: Sendable {
 
     /// site.yml's keys.
     public static let site = SettingsKeys(
-        known: ["title", "base_url", "language", "markdown", "markdown.unsafe", "search", "theme"]
+        known: ["title", "base_url", "language", "markdown", "markdown.unsafe", "precompress", "search", "theme"]
             + ["placeholder", "instant", "dim_background", "hide_navigation", "style", "cancel_text", "scope_bar"].map { "search." + $0 },
         open: ["theme"])
 

@@ -8,6 +8,8 @@ public struct SiteSettings: Sendable, Equatable {
     public var language = "en"
     /// `markdown.unsafe`: keep raw HTML in Markdown.
     public var unsafeMarkdown = false
+    /// `precompress`: write `.gz` and `.br` copies of every text file over 1 KB.
+    public var precompress = false
     public var search = SearchSettings()
     /// `theme:` keys in order, each becoming a `--sift-<key>` CSS custom property.
     public var theme: [(key: String, value: String)] = []
@@ -22,6 +24,9 @@ public struct SiteSettings: Sendable, Equatable {
         if let v = fields["title"] { title = v.text }
         if let v = fields["base_url"] { baseURL = v.text.isEmpty ? "/" : v.text }
         if let v = fields["language"] { language = v.text }
+        if let v = fields["precompress"] {
+            if let b = v.boolValue { precompress = b } else { errors.append(SiftError("precompress must be true or false", at: at("precompress"))) }
+        }
         if let md = fields["markdown"]?.fields, let unsafe = md["unsafe"] {
             if let b = unsafe.boolValue { unsafeMarkdown = b } else {
                 errors.append(SiftError("markdown.unsafe must be true or false", at: at("markdown.unsafe")))
@@ -51,7 +56,7 @@ public struct SiteSettings: Sendable, Equatable {
 
     public static func == (a: SiteSettings, b: SiteSettings) -> Bool {
         a.title == b.title && a.baseURL == b.baseURL && a.language == b.language
-            && a.unsafeMarkdown == b.unsafeMarkdown && a.search == b.search
+            && a.unsafeMarkdown == b.unsafeMarkdown && a.precompress == b.precompress && a.search == b.search
             && a.theme.map { "\($0.key)=\($0.value)" } == b.theme.map { "\($0.key)=\($0.value)" }
     }
 

@@ -31,3 +31,70 @@ import Testing
         #expect(!Precompressor.wantsCopies("folder.d/README"))
     }
 }
+
+@Suite struct PrecompressedBuildTests {
+    static let files = [
+        "Content/fruits/fruits.csv": "name,kind\nLemon,Citrus\nCherry,Stone\nPlum,Stone\n",
+        "Content/fruits/collection.yml": "title_field: name\nscope_field: kind\nscopes: [Citrus, Stone]\n",
+        "Content/fruits/lemon.md": String(repeating: "Lemons are sour and yellow. ", count: 100) + "\n",
+        "Content/fruits/plum.md": String(repeating: "Plums are sweet and purple. ", count: 100) + "\n",
+    ]
+
+    func compressedCopies(_ site: TestSite) -> [String: Data] {
+        site.snapshot().filter { Precompressor.isCompressedCopy($0.key) }
+    }
+
+    @Test func everyTextFileOverOneKilobyteGetsBothCopiesThatDecompressToIt() throws {
+        let site = try TestSite(Self.files)
+        defer { site.delete() }
+        #expect(site.build(["--precompress"]).status == 0)
+        let all = site.snapshot()
+        for (path, bytes) in all where Precompressor.wantsCopies(path) {
+            if bytes.count > Precompressor.minimumSize {
+                #expect(Gzip.decompress(Array(all[path + ".gz"] ?? Data())) == Array(bytes), "\(path).gz")
+                #expect(Brotli.decompress(Array(all[path + ".br"] ?? Data())) == Array(bytes), "\(path).br")
+            } else {
+                #expect(all[path + ".gz"] == nil && all[path + ".br"] == nil, "\(path) is small")
+            }
+        }
+        #expect(all["fruits/lemon/index.html.br"] != nil)
+        #expect(all["assets/sift.js.br"] != nil)
+        #expect(all["assets/sift.js.gz"] != nil)
+    }
+
+    @Test func twoCleanBuildsWriteTheSameCopies() throws {
+        let site = try TestSite(Self.files.merging(["Content/site.yml": "precompress: true\n"]) { $1 })
+        defer { site.delete() }
+        #expect(site.build(["--clean"]).status == 0)
+        let first = compressedCopies(site)
+        #expect(!first.isEmpty)
+        #expect(site.build(["--clean"]).status == 0)
+        #expect(compressedCopies(site) == first)
+    }
+
+    @Test func anIncrementalBuildRecompressesWhatChangedAndKeepsTheRest() throws {
+        let site = try TestSite(Self.files)
+        defer { site.delete() }
+        #expect(site.build(["--precompress"]).status == 0)
+        let plum = try FileManager.default.attributesOfItem(atPath: site.output.appendingPathComponent("fruits/plum/index.html.br").path)
+        try site.write("Content/fruits/lemon.md", String(repeating: "Lemons are sharp and bright. ", count: 100) + "\n")
+        #expect(site.build(["--precompress"]).status == 0)
+        let lemon = try #require(site.page("fruits/lemon/index.html"))
+        let lemonBr = Array(try Data(contentsOf: site.output.appendingPathComponent("fruits/lemon/index.html.br")))
+        #expect(Brotli.decompress(lemonBr) == Array(lemon.utf8))
+        let plumAfter = try FileManager.default.attributesOfItem(atPath: site.output.appendingPathComponent("fruits/plum/index.html.br").path)
+        #expect(plumAfter[.systemFileNumber] as? Int == plum[.systemFileNumber] as? Int, "the unchanged page's copy is the same file")
+        // And the same bytes as a clean build's.
+        let incremental = compressedCopies(site)
+        #expect(site.build(["--clean", "--precompress"]).status == 0)
+        #expect(compressedCopies(site) == incremental)
+    }
+
+    @Test func withoutPrecompressThereAreNoCopies() throws {
+        let site = try TestSite(Self.files)
+        defer { site.delete() }
+        #expect(site.build(["--precompress"]).status == 0)
+        #expect(site.build().status == 0)
+        #expect(compressedCopies(site).isEmpty)
+    }
+}

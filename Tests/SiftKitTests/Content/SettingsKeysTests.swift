@@ -38,3 +38,19 @@ import Testing
         #expect(SettingsKeys.distance("", "abc") == 3)
     }
 }
+
+@Suite struct StrictCheckTests {
+    @Test func strictTurnsWarningsIntoExitStatusOne() throws {
+        let site = try TestSite([
+            "Content/fruits/fruits.txt": "Apple\n",
+            "Content/fruits/collection.yml": "serch_fields: [title]\n",
+        ])
+        defer { site.delete() }
+        #expect(SiftCLI.run(["check"], in: site.root).status == 0)
+        let strict = SiftCLI.run(["check", "--strict"], in: site.root)
+        #expect(strict.status == 1)
+        #expect(strict.stderr == "Content/fruits/collection.yml:1:1: warning: unknown key 'serch_fields' (did you mean 'search_fields'?)\n")
+        try site.write("Content/fruits/collection.yml", "search_fields: [title]\n")
+        #expect(SiftCLI.run(["check", "--strict"], in: site.root).status == 0)
+    }
+}

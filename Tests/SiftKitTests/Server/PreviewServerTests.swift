@@ -104,6 +104,22 @@ import Glibc
         #expect(try RawHTTP.get(s.port, "/fruits/lemon/", headers: ["Accept-Encoding": "gzip;q=0"]).headers["content-encoding"] == nil)
     }
 
+    @Test func aPrecompressedSiteIsAnsweredWithItsOwnCopies() throws {
+        let site = try TestSite(Self.files.merging(["Content/site.yml": "title: Served\nprecompress: true\n"]) { $1 })
+        let server = PreviewServer(options: PreviewServer.Options(build: SiteBuilder.Options(site: site.root), port: 0, watch: false))
+        try server.start()
+        defer { server.stop(); site.delete() }
+        let plain = try RawHTTP.get(server.port, "/fruits/lemon/")
+        let br = try RawHTTP.get(server.port, "/fruits/lemon/", headers: ["Accept-Encoding": "gzip, br"])
+        #expect(br.headers["content-encoding"] == "br")
+        #expect(Brotli.decompress(br.body) == plain.body)
+        #expect(br.body == Array(try Data(contentsOf: site.output.appendingPathComponent("fruits/lemon/index.html.br"))))
+        let gz = try RawHTTP.get(server.port, "/assets/sift.js", headers: ["Accept-Encoding": "gzip"])
+        #expect(gz.headers["content-encoding"] == "gzip")
+        #expect(gz.body == Array(try Data(contentsOf: site.output.appendingPathComponent("assets/sift.js.gz"))))
+        #expect(try RawHTTP.get(server.port, "/fruits/lemon/", headers: ["Accept-Encoding": "br;q=0"]).headers["content-encoding"] == nil)
+    }
+
     @Test func traversalGets404WithoutLeakingAByte() throws {
         let s = try start()
         defer { s.done() }
