@@ -53,13 +53,13 @@ fuzz: deps
 	cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	Fuzz/run-fuzz.sh
 
-# Chromium and Playwright, installed only when missing; never `playwright install` (it downloads a browser).
+# Chromium, nginx (the deploy test) and Playwright, installed only when missing; never `playwright install` (it downloads a browser).
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; \
 	  else \
-	    echo "the browser tests need: sudo apt-get install chromium"; exit 1; \
+	    echo "the browser tests need: sudo apt-get install chromium nginx-light"; exit 1; \
 	  fi; \
 	fi
 	@if ! python3 -c 'import playwright, pytest, axe_playwright_python' 2>/dev/null; then \

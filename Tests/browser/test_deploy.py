@@ -1,0 +1,89 @@
+"""The example site as a host serves it: built with `--base-url /repo/ --precompress`, served
+under /repo/ by Debian's nginx with `gzip_static on` (a project site on GitHub Pages, or any
+host that serves a build's own .gz files). nginx is started and stopped by the test."""
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import siftsite
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+CONF = """daemon off;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log;
+events {{ worker_connections 64; }}
+http {{
+    include /etc/nginx/mime.types;
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        gzip_static on;
+        location /repo/ {{ alias {tmp}/site/public/; }}
+    }}
+}}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def nginx():
+    if not os.path.exists(NGINX):
+        pytest.fail("nginx is missing: make browser-deps installs it (apt-get install nginx-light)")
+    tmp = Path(tempfile.mkdtemp(prefix="sift-nginx-"))
+    os.chmod(tmp, 0o755)  # nginx's workers run as an unprivileged user
+    subprocess.run([siftsite.SIFT, "build", "--site", str(siftsite.REPO), "--output", str(tmp / "site/public"),
+                    "--base-url", "/repo/", "--precompress", "--quiet"], check=True)
+    port = free_port()
+    (tmp / "nginx.conf").write_text(CONF.format(tmp=tmp, port=port))
+    proc = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf")], stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    try:
+        yield url, tmp / "site/public"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_search_under_a_subpath_with_precompressed_files(page, nginx):
+    url, built = nginx
+    encodings = {}
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("response", lambda r: encodings.__setitem__(r.url, r.headers.get("content-encoding")))
+    page.goto(url + "/repo/candies/")
+    page.get_by_role("searchbox").fill("choc")
+    expected = siftsite.search(built, "choc", collection="candies")
+    expect(page.locator("[data-sift-list=candies]").get_by_role("link")).to_have_count(expected["total"])
+    assert [r["url"] for r in expected["results"]][0].startswith("/repo/candies/")
+    assert requests and all(u.startswith(url + "/repo/") for u in requests), [u for u in requests if not u.startswith(url + "/repo/")]
+    manifest = url + "/repo/search/manifest.json"
+    assert encodings.get(manifest) == "gzip", encodings
+    assert (built / "search/manifest.json.gz").exists()
+    for asset in ["sift.js", "sift-core.js", "sift.css"]:
+        assert encodings.get(f"{url}/repo/assets/{asset}") == "gzip", asset
