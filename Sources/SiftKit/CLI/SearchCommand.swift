@@ -40,10 +40,11 @@ enum SearchCommand: Command {
         }
         guard let query else { throw UsageError("sift search needs a QUERY") }
         let dir = args.url(site).appendingPathComponent("public/search")
+        let shown = (site == "." ? "" : site + "/") + "public/search"
         guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("manifest.json").path) else {
-            throw SiftError("no search index: run 'sift build' first", at: SourcePosition(path: (site == "." ? "" : site + "/") + "public/search/manifest.json", line: 0))
+            throw SiftError("no search index: run 'sift build' first", at: SourcePosition(path: shown + "/manifest.json", line: 0))
         }
-        let response = try SearchIndex(directory: dir).search(query, scope: scope, collection: collection, limit: limit)
+        let response = try SearchIndex(directory: dir, displayPath: shown).search(query, scope: scope, collection: collection, limit: limit)
         return SiftCLI.Outcome(status: 0, stdout: json ? response.json() + "\n" : response.table(), stderr: "")
     }
 }

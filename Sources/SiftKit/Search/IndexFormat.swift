@@ -160,29 +160,42 @@ enum IndexFormat {
         return base64(varints)
     }
 
+    /// Decodes postings this process wrote itself.
     static func decodePostings(_ s: String) -> [Int32] {
-        if s.hasPrefix("!") {
-            let bytes = unbase64(Substring(s.dropFirst()))
-            var out: [Int32] = []
+        decodePostings(s, below: Int(Int32.max)) ?? []
+    }
+
+    /// Decodes postings read from a file: nil unless every character is base64, the varints end
+    /// and fit, and every document number is below `limit`.
+    static func decodePostings(_ s: String, below limit: Int) -> [Int32]? {
+        let bitmap = s.utf8.first == UInt8(ascii: "!")
+        guard let bytes = unbase64(bitmap ? Substring(s.dropFirst()) : Substring(s)) else { return nil }
+        var out: [Int32] = []
+        if bitmap {
+            // Bits only go up: the last byte that is not zero holds the largest number.
+            guard let last = bytes.lastIndex(where: { $0 != 0 }) else { return out }
+            guard last * 8 + 7 - bytes[last].leadingZeroBitCount < min(limit, Int(Int32.max)) else { return nil }
             for (i, byte) in bytes.enumerated() where byte != 0 {
                 for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 { out.append(Int32(i * 8 + bit)) }
             }
             return out
         }
-        let bytes = unbase64(Substring(s))
-        var out: [Int32] = []
-        var prev: Int32 = -1
-        var value: UInt32 = 0
-        var shift: UInt32 = 0
+        let limit = min(limit, Int(Int32.max))
+        var prev = -1, value = 0, shift = 0
         for b in bytes {
-            value |= UInt32(b & 0x7F) << shift
-            if b & 0x80 != 0 { shift += 7; continue }
-            prev = prev + Int32(value) + 1
-            out.append(prev)
+            value |= Int(b & 0x7F) << shift
+            if b & 0x80 != 0 {
+                shift += 7
+                if shift > 28 { return nil }
+                continue
+            }
+            prev += value + 1
+            if prev >= limit { return nil }
+            out.append(Int32(prev))
             value = 0
             shift = 0
         }
-        return out
+        return shift == 0 ? out : nil
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -214,13 +227,16 @@ enum IndexFormat {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func unbase64(_ s: Substring) -> [UInt8] {
+    /// Base64 without padding; nil for any other character, or a length no bytes can have.
+    static func unbase64(_ s: Substring) -> [UInt8]? {
+        guard s.utf8.count % 4 != 1 else { return nil }
         var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count * 3 / 4)
         var acc: UInt32 = 0
         var bits = 0
         for c in s.utf8 {
             let v = reverse[Int(c)]
-            if v == 0xFF { continue }
+            if v == 0xFF { return nil }
             acc = acc << 6 | UInt32(v)
             bits += 6
             if bits >= 8 {
@@ -246,15 +262,32 @@ enum IndexFormat {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes `codes` given how many values the string holds.
-    static func decodeCodes(_ s: String, count: Int) -> [Int] {
-        let bytes = Array(s.utf8)
-        guard count > 0, bytes.count % count == 0 else { return [] }
-        let width = bytes.count / count
-        return (0..<count).map { i in
-            var v = 0
-            for k in 0..<width { v = v << 6 | Int(reverse[Int(bytes[i * width + k])] & 63) }
-            return v
+    /// Decodes `count` codes, each below `limit`; nil when the string cannot hold them (its length
+    /// not a multiple of `count`, a width over 5 digits, a character outside base64) or a value
+    /// reaches `limit`.
+    static func decodeCodes(_ s: String, count: Int, limit: Int) -> [Int]? {
+        var s = s
+        return s.withUTF8 { bytes -> [Int]? in
+            guard count > 0 else { return count == 0 && bytes.isEmpty ? [] : nil }
+            let width = bytes.count / count
+            // Five digits (30 bits) hold any count an index can have, with no overflow.
+            guard bytes.count % count == 0, (1...5).contains(width) else { return nil }
+            var out = [Int](repeating: 0, count: count)
+            var invalid: UInt8 = 0
+            var largest = 0
+            var p = 0
+            for i in 0..<count {
+                var v = 0
+                for _ in 0..<width {
+                    let d = reverse[Int(bytes[p])]
+                    invalid |= d
+                    v = v << 6 | Int(d & 63)
+                    p += 1
+                }
+                out[i] = v
+                largest = max(largest, v)
+            }
+            return invalid & 0xC0 == 0 && largest < limit ? out : nil
         }
     }
 

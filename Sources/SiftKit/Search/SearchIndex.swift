@@ -30,62 +30,106 @@ public struct SearchIndex {
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
 
-    /// Reads manifest.json and the document tables from a built public/search directory.
-    public init(directory: URL) throws {
+    /// Reads manifest.json and the document tables from a built public/search directory; errors
+    /// name its files under `displayPath` (default: the directory's path). A file that is not
+    /// what `sift build` writes throws a SiftError naming it.
+    public init(directory: URL, displayPath: String? = nil) throws {
         self.directory = directory
-        let store = ShardStore(directory: directory)
+        let store = ShardStore(directory: directory, displayPath: displayPath)
         self.store = store
-        guard let manifest = try store.object("manifest.json") as? [String: Any] else {
-            throw SiftError("search index manifest is not a JSON object", at: nil)
+        let file = "manifest.json"
+        guard let manifest = try store.object(file) as? [String: Any] else {
+            throw store.corrupt(file, "expected a JSON object")
         }
         guard let version = manifest["version"] as? Int, version == IndexFormat.version else {
-            throw SiftError("search index version \(manifest["version"] ?? "none") is not supported (expected \(IndexFormat.version))", at: nil)
+            throw store.corrupt(file, "search index version \(manifest["version"] ?? "none") is not supported (expected \(IndexFormat.version)): run `sift build` again")
         }
-        base = manifest["base"] as? String ?? "/"
-        shardCount = manifest["shards"] as? Int ?? 0
+        guard let base = manifest["base"] as? String ?? (manifest["base"] == nil ? "/" : nil) else {
+            throw store.corrupt(file, "base: expected a string")
+        }
+        self.base = base
+        guard let shardCount = manifest["shards"] as? Int, shardCount >= 0 else {
+            throw store.corrupt(file, "shards: expected a whole number")
+        }
+        self.shardCount = shardCount
         if shardCount == 0 {
-            store.inline = (manifest["words"] as? [String: String]) ?? [:]
-        } else {
-            bounds = manifest["bounds"] as? [Int] ?? []
-            guard bounds.count == shardCount - 1 else {
-                throw SiftError("search index manifest has \(bounds.count) bounds for \(shardCount) shards", at: nil)
+            guard let words = manifest["words"] as? [String: String] else {
+                throw store.corrupt(file, "words: expected an object of strings")
             }
+            store.inline = words
+        } else {
+            guard let bounds = manifest["bounds"] as? [Int], bounds.count == shardCount - 1 else {
+                throw store.corrupt(file, "bounds: expected \(plural(shardCount - 1, "number")) for \(plural(shardCount, "shard"))")
+            }
+            guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 <= $1 }), bounds.allSatisfy({ (0...IndexFormat.buckets).contains($0) }) else {
+                throw store.corrupt(file, "bounds: expected ascending bucket numbers")
+            }
+            self.bounds = bounds
         }
-        for c in manifest["collections"] as? [[String: Any]] ?? [] { try load(c) }
+        guard let collections = manifest["collections"] as? [[String: Any]] else {
+            throw store.corrupt(file, "collections: expected a list of objects")
+        }
+        for (i, c) in collections.enumerated() { try load(c, number: i) }
     }
 
-    private mutating func load(_ c: [String: Any]) throws {
-        let name = c["name"] as? String ?? ""
-        let count = c["count"] as? Int ?? 0
-        let scopes = c["scopes"] as? [String] ?? []
+    /// Reads one collection and its document table, checking every count, code and length
+    /// against the collection's `count` before anything of that size is built.
+    private mutating func load(_ c: [String: Any], number: Int) throws {
+        let manifest = "manifest.json"
+        guard let name = c["name"] as? String else { throw store.corrupt(manifest, "collection \(number): name: expected a string") }
+        let what = "collection “\(name)”"
+        guard let count = c["count"] as? Int, count >= 0 else { throw store.corrupt(manifest, "\(what): count: expected a whole number") }
+        guard let scopes = c["scopes"] as? [String] ?? (c["scopes"] == nil ? [] : nil) else {
+            throw store.corrupt(manifest, "\(what): scopes: expected a list of strings")
+        }
+        var file = manifest
         var table = c["docs"] as? [String: Any]
-        if let file = c["docs"] as? String { table = try store.object(file) as? [String: Any] }
-        guard let table else { throw SiftError("search index collection \(name) has no document table", at: nil) }
-        let scopeIDs = (table["scope"] as? String).map { IndexFormat.decodeCodes($0, count: count) } ?? []
+        if let name = c["docs"] as? String {
+            file = name
+            table = try store.object(name) as? [String: Any]
+        }
+        guard let table else { throw store.corrupt(file, "\(what): docs: expected a document table") }
+        guard let slugs = table["slugs"] as? [String], slugs.count == count else {
+            throw store.corrupt(file, "\(what): slugs: expected a list of \(plural(count, "string"))")
+        }
+        var scopeIDs: [Int] = []
+        if let codes = table["scope"] {
+            guard let codes = codes as? String, let ids = IndexFormat.decodeCodes(codes, count: count, limit: scopes.count + 1) else {
+                throw store.corrupt(file, "\(what): scope: expected \(plural(count, "code")) below \(scopes.count + 1)")
+            }
+            scopeIDs = ids
+        }
         let scopeOf = { (i: Int) -> String? in
             i < scopeIDs.count && scopeIDs[i] < scopes.count ? scopes[scopeIDs[i]] : nil
         }
-        let slugs = table["slugs"] as? [String] ?? []
-        let urls = table["urls"] as? [String: String] ?? [:]
+        guard let urls = table["urls"] as? [String: String] ?? (table["urls"] == nil ? [:] : nil) else {
+            throw store.corrupt(file, "\(what): urls: expected an object of strings")
+        }
+        guard let fields = table["fields"] as? [[String: Any]], !fields.isEmpty else {
+            throw store.corrupt(file, "\(what): fields: expected a list of objects")
+        }
         var columns: [[String]] = []
-        for f in table["fields"] as? [[String: Any]] ?? [] {
+        for (k, f) in fields.enumerated() {
+            let column = "\(what), field \((f["name"] as? String).map { "“\($0)”" } ?? String(k))"
             if f["scope"] as? Bool == true {
                 columns.append((0..<count).map { scopeOf($0) ?? "" })
-            } else if let ids = f["ids"] as? String {
-                let values = f["values"] as? [String] ?? []
-                let decoded = IndexFormat.decodeCodes(ids, count: count)
-                guard decoded.allSatisfy({ $0 < values.count }) else { columns.append([]); continue }
+            } else if let ids = f["ids"] {
+                guard let values = f["values"] as? [String] else { throw store.corrupt(file, "\(column): values: expected a list of strings") }
+                guard let ids = ids as? String, let decoded = IndexFormat.decodeCodes(ids, count: count, limit: values.count) else {
+                    throw store.corrupt(file, "\(column): ids: expected \(plural(count, "code")) below \(values.count)")
+                }
                 columns.append(decoded.map { values[$0] })
             } else {
-                columns.append(f["values"] as? [String] ?? [])
+                guard let values = f["values"] as? [String], values.count == count else {
+                    throw store.corrupt(file, "\(column): values: expected a list of \(plural(count, "string"))")
+                }
+                columns.append(values)
             }
-        }
-        guard slugs.count == count, !columns.isEmpty, columns.allSatisfy({ $0.count == count }) else {
-            throw SiftError("search index collection \(name) is malformed", at: nil)
         }
         let ci = collections.count
         collections.append(Collection(name: name, title: c["title"] as? String ?? name, scopes: scopes,
                                       first: docs.count, count: count))
+        docs.reserveCapacity(docs.count + count)
         for i in 0..<count {
             let title = columns[0][i]
             let slug = slugs[i].isEmpty ? (IndexFormat.derivedSlug(title) ?? "") : slugs[i]
@@ -238,9 +282,13 @@ public struct SearchIndex {
                 mode = { $0.utf8.elementsEqual(piece.text.utf8) }
             }
             var found = Set<Int32>()
-            for (word, value) in try words(for: IndexFormat.key(piece.text)) where mode(word) {
-                let postings = value == "@" ? try primaryPostings(word) : value
-                found.formUnion(IndexFormat.decodePostings(postings))
+            let (file, words) = try words(for: IndexFormat.key(piece.text))
+            for (word, value) in words where mode(word) {
+                let (from, postings) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
+                guard let ids = IndexFormat.decodePostings(postings, below: docs.count) else {
+                    throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
+                }
+                found.formUnion(ids)
             }
             result = result.map { $0.intersection(found) } ?? found
             if result!.isEmpty { break }
@@ -248,44 +296,65 @@ public struct SearchIndex {
         return result ?? Set(docs.indices.map { Int32($0) })
     }
 
-    private func words(for key: String) throws -> [String: String] {
-        if shardCount == 0 { return store.inline }
-        return try store.shard(IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds))
+    /// The file holding the words filed under `key`, and its entries.
+    private func words(for key: String) throws -> (file: String, words: [String: String]) {
+        if shardCount == 0 { return ("manifest.json", store.inline) }
+        let n = IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds)
+        return (IndexFormat.shardFileName(n), try store.shard(n))
     }
 
-    private func primaryPostings(_ word: String) throws -> String {
-        try words(for: IndexFormat.key(word))[word] ?? ""
+    /// The postings of a word whose entry in `file` says `@`: its entry in its primary shard.
+    private func primaryPostings(_ word: String, from file: String) throws -> (file: String, postings: String) {
+        let (primary, words) = try words(for: IndexFormat.key(word))
+        guard let postings = words[word], postings != "@" else {
+            throw store.corrupt(file, "“\(word)”: expected its postings in \(primary)")
+        }
+        return (primary, postings)
     }
 }
+
+/// "1 code", "2 codes".
+private func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 /// Loads index files on demand and remembers them, as a browser's fetches would.
 final class ShardStore {
     let directory: URL
+    /// The directory as errors print it.
+    let displayPath: String
     var inline: [String: String] = [:]
     var shards: [Int: [String: String]] = [:]
     var read: [(name: String, bytes: Int)] = []
 
-    init(directory: URL) { self.directory = directory }
+    init(directory: URL, displayPath: String? = nil) {
+        self.directory = directory
+        self.displayPath = displayPath ?? directory.path
+    }
+
+    /// An error about one file of the index, printed as `public/search/shard-3.json: error: …`.
+    func corrupt(_ name: String, _ message: String) -> SiftError {
+        SiftError(message, at: SourcePosition(path: displayPath + "/" + name, line: 0))
+    }
 
     func object(_ name: String) throws -> Any {
         // Names come from the manifest: a file of this folder only, as a browser resolves them.
         guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != "..", name != "." else {
-            throw SiftError("search index names a file outside its folder: \(name)", at: nil)
+            throw corrupt("manifest.json", "the index names a file outside its folder: \(name)")
         }
         let url = directory.appendingPathComponent(name)
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw SiftError("cannot read search index file \(url.path): run `sift build` first", at: nil)
+            throw corrupt(name, "cannot read the search index: run `sift build` again")
         }
         read.append((name, data.count))
         do { return try JSONSerialization.jsonObject(with: data) } catch {
-            throw SiftError("search index file \(name) is not valid JSON", at: nil)
+            throw corrupt(name, "not valid JSON")
         }
     }
 
     func shard(_ n: Int) throws -> [String: String] {
         if let s = shards[n] { return s }
-        let s = try object(IndexFormat.shardFileName(n)) as? [String: String] ?? [:]
+        let name = IndexFormat.shardFileName(n)
+        guard let s = try object(name) as? [String: String] else { throw corrupt(name, "expected an object of strings") }
         shards[n] = s
         return s
     }
