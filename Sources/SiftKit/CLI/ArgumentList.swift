@@ -1,13 +1,16 @@
 import Foundation
 
-/// The arguments left to read.
+/// The arguments left to read, and the standard input a command may read.
 struct ArgumentList {
     private var rest: ArraySlice<String>
     /// Where relative paths start.
     let directory: URL
-    init(_ args: [String], directory: URL) {
+    /// Reads standard input (a test hands in its own).
+    let input: () -> Data
+    init(_ args: [String], directory: URL, input: @escaping () -> Data = { Data() }) {
         rest = args[...]
         self.directory = directory
+        self.input = input
     }
     func url(_ path: String) -> URL {
         (path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)).standardizedFileURL

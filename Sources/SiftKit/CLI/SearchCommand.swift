@@ -21,6 +21,7 @@ enum SearchCommand: Command {
         var collection: String?
         var limit: Int?
         var json = false
+        var batch = false
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return helpOutcome
@@ -28,6 +29,7 @@ enum SearchCommand: Command {
             case "--scope": scope = try args.value(for: arg)
             case "--collection": collection = try args.value(for: arg)
             case "--json": json = true
+            case "--batch": batch = true
             case "--limit":
                 let v = try args.value(for: arg)
                 guard let n = Int(v), n >= 0 else { throw UsageError("--limit takes a whole number, not '\(v)'") }
@@ -38,13 +40,39 @@ enum SearchCommand: Command {
                 query = arg
             }
         }
-        guard let query else { throw UsageError("sift search needs a QUERY") }
+        guard (query != nil) != batch else {
+            throw UsageError(batch ? "sift search --batch reads its queries from standard input, not '\(query!)'" : "sift search needs a QUERY")
+        }
         let dir = args.url(site).appendingPathComponent("public/search")
         let shown = (site == "." ? "" : site + "/") + "public/search"
         guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("manifest.json").path) else {
             throw SiftError("no search index: run 'sift build' first", at: SourcePosition(path: shown + "/manifest.json", line: 0))
         }
-        let response = try SearchIndex(directory: dir, displayPath: shown).search(query, scope: scope, collection: collection, limit: limit)
+        let index = try SearchIndex(directory: dir, displayPath: shown)
+        if batch { return SiftCLI.Outcome(status: 0, stdout: try answers(index, args.input()), stderr: "") }
+        let response = try index.search(query!, scope: scope, collection: collection, limit: limit)
         return SiftCLI.Outcome(status: 0, stdout: json ? response.json() + "\n" : response.table(), stderr: "")
+    }
+
+    /// `sift search --batch` (for the tests that compare the two engines, docs/search-index.md):
+    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"limit":…}`, each answered
+    /// on its line as `--json` would, or as `{"error":"message"}`, from one index read once.
+    static func answers(_ index: SearchIndex, _ input: Data) throws -> String {
+        var out = ""
+        for line in String(decoding: input, as: UTF8.self).split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+            guard let request = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let query = request["query"] as? String else {
+                throw UsageError("sift search --batch reads one JSON object with a \"query\" a line, not: \(line.prefix(80))")
+            }
+            do {
+                out += try index.search(query, scope: request["scope"] as? String, collection: request["collection"] as? String,
+                                        limit: request["limit"] as? Int).json() + "\n"
+            } catch let e as SiftError {
+                var j = JSONWriter()
+                j.raw("{"); j.key("error"); j.string(e.message); j.raw("}\n")
+                out += j.out
+            }
+        }
+        return out
     }
 }

@@ -29,9 +29,11 @@ public struct SiftCLI {
     static var commands: [any Command.Type] { [BuildCommand.self, ServeCommand.self, NewCommand.self, CheckCommand.self, SearchCommand.self] }
 
     /// Runs the command line (without the program name); relative paths are taken from
-    /// `directory`, the process's working directory by default.
-    public static func run(_ arguments: [String], in directory: URL? = nil) -> Outcome {
-        var args = ArgumentList(arguments, directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    /// `directory`, the process's working directory by default. `input` is what a command
+    /// reading standard input (`sift search --batch`) reads.
+    public static func run(_ arguments: [String], in directory: URL? = nil,
+                           input: @escaping () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }) -> Outcome {
+        var args = ArgumentList(arguments, directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath), input: input)
         guard let command = args.next() else { return Outcome(status: 2, stdout: "", stderr: usage) }
         do {
             switch command {

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+@Test func batchAnswersEachLineAsJSONWould() throws {
+    let site = try TestSite([
+        "Content/fruit/fruit.csv": "name,kind\nLemon,Citrus\nLime,Citrus\nApple,Pome\n",
+        "Content/fruit/collection.yml": "scope_field: kind\n",
+    ])
+    #expect(site.build().status == 0)
+    let requests = """
+        {"query":"l"}
+        {"query":"lem","scope":"Citrus","limit":1}
+
+        {"query":"x","scope":"Stone"}
+        {"query":"","collection":"fruit"}
+
+        """
+    let batch = SiftCLI.run(["search", "--batch"], in: site.root, input: { Data(requests.utf8) })
+    #expect(batch.status == 0)
+    let one = { (args: [String]) in SiftCLI.run(["search"] + args + ["--json"], in: site.root).stdout }
+    #expect(batch.stdout == one(["l"]) + one(["lem", "--scope", "Citrus", "--limit", "1"])
+            + #"{"error":"unknown scope “Stone” (scopes: All, Citrus, Pome)"}"# + "\n" + one(["", "--collection", "fruit"]))
+
+    let bad = SiftCLI.run(["search", "--batch"], in: site.root, input: { Data("lemon\n".utf8) })
+    #expect(bad.status == 2)
+    #expect(SiftCLI.run(["search", "--batch", "lemon"], in: site.root, input: { Data() }).status == 2)
+}
