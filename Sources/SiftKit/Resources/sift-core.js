@@ -19,6 +19,13 @@ function mark(s, into) {
   }
 }
 
+// A corrupt or mismatched index rejects with this Error, the TypeError (or 404) met deep inside as
+// its cause. catch(String) below marks a promise no one awaits yet as handled: its failure is not
+// an uncaught one.
+const bad = cause => {
+  throw Error("sift: bad index", { cause });
+};
+
 const codes = (s, n) => {
   const w = s.length / n, out = new Int32Array(n);
   for (let i = 0, c; i < n; i++) for (let k = 0; k < w; k++)
@@ -65,9 +72,13 @@ export class SiftIndex {
       if (!r.ok) throw Error(`sift: ${name}: ${r.status}`);
       return r.json();
     };
-    const m = await get(url.href);
-    if (m.version !== 2) throw Error(`sift: index version ${m.version}`);
-    return new SiftIndex(m, await Promise.all(m.collections.map(c => (c.docs.fields ? c.docs : get(c.docs)))), get, hint);
+    try {
+      const m = await get(url.href);
+      if (m.version !== 2) throw Error(`sift: index version ${m.version}`);
+      return new SiftIndex(m, await Promise.all(m.collections.map(c => (c.docs.fields ? c.docs : get(c.docs)))), get, hint);
+    } catch (e) {
+      bad(e);
+    }
   }
 
   // d's folded fields, "\n"-joined: hay[off[d] … off[d+1]-1). Titles and slugs wait for a result.
@@ -75,9 +86,11 @@ export class SiftIndex {
   constructor(m, tables, get, hint) {
     const ft = [], scope = [], coll = [], hay = [], off = [0];
     Object.assign(this, { m, get, ft, scope, coll, collections: m.collections, shards: {}, bodies: {}, got: {}, all: {} });
-    for (const t of (this.hints = terms(hint?.() ?? ""))) t[2] && this.words(t);
+    for (const t of (this.hints = terms(hint?.() ?? ""))) t[2] && this.words(t).catch(String);
     m.collections.forEach((c, ci) => {
-      const t = tables[ci], n = c.count, sc = t.scope ? codes(t.scope, n) : [];
+      const t = tables[ci], n = c.count;
+      if (t.slugs.length !== n || !t.fields[0]) bad();
+      const sc = t.scope ? codes(t.scope, n) : [];
       const cols = t.fields.map(f => {
         const vs = f.scope ? c.scopes : f.values;
         return [f.scope ? sc : f.ids && codes(f.ids, n), vs, vs.map(fold)];
@@ -132,7 +145,7 @@ export class SiftIndex {
         if (!res.includes(1)) break;
       }
       return (this.got[t] = res);
-    })());
+    })().catch(bad));
   }
 
   // Rank buckets in list order, and each scope's count in cnt. Not in search(), and indexed, not
@@ -172,14 +185,14 @@ export class SiftIndex {
       if (cps(t).length > 2 && f.length < hits.length) {
         // At once, in the keystroke's task (a timer let Chromium render a frame first), unless the
         // body matches are known, or near: the index is one file, or they were fetched with it.
-        const wait = this.body(t), cand = !now || !this.m.shards || t in this.got || this.hints.includes(t) ? await wait : (partial = f);
+        const wait = this.body(t), cand = !now || !this.m.shards || t in this.got || this.hints.includes(t) ? await wait : (wait.catch(String), partial = f);
         let j = 0;
         // Partial: the field matches, without a pass over up to every item (5 ms at 100k).
         hits = cand == f ? f : hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;
     }
     partial || (this.prev = { all, ts, hits, via });
-    const { sn } = this, cnt = new Int32Array(sn.length), ranks = this.order(hits, via, ts, scope, limit, cnt), own = d => scope === "All" || sc[d] === scope;
+    const { sn } = this, cnt = new Int32Array(sn.length), ranks = this.order(hits, via, ts, scope, limit, cnt);
     const counts = { All: hits.length };
     for (const s of scopes) counts[s] = cnt[sn.indexOf(s)];
     const few = s => counts[s] < 5, fuzzy = [], counted = { ...counts }, m = counts[scope];
@@ -191,7 +204,7 @@ export class SiftIndex {
       for (const set of sets) for (const d of set) hit[d]++;
       for (let i = 0; i < hits.length; ) hit[hits[i++]] = 0;
       for (const d of sets[0]) if (hit[d] === ts.length && (few("All") || few(sc[d]))) {
-        m < 5 && own(d) && fuzzy.push(d);
+        m < 5 && (scope === "All" || sc[d] === scope) && fuzzy.push(d);
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
       }
     }
@@ -204,13 +217,14 @@ export class SiftIndex {
   }
 }
 
-/** Merged UTF-16 ranges of the query's terms in text. */
+// Merged UTF-16 ranges of the query's terms in text.
 export function highlight(text, query) {
   let f = "", i = 0;
   const from = [], to = [], r = [], out = [];
   for (const c of text) {
     const g = fold(c), j = i + c.length;
-    g || to.length && (to[to.length - 1] = j); // a dropped mark joins its letter
+    // A dropped mark joins its letter.
+    g || to.length && (to[to.length - 1] = j);
     for (const _ of g.split("")) from.push(i), to.push(j);
     f += g;
     i = j;
