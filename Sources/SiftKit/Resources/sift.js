@@ -86,7 +86,7 @@ export class SiftSearch {
       if (e.key == "/" && !e.target.closest("input,textarea,select,[contenteditable]") ||
           (e.ctrlKey || e.metaKey) && e.key == "k") { e.preventDefault(); input.focus(); }
     });
-    if (f.dataset.scopeBar == "always") this.index().then(ix => this.scopes(this.ix = ix));
+    if (f.dataset.scopeBar == "always") this.index().then(ix => this.scopes(this.ix = ix), console.warn);
     this.restore();
   }
 
@@ -157,7 +157,15 @@ export class SiftSearch {
     history.replaceState(history.state, "", u);
   }
 
-  async run(keep, more) {
+  // A corrupt or missing index, or a failed search: said in the bar, the reason in the console.
+  run(keep, more) {
+    return this.search(keep, more).catch(e => {
+      console.warn(e);
+      this.say("Search is unavailable");
+    });
+  }
+
+  async search(keep, more) {
     const n = ++this.seq, q = this.q = this.input.value, scope = this.scope;
     more || (this.n = 50);
     this.start();
