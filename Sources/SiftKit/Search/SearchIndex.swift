@@ -159,7 +159,9 @@ public struct SearchIndex {
             pool = pool.filter { docs[$0].scope == scope }
         }
 
-        let terms = Array(NSOrderedSet(array: Fold.terms(query)).array as! [String])
+        // Identical terms count once (NSOrderedSet does not tell Swift strings apart on Linux).
+        var seen = Set<String>()
+        let terms = Fold.terms(query).filter { seen.insert($0).inserted }
         var hits: [(doc: Int, rank: Int, match: SearchResult.Match)] = []
         if terms.isEmpty {
             hits = pool.map { ($0, 3, .field) }

@@ -170,3 +170,18 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(throws: SiftError.self) { try store.object("../secret.json") }
     #expect(store.read.isEmpty)
 }
+
+/// Found by the differential test (issue 19): "№7 №7" ranked as if its phrase were "no7 no7",
+/// so a title starting with "№7" no longer came first, as it does in sift-core.js.
+@Test func identicalTermsCountOnce() throws {
+    var builder = SearchIndexBuilder()
+    for (slug, title) in [("a", "n1 №7"), ("b", "№7™ n369")] {
+        builder.add(SearchIndexBuilder.digest(SearchDocument(
+            collection: "c", slug: slug, title: title, url: "c/\(slug)/", fields: [("name", title)])))
+    }
+    let dir = temporaryFolder("sift-terms")
+    try builder.write(to: dir, baseURL: "/")
+    let index = try SearchIndex(directory: dir)
+    #expect(try index.search("№7 №7").results.map(\.slug) == ["b", "a"])
+    #expect(try index.search("No7 no7 NO7").results.map(\.slug) == ["b", "a"])
+}
