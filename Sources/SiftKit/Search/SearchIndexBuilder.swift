@@ -146,7 +146,7 @@ public struct SearchIndexBuilder {
             bytes += Array(",\"words\":".utf8)
             words.writeObject((ranked ?? Array(0..<words.count).sorted(by: words.less)).map { ($0, true) }, into: &bytes)
             bytes += Array("}\n".utf8)
-            return [("manifest.json", bytes)]
+            return [("manifest.json", bytes)] + files
         }
         let bounds = words.packBuckets(target: max(shardTarget, words.estimatedBytes / 1024))
         m.raw(",\"shards\":\(bounds.count + 1),\"bounds\":"); m.ints(bounds)

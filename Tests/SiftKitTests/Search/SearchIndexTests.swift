@@ -185,3 +185,20 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(try index.search("№7 №7").results.map(\.slug) == ["b", "a"])
     #expect(try index.search("No7 no7 NO7").results.map(\.slug) == ["b", "a"])
 }
+
+/// Found by the differential test (issue 19): an index of few words but large document tables
+/// named docs-0.json in its manifest without writing it, so neither engine could open it.
+@Test func tablesOutsideAnUnshardedManifestAreWritten() throws {
+    var builder = SearchIndexBuilder()
+    builder.inlineDocsLimit = 100
+    for i in 0..<500 {
+        builder.add(SearchIndexBuilder.digest(SearchDocument(
+            collection: "c", slug: "d\(i)", title: "Document number \(i) of a long table", url: "c/d\(i)/",
+            fields: [("name", "Document number \(i) of a long table")], body: "short")))
+    }
+    let dir = temporaryFolder("sift-tables")
+    try builder.write(to: dir, baseURL: "/")
+    #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("docs-0.json").path))
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("shard-0.json").path))
+    #expect(try SearchIndex(directory: dir).search("Document number 7 of a long table").results.first?.slug == "d7")
+}
