@@ -144,24 +144,24 @@ public struct SearchIndex {
                        limit: Int? = nil) throws -> SearchResponse {
         var pool = Array(docs.indices)
         if let collection {
-            guard let c = collections.firstIndex(where: { $0.name == collection }) else {
+            guard let c = collections.firstIndex(where: { Self.same($0.name, collection) }) else {
                 let known = collections.map(\.name).joined(separator: ", ")
                 throw SiftError("unknown collection “\(collection)” (collections: \(known))", at: nil)
             }
             pool = pool.filter { docs[$0].collection == c }
         }
         if let scope, scope != "All" {
-            let offered = Set(collections.filter { c in collection == nil || c.name == collection }.flatMap(\.scopes))
-            guard offered.contains(scope) else {
+            let offered = collections.filter { c in collection.map { Self.same(c.name, $0) } ?? true }.flatMap(\.scopes)
+            guard offered.contains(where: { Self.same($0, scope) }) else {
                 let known = (["All"] + orderedScopes(collection)).joined(separator: ", ")
                 throw SiftError("unknown scope “\(scope)” (scopes: \(known))", at: nil)
             }
-            pool = pool.filter { docs[$0].scope == scope }
+            pool = pool.filter { Self.same(docs[$0].scope, scope) }
         }
 
-        // Identical terms count once (NSOrderedSet does not tell Swift strings apart on Linux).
-        var seen = Set<String>()
-        let terms = Fold.terms(query).filter { seen.insert($0).inserted }
+        // Identical terms (the same code points) count once.
+        var seen = Set<[UInt8]>()
+        let terms = Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
         var hits: [(doc: Int, rank: Int, match: SearchResult.Match)] = []
         if terms.isEmpty {
             hits = pool.map { ($0, 3, .field) }
@@ -214,10 +214,16 @@ public struct SearchIndex {
 
     private func orderedScopes(_ collection: String?) -> [String] {
         var out: [String] = []
-        for c in collections where collection == nil || c.name == collection {
+        for c in collections where collection.map({ Self.same(c.name, $0) }) ?? true {
             for s in c.scopes where !out.contains(s) { out.append(s) }
         }
         return out
+    }
+
+    /// Names and scopes are compared exactly, code point by code point, as in JavaScript: a
+    /// String's == would take a decomposed "Ü" for a composed one.
+    static func same(_ a: String?, _ b: String) -> Bool {
+        a.map { $0.utf8.elementsEqual(b.utf8) } ?? false
     }
 
     /// True when `term` starts the title or follows a code point that is not a word code point.

@@ -202,3 +202,19 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("shard-0.json").path))
     #expect(try SearchIndex(directory: dir).search("Document number 7 of a long table").results.first?.slug == "d7")
 }
+
+/// Found by the differential test (issue 19): `--scope` with a decomposed "Ü" found the items of
+/// the composed scope (Swift's == is canonical equivalence), where sift-core.js, comparing code
+/// points as SPEC §3 says ("equals the scope exactly"), refused an unknown scope.
+@Test func scopesAndCollectionsAreComparedExactly() throws {
+    var builder = SearchIndexBuilder()
+    builder.addCollection(SearchCollectionInfo(name: "bücher", title: "Bücher", scopes: ["Über"]))
+    builder.add(SearchIndexBuilder.digest(SearchDocument(
+        collection: "bücher", slug: "a", title: "A", url: "b/a/", scope: "Über", fields: [("name", "A")])))
+    let dir = temporaryFolder("sift-exact")
+    try builder.write(to: dir, baseURL: "/")
+    let index = try SearchIndex(directory: dir)
+    #expect(try index.search("a", scope: "Über", collection: "bücher").total == 1)
+    #expect(throws: SiftError.self) { try index.search("a", scope: "Über".decomposedStringWithCanonicalMapping) }
+    #expect(throws: SiftError.self) { try index.search("a", collection: "bücher".decomposedStringWithCanonicalMapping) }
+}
