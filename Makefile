@@ -30,7 +30,8 @@ test: deps swift-test js-test browser-test hardening-test
 swift-test:
 	swift test
 
-# sift-core.js against the shared vectors and, on the example site it builds first, against `sift search`.
+# sift-core.js against the shared vectors and, on the example site it builds first, against `sift search`;
+# on corrupt indexes (fuzz.test.mjs); and against `sift search` on 20 random sites (differential.test.mjs).
 js-test: site
 	node --test Tests/js/
 
@@ -48,10 +49,12 @@ hardening-test: build browser-deps
 limits: build
 	python3 Tests/hardening/limits_long.py
 
-# libFuzzer + AddressSanitizer over the parsers (Fuzz/, a package of its own), FUZZ_SECONDS each (default 60).
-fuzz: deps
+# libFuzzer + AddressSanitizer over the parsers (Fuzz/, a package of its own), FUZZ_SECONDS each (default 60),
+# then `sift search` against sift-core.js on random sites for DIFF_SECONDS (default 60): each
+# disagreement is kept in Tests/Fixtures/differential/ (Tests/differential/run.mjs).
+fuzz: deps build
 	cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-	Fuzz/run-fuzz.sh
+	Fuzz/run-fuzz.sh; libfuzzer=$$?; node Tests/differential/run.mjs; differential=$$?; exit $$((libfuzzer || differential))
 
 # Chromium, nginx (the deploy test) and Playwright, installed only when missing; never `playwright install` (it downloads a browser).
 browser-deps:

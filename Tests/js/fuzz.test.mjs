@@ -161,7 +161,7 @@ async function runCase(texts, r, what, stats) {
   }
   for (const q of queries(r)) {
     const c = index.collections ?? [], scopes = c.flatMap((x) => (Array.isArray(x.scopes) ? x.scopes : []));
-    const opts = { scope: r.chance(0.6) ? "All" : r.pick([...scopes, "Nope"]), collection: r.chance(0.8) ? null : c[0]?.name ?? "x", limit: r.pick([Infinity, 0, 1, 5]) };
+    const opts = { scope: r.chance(0.6) ? "All" : r.pick([...scopes, "Nope"]), collection: r.chance(0.8) ? null : c[0]?.name ?? "x", limit: r.pick([Infinity, 0, 1, 5]), now: r.chance(0.3) };
     for (let attempt = 0; ; attempt++) {
       const t0 = performance.now();
       try {

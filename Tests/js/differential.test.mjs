@@ -1,0 +1,53 @@
+// `sift search` and sift-core.js on random sites (Tests/differential/engines.mjs): a fixed seed,
+// 20 sites (the first two of 5,000 and 2,500 items, sharded), 100 queries or more each, and
+// every disagreement ever kept in Tests/Fixtures/differential/. DIFF_SEED=S tries other sites.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { bin, build, compare, describe, fixtures, queries, site, writeSite } from "../differential/engines.mjs";
+
+const SEED = Number(process.env.DIFF_SEED ?? 1), SITES = 20, QUERIES = 100;
+const skip = !existsSync(bin) && "run `make site` first";
+
+/** Builds `files`, runs `run(dir)` and removes the folder. */
+async function withSite(files, run) {
+  const dir = writeSite(files);
+  try {
+    build(dir);
+    return await run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const report = (diffs) => diffs.slice(0, 5).map((d) => `${JSON.stringify(d.request)}: ${d.why}`).join("\n");
+
+test(`the engines agree on ${SITES} random sites, seed ${SEED}`, { skip, timeout: 300_000 }, async (t) => {
+  const start = performance.now();
+  let asked = 0, answered = 0, items = 0, sharded = 0;
+  for (let s = 0; s < SITES; s++) {
+    const seed = SEED * 1000 + s, files = site(seed, { size: [5000, 2500][s] });
+    await withSite(files, async (dir) => {
+      const m = JSON.parse(readFileSync(dir + "/public/search/manifest.json", "utf8"));
+      items += m.collections.reduce((a, c) => a + c.count, 0);
+      sharded += m.shards > 0;
+      const requests = queries(seed, QUERIES, describe(dir, files));
+      const { diffs, count } = await compare(dir, requests);
+      asked += requests.length;
+      answered += count;
+      assert.equal(diffs.length, 0, `site ${seed}: ${diffs.length} disagreements\n${report(diffs)}`);
+    });
+  }
+  const seconds = (performance.now() - start) / 1000;
+  t.diagnostic(`${asked} queries (${answered} sift search answers with the scope counts) over ${SITES} sites, ${items} items, ${sharded} sharded, in ${seconds.toFixed(1)} s`);
+  assert.ok(asked >= 2000 && sharded >= 2, `${asked} queries, ${sharded} sharded sites`);
+});
+
+const kept = existsSync(fixtures) ? readdirSync(fixtures).filter((f) => f.endsWith(".json")).sort() : [];
+for (const name of kept) {
+  test(`kept disagreement ${name}`, { skip }, async () => {
+    const { why, requests, files } = JSON.parse(readFileSync(fixtures + name, "utf8"));
+    const { diffs } = await withSite(files, (dir) => compare(dir, requests));
+    assert.equal(diffs.length, 0, `once: ${why}\nnow: ${report(diffs)}`);
+  });
+}
