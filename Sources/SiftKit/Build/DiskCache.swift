@@ -80,9 +80,11 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         while offset < digestData.count {
             guard offset + 8 <= digestData.count else { return false }
             var lengths = BinaryReader(bytes: [UInt8](digestData[offset..<offset + 8]))
-            guard let recordLength = lengths.u64().map(Int.init), recordLength >= 16, offset + 8 + recordLength <= digestData.count else { return false }
+            // Lengths are checked by subtraction: a damaged one may be any 64-bit number.
+            guard let recordLength = lengths.u64().flatMap(Int.init(exactly:)), recordLength >= 16,
+                  recordLength <= digestData.count - offset - 8 else { return false }
             var itemLength = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 16]))
-            guard let nameLength = itemLength.u64().map(Int.init), nameLength + 16 <= recordLength else { return false }
+            guard let nameLength = itemLength.u64().flatMap(Int.init(exactly:)), nameLength <= recordLength - 16 else { return false }
             var record = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 8 + 16 + nameLength]))
             guard let item = record.string(), let key = record.u64() else { return false }
             digestIndex[item] = (key, offset + 8 + 16 + nameLength..<offset + 8 + recordLength)
