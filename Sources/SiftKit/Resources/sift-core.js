@@ -2,16 +2,15 @@
 
 const WORD = /[\p{L}\p{M}\p{N}]$/u, PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu, cps = s => [...s];
 
-export function fold(s) {
-  return /[^\0-\x7f]/.test(s) ? s.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/ς/g, "σ") : s.toLowerCase();
-}
+export const fold = s =>
+  /[^\0-\x7f]/.test(s) ? s.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/ς/g, "σ") : s.toLowerCase();
 
 export function terms(query) {
   return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
 }
 
 function mark(s, into) {
-  const bits = s[0] === "!", b = atob(s.slice(bits));
+  const bits = s[0] == "!", b = atob(s.slice(bits));
   for (let i = 0, d = -1, v = 0, sh = 0, x; i < b.length; i++) {
     x = b.charCodeAt(i);
     if (bits) for (let k = 0; k < 8; k++) x >> k & 1 && (into[i * 8 + k] = 1);
@@ -20,8 +19,8 @@ function mark(s, into) {
 }
 
 // A corrupt or mismatched index rejects with this Error, the TypeError (or 404) met deep inside as
-// its cause. catch(String) below marks a promise no one awaits yet as handled: its failure is not
-// an uncaught one.
+// its cause. catch(() => {}) below marks a promise no one awaits yet as handled: its failure is
+// not an uncaught one.
 const bad = cause => {
   throw Error("sift: bad index", { cause });
 };
@@ -34,7 +33,7 @@ const codes = (s, n) => {
 };
 
 // Myers' bit vectors, BigInt past 32.
-function edits(p, text, k) {
+const edits = (p, text, k) => {
   const m = p.length, N = m > 32 ? BigInt : Number, one = N(1), zero = N(0), high = one << N(m - 1);
   const peq = (p.peq ??= p.reduce((o, c, i) => ((o[c] = (o[c] ?? zero) | one << N(i)), o), {}));
   let pv = -one, mv = zero, score = m;
@@ -45,12 +44,11 @@ function edits(p, text, k) {
     mv = ph << one & xv;
     if (score <= k) return true;
   }
-  return false;
-}
+};
 
 function near(t, ix, all, fz) {
   const p = cps(t), m = p.length, k = m > 7 ? 2 : 1, f = new Uint8Array(ix.ft.length), out = [];
-  for (const q in fz) t.includes(q) && fz[q].k === k && (all = fz[q]);
+  for (const q in fz) t.includes(q) && fz[q].k == k && (all = fz[q]);
   out.k = m > 3 && k;
   for (let j = 0; m > 3 && j <= k; j++) for (const d of ix.find(p.slice(j * m / (k + 1) | 0, (j + 1) * m / (k + 1) | 0).join(""), all)) f[d] = 1;
   for (const d of ix.find(t, all)) f[d] = 2;
@@ -72,13 +70,10 @@ export class SiftIndex {
       if (!r.ok) throw Error(`sift: ${name}: ${r.status}`);
       return r.json();
     };
-    try {
-      const m = await get(url.href);
-      if (m.version !== 2) throw Error(`sift: index version ${m.version}`);
+    return get(url.href).then(async m => {
+      if (m.version != 2) throw Error(`sift: index version ${m.version}`);
       return new SiftIndex(m, await Promise.all(m.collections.map(c => (c.docs.fields ? c.docs : get(c.docs)))), get, hint);
-    } catch (e) {
-      bad(e);
-    }
+    }).catch(bad);
   }
 
   // d's folded fields, "\n"-joined: hay[off[d] … off[d+1]-1). Titles and slugs wait for a result.
@@ -86,11 +81,11 @@ export class SiftIndex {
   constructor(m, tables, get, hint) {
     const ft = [], scope = [], coll = [], hay = [], off = [0];
     Object.assign(this, { m, get, ft, scope, coll, collections: m.collections, shards: {}, bodies: {}, got: {}, all: {} });
-    for (const t of (this.hints = terms(hint?.() ?? ""))) t[2] && this.words(t).catch(String);
+    for (const t of (this.hints = terms(hint?.() ?? ""))) t[2] && this.words(t).catch(() => {});
     m.collections.forEach((c, ci) => {
-      const t = tables[ci], n = c.count;
-      if (t.slugs.length !== n || !t.fields[0]) bad();
-      const sc = t.scope ? codes(t.scope, n) : [];
+      // A collection has as many items as slugs (none without fields): a count that says
+      // otherwise is not trusted, so no count can make these loops run for ever.
+      const t = tables[ci], n = c.count = t.fields[0] && t.slugs.length, sc = t.scope ? codes(t.scope, n) : [];
       const cols = t.fields.map(f => {
         const vs = f.scope ? c.scopes : f.values;
         return [f.scope ? sc : f.ids && codes(f.ids, n), vs, vs.map(fold)];
@@ -131,7 +126,7 @@ export class SiftIndex {
       let res = null;
       for (let i = 0; i <= last; i++) {
         const p = ps[i];
-        if (last && cps(p).length < 3 && (!i || i === last)) continue;
+        if (last && cps(p).length < 3 && (!i || i == last)) continue;
         const how = !last ? "includes" : !i ? "endsWith" : i < last ? "" : "startsWith";
         // A " p" marker: the union of the "@" words holding p is in the union file.
         const found = new Uint8Array(this.ft.length), words = await this.words(p);
@@ -139,7 +134,7 @@ export class SiftIndex {
         // are painted.
         i || !this.m.shards || await new Promise(r => setTimeout(r));
         const u = !last && " " + p in words && (await this.words(p, "union"))[p];
-        await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w === p) && !(u && words[w] === "@") && mark(words[w] === "@" ? (await this.words(w))[w] : words[w], found)));
+        await Promise.all(Object.keys(words).map(async w => (how ? w[how](p) : w == p) && !(u && words[w] == "@") && mark(words[w] == "@" ? (await this.words(w))[w] : words[w], found)));
         u && mark(u, found);
         res = res ? res.map((x, d) => x & found[d]) : found;
         if (!res.includes(1)) break;
@@ -156,8 +151,8 @@ export class SiftIndex {
     let cap = 5;
     for (let i = 0, d; i < hits.length; i++) {
       cnt[sid[d = hits[i]]]++;
-      if (cap && (scope === "All" || sc[d] === scope)) {
-        const t = ft[d], r = !t0 ? 3 : via[d] ? 4 : t === phrase ? 0 : cap > 1 && t.startsWith(phrase) ? 1 : cap > 2 && wordStart(t, t0) ? 2 : 3;
+      if (cap && (scope == "All" || sc[d] == scope)) {
+        const t = ft[d], r = !t0 ? 3 : via[d] ? 4 : t == phrase ? 0 : cap > 1 && t.startsWith(phrase) ? 1 : cap > 2 && wordStart(t, t0) ? 2 : 3;
         r < cap && ranks[r].push(d) >= limit && (cap = r);
       }
     }
@@ -167,16 +162,16 @@ export class SiftIndex {
   // now: answer at once, without the body matches of terms whose shards are still on the way
   // (fetched meanwhile); the answer then says partial.
   async search(query, { scope = "All", collection = null, limit = Infinity, now } = {}) {
-    const cs = collection == null ? this.collections : this.collections.filter(c => c.name === collection);
+    const cs = collection == null ? this.collections : this.collections.filter(c => c.name == collection);
     if (!cs.length) throw Error(`unknown collection “${collection}”`);
     const scopes = [...new Set(cs.flatMap(c => c.scopes))];
-    if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
+    if (scope != "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const { ft, scope: sc } = this, lo = cs[0].first, n = cs.reduce((a, c) => a + c.count, 0);
     const all = (this.all[lo + " " + n] ??= Array.from({ length: n }, (_, k) => lo + k));
     const ts = [...new Set(terms(query))], prev = this.prev;
     // Typing on narrows when each new t matches only where an old p in it did; the body-only marks
     // (via) stay true then, and a term typed before ("port" in "port l") has nothing to do.
-    const old = prev?.all === all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))),
+    const old = prev?.all == all && prev.ts.every(p => ts.some(t => t.includes(p) && (cps(t).length < 3 || cps(p).length > 2 && t.match(PIECE).length < 2))),
       via = old ? prev.via.slice() : new Uint8Array(ft.length);
     let hits = old ? prev.hits : all, partial;
     for (const t of ts) {
@@ -185,10 +180,10 @@ export class SiftIndex {
       if (cps(t).length > 2 && f.length < hits.length) {
         // At once, in the keystroke's task (a timer let Chromium render a frame first), unless the
         // body matches are known, or near: the index is one file, or they were fetched with it.
-        const wait = this.body(t), cand = !now || !this.m.shards || t in this.got || this.hints.includes(t) ? await wait : (wait.catch(String), partial = f);
+        const wait = this.body(t), cand = !now || !this.m.shards || t in this.got || this.hints.includes(t) ? await wait : (wait.catch(() => {}), partial = f);
         let j = 0;
         // Partial: the field matches, without a pass over up to every item (5 ms at 100k).
-        hits = cand == f ? f : hits.filter(d => (f[j] === d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
+        hits = cand == f ? f : hits.filter(d => (f[j] == d ? ++j : (!cand || cand[d]) && (via[d] = 1)));
       } else hits = f;
     }
     partial || (this.prev = { all, ts, hits, via });
@@ -203,8 +198,8 @@ export class SiftIndex {
         hit = new Int32Array(ft.length), sets = ts.map(t => (fz[t] ??= near(t, this, fz[" "], fz)));
       for (const set of sets) for (const d of set) hit[d]++;
       for (let i = 0; i < hits.length; ) hit[hits[i++]] = 0;
-      for (const d of sets[0]) if (hit[d] === ts.length && (few("All") || few(sc[d]))) {
-        m < 5 && (scope === "All" || sc[d] === scope) && fuzzy.push(d);
+      for (const d of sets[0]) if (hit[d] == ts.length && (few("All") || few(sc[d]))) {
+        m < 5 && (scope == "All" || sc[d] == scope) && fuzzy.push(d);
         for (const s of ["All", sc[d]]) few(s) && counted[s]++;
       }
     }

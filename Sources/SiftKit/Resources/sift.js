@@ -158,35 +158,33 @@ export class SiftSearch {
   }
 
   // A corrupt or missing index, or a failed search: said in the bar, the reason in the console.
-  run(keep, more) {
-    return this.search(keep, more).catch(e => {
+  async run(keep, more) {
+    try {
+      const n = ++this.seq, q = this.q = this.input.value, scope = this.scope;
+      more || (this.n = 50);
+      this.start();
+      this.sync();
+      clearTimeout(this.st);
+      this.st = setTimeout(() => this.save(), 300);
+      const ix = this.index();
+      this.list && (q || scope != "All") && this.flip(1);
+      this.ix = await ix;
+      this.scopes();
+      // Field matches at once; body matches when their shards arrive, below rows already shown.
+      // None for a run already overtaken (the focus's empty query, once the index is in, 2-6 ms
+      // of a cold first query at 10k).
+      const o = { scope, collection: this.col, limit: this.list ? this.n : this.limit };
+      for (let now = 1, was; n == this.seq; now = 0) {
+        const r = await this.ix.search(q, { ...o, now });
+        if (n == this.seq && this.active) this.show(r, more || was?.every((x, i) => r.results[i]?.url == x.url));
+        if (!r.partial) break;
+        was = r.results;
+      }
+      keep && this.remember();
+    } catch (e) {
       console.warn(e);
       this.say("Search is unavailable");
-    });
-  }
-
-  async search(keep, more) {
-    const n = ++this.seq, q = this.q = this.input.value, scope = this.scope;
-    more || (this.n = 50);
-    this.start();
-    this.sync();
-    clearTimeout(this.st);
-    this.st = setTimeout(() => this.save(), 300);
-    const ix = this.index();
-    this.list && (q || scope != "All") && this.flip(1);
-    this.ix = await ix;
-    this.scopes();
-    // Field matches at once; body matches when their shards arrive, below rows already shown.
-    // None for a run already overtaken (the focus's empty query, once the index is in, 2-6 ms
-    // of a cold first query at 10k).
-    const o = { scope, collection: this.col, limit: this.list ? this.n : this.limit };
-    for (let now = 1, was; n == this.seq; now = 0) {
-      const r = await this.ix.search(q, { ...o, now });
-      if (n == this.seq && this.active) this.show(r, more || was?.every((x, i) => r.results[i]?.url == x.url));
-      if (!r.partial) break;
-      was = r.results;
     }
-    keep && this.remember();
   }
 
   show({ query: q, scope, total, results, scopeCounts, partial }, more) {
