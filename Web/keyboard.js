@@ -1,0 +1,85 @@
+// The bar's keys (docs/search-bar.md, "Keyboard") and the row they select: Esc cancels, ↓ ↑ move
+// through the rows, Enter opens the selected one or submits, ← → move along the scope bar; and the
+// page's shortcut to the field, / or Ctrl+K or Cmd+K.
+
+// One shortcut for the page, to the first bar's field.
+let shortcut;
+
+export class Keyboard {
+  constructor(opts = {}) {
+    this.idPrefix = opts.idPrefix; // rows without an id get one from it, for aria-activedescendant
+    this.input = opts.input;
+    this.listbox = opts.listbox;
+    this.onEscape = opts.onEscape ?? (() => {});
+    this.onSubmit = opts.onSubmit ?? (() => {});
+    this.onScope = opts.onScope ?? (() => {});
+    this.onLastRow = opts.onLastRow;
+    this.rows = []; // the rows ↓ and ↑ move through: a list's rows, or a panel's options
+    this.selected = -1;
+    opts.form.addEventListener("keydown", (event) => this.keydown(event));
+  }
+
+  /** Listens for / (outside a text field), Ctrl+K and Cmd+K, once per page. */
+  static focusOnShortcut(input) {
+    if (shortcut) return;
+    shortcut = (event) => {
+      const slash = event.key == "/" && !event.target.closest("input,textarea,select,[contenteditable]");
+      if (slash || ((event.ctrlKey || event.metaKey) && event.key == "k")) {
+        event.preventDefault();
+        input.focus();
+      }
+    };
+    document.addEventListener("keydown", shortcut);
+  }
+
+  keydown(event) {
+    const { key, target } = event, inResults = target == this.input || target == this.listbox, forward = key == "ArrowDown" || key == "ArrowRight";
+    if (key == "Escape") {
+      event.preventDefault();
+      this.onEscape();
+    } else if (inResults && /Arrow(Down|Up)/.test(key)) {
+      event.preventDefault();
+      this.move(forward ? 1 : -1);
+    } else if (inResults && key == "Enter") {
+      event.preventDefault();
+      const row = this.rows[this.selected];
+      // A list's row holds its link; a panel's option is one.
+      if (row) return (row.querySelector("a") ?? row).click();
+      this.onSubmit();
+    } else if (target.role == "radio" && /Arrow(Left|Right)/.test(key)) {
+      const radio = target[forward ? "nextElementSibling" : "previousElementSibling"];
+      if (radio) {
+        radio.focus();
+        this.onScope(radio.dataset.scope);
+      }
+    }
+  }
+
+  /** Moves the selection by `step` rows, within the rows (-1: none). */
+  move(step) {
+    const rows = this.rows, previous = rows[this.selected];
+    if (previous) {
+      delete previous.dataset.active;
+      if (previous.role) previous.setAttribute("aria-selected", "false");
+    }
+    this.selected = Math.max(-1, Math.min(rows.length - 1, this.selected + step));
+    const row = rows[this.selected];
+    // At the last row shown, the next ones are asked for.
+    if (this.selected == rows.length - 1) this.onLastRow?.();
+    if (row) {
+      row.dataset.active = "";
+      if (row.role) row.setAttribute("aria-selected", "true");
+      row.id ||= `${this.idPrefix}-r${this.selected}`;
+      row.scrollIntoView({ block: "nearest" });
+    }
+    // The field keeps the focus; the listbox has it when Tab took it there to scroll.
+    for (const owner of [this.input, this.listbox]) {
+      if (row) owner.setAttribute("aria-activedescendant", row.id);
+      else owner.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  deselect() {
+    this.move(-Infinity);
+  }
+}

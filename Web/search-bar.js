@@ -1,0 +1,273 @@
+// The search bar (docs/search-bar.md), modelled on iOS's UISearchController: it holds the search's
+// state (the text searched, the scope, whether the bar is active) and hands each concern to its
+// part: the field, the scope bar, the results (a panel, or the page's list), the empty state,
+// the keyboard, the URL.
+import { SiftIndex } from "./sift-core.js";
+import { element, flagOption, onClick, setFlag } from "./dom.js";
+import { EmptyState } from "./empty-state.js";
+import { Keyboard } from "./keyboard.js";
+import { ListResults } from "./list-results.js";
+import { RecentSearches } from "./recent-searches.js";
+import { ResultsPanel } from "./results-panel.js";
+import { ScopeBar } from "./scope-bar.js";
+import { SearchField } from "./search-field.js";
+import { UrlState } from "./url-state.js";
+
+const root = document.documentElement;
+// Rows a list shows at first, and adds each time more are asked for.
+const ROWS = 50;
+// Loading indexes by URL: the bars of a page share them.
+const indexes = {};
+let bars = 0;
+
+/** A search bar built into `mount`; its options default to the mount's data- attributes. */
+export class SiftSearch {
+  constructor(mount, opts = {}) {
+    const option = (name) => opts[name] ?? mount.dataset[name];
+    const idPrefix = "sift" + bars++, collection = option("collection");
+    // On a list page the bar searches that list's collection and shows its results in place of the list.
+    const list = collection && document.querySelector(`[data-sift-list="${CSS.escape(collection)}"]`);
+    this.indexURL = option("index");
+    this.collection = collection || null;
+    this.host = mount.parentNode;
+    setFlag(this.host, "data-sift-host", true);
+    this.instant = flagOption(option("instant"), true);
+    this.dim = flagOption(option("dim"), false);
+    this.hideNavigation = flagOption(option("hideNavigation"), true);
+    this.limit = opts.limit ?? 20;
+    this.query = ""; // the text of the latest search
+    this.scope = "All";
+    this.active = false;
+    this.runs = 0; // searches started: a run that is not the latest shows nothing
+
+    this.field = new SearchField({
+      placeholder: option("placeholder"),
+      cancelText: option("cancelText"),
+      listboxId: !list && idPrefix + "-l",
+      onSearch: () => this.search(),
+      onInput: (query) => {
+        this.emit("change", { query });
+        // Without instant search, typing waits for Enter; emptying the field still shows the empty state.
+        if (this.instant || !this.field.value) this.search();
+        else this.update();
+      },
+      onCancel: () => this.cancel(),
+    });
+    this.scopeBar = new ScopeBar({ onPick: (scope) => this.pickScope(scope) });
+    this.status = element("div", { class: "sift-status", role: "status", "aria-live": "polite" });
+    this.recentSearches = new RecentSearches();
+    this.emptyState = new EmptyState({
+      recentSearches: this.recentSearches,
+      scopes: () => this.scopeBar.scopes,
+      onScope: (scope) => this.pickScope(scope),
+      onRecent: (query) => {
+        this.field.value = query;
+        this.field.input.focus();
+        this.search({ remember: true });
+      },
+      onCleared: () => {
+        this.field.input.focus();
+        this.update();
+      },
+    });
+    this.panel = new ResultsPanel({ listboxId: idPrefix + "-l" });
+    this.popover = element("div", { class: "sift-pop", hidden: "" }, this.emptyState.element, this.panel.listbox);
+    this.form = element("form", { role: "search", class: "sift", "data-style": option("style") ?? "prominent", "data-scope-bar": option("scopeBar") ?? "active" },
+      this.field.element, element("div", { class: "sift-sb" }, this.scopeBar.element), this.popover);
+    // The status follows the bar on a list page, and leads the panel's results elsewhere.
+    if (list) this.form.append(this.status);
+    else this.popover.insertBefore(this.status, this.panel.listbox);
+    mount.replaceChildren(this.form);
+    const dimmer = element("div", { class: "sift-dim" });
+    document.body.append(dimmer);
+    this.listResults = list ? new ListResults({ list, onMore: () => this.showMore() }) : null;
+    this.urlState = new UrlState({ state: () => ({ query: this.query, scope: this.scope }) });
+
+    this.form.addEventListener("submit", (event) => event.preventDefault());
+    this.keyboard = new Keyboard({
+      idPrefix,
+      form: this.form,
+      input: this.field.input,
+      listbox: this.panel.listbox,
+      onEscape: () => this.cancel(),
+      onSubmit: () => {
+        this.emit("submit", { query: this.field.value });
+        this.search({ remember: true });
+      },
+      onScope: (scope) => this.pickScope(scope),
+      onLastRow: list ? () => this.showMore() : undefined,
+    });
+    onClick(dimmer, () => this.cancel());
+    // Opening a result is a search worth remembering.
+    for (const results of [this.listResults?.copy, this.panel.listbox]) results?.addEventListener("click", (event) => event.target.closest("a") && this.remember());
+    // A panel closes on a click anywhere else, as the dimmed background does.
+    if (!list) document.addEventListener("pointerdown", (event) => this.form.contains(event.target) || this.cancel());
+    // Back to a page kept in the back-forward cache: the URL's search again.
+    window.addEventListener("pageshow", (event) => event.persisted && this.restore());
+    Keyboard.focusOnShortcut(this.field.input);
+    if (this.form.dataset.scopeBar == "always") {
+      this.loadIndex().then((index) => {
+        this.index = index;
+        this.showScopes();
+      }, console.warn);
+    }
+    this.restore();
+  }
+
+  emit(name, detail) {
+    this.form.dispatchEvent(new CustomEvent("sift:" + name, { bubbles: true, detail }));
+  }
+
+  // Fetched on first use. Text typed while it loads is its hint: that term's shard comes first.
+  loadIndex() {
+    return (indexes[this.indexURL] ??= SiftIndex.load(this.indexURL, { hint: () => this.field.value }));
+  }
+
+  /** The URL's search, if it has one; else the bar at rest. */
+  restore() {
+    const { query, scope } = this.urlState.read();
+    if (!query && scope == "All") return this.cancel();
+    this.field.value = query;
+    this.selectScope(scope);
+    this.search();
+  }
+
+  start() {
+    if (this.active) return;
+    this.active = true;
+    const header = this.hideNavigation ? document.querySelector("[data-sift-header]") : null;
+    // The header slides away by its own height.
+    header?.style.setProperty("--sift-header-height", header.offsetHeight + "px");
+    setFlag(this.form, "data-active", true);
+    root.dataset.sift = this.listResults ? "list" : "panel";
+    if (this.hideNavigation) {
+      setFlag(root, "data-sift-hide", true);
+      // Not on <html>: see "Two more costs" in docs/search-bar.md.
+      this.host.dataset.siftHost = "hide";
+    }
+    this.emit("start");
+  }
+
+  cancel() {
+    if (!this.active) return;
+    this.active = false;
+    this.runs++;
+    this.field.value = this.query = "";
+    this.selectScope("All");
+    if (this.listResults) this.resetList();
+    this.update();
+    this.say("");
+    setFlag(this.form, "data-active", false);
+    setFlag(root, "data-sift", false);
+    setFlag(root, "data-sift-hide", false);
+    this.host.dataset.siftHost = "";
+    this.urlState.save();
+    this.field.input.blur();
+    this.emit("cancel");
+  }
+
+  // Shows what the state asks for: Clear while there is text; while active with nothing typed
+  // (idle), the dimmed page and the empty state; the panel while it has something to show.
+  update() {
+    const idle = this.active && !this.field.value && this.scope == "All", listbox = this.panel.listbox;
+    this.field.update();
+    setFlag(root, "data-sift-dim", this.dim && idle);
+    this.emptyState.element.hidden = !idle || !this.emptyState.render();
+    this.popover.hidden = this.emptyState.element.hidden && (Boolean(this.listResults) || !this.query || !this.active);
+    listbox.hidden = idle || Boolean(this.listResults);
+    if (!this.listResults) this.field.input.setAttribute("aria-expanded", !this.popover.hidden && !listbox.hidden);
+  }
+
+  say(text, nothingFound) {
+    this.status.textContent = text;
+    setFlag(this.status, "data-none", nothingFound);
+  }
+
+  /**
+   * Searches the field's text in the scope and shows the answer. `remember`: keep the search
+   * among the recent ones; `more`: the next rows of a list, below those shown.
+   */
+  search({ remember = false, more = false } = {}) {
+    // A corrupt or missing index, or a failed search: said in the bar, the reason in the console.
+    return this.run({ remember, more }).catch((error) => {
+      console.warn(error);
+      this.say("Search is unavailable");
+    });
+  }
+
+  async run({ remember, more }) {
+    const run = ++this.runs, query = (this.query = this.field.value), scope = this.scope;
+    if (!more) this.rowLimit = ROWS;
+    this.start();
+    this.update();
+    this.urlState.saveSoon();
+    const loading = this.loadIndex();
+    if (this.listResults && (query || scope != "All")) this.listResults.showResults(true);
+    this.index = await loading;
+    this.showScopes();
+    // Field matches at once; body matches when their shards arrive, below the rows already shown.
+    // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
+    const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit };
+    for (let now = true, shown; run == this.runs; now = false) {
+      const answer = await this.index.search(query, { ...options, now });
+      const sameStart = shown?.every((result, i) => answer.results[i]?.url == result.url);
+      if (run == this.runs && this.active) this.show(answer, { keepShown: more || sameStart });
+      if (!answer.partial) break;
+      shown = answer.results;
+    }
+    if (remember) this.remember();
+  }
+
+  show({ query, scope, total, results, scopeCounts, partial }, { keepShown }) {
+    const filtering = query || scope != "All";
+    if (!keepShown) this.keyboard.deselect();
+    this.scopeBar.showCounts(scopeCounts);
+    if (!this.listResults) {
+      const collectionTitle = (name) => this.index.collections.find((collection) => collection.name == name).title;
+      this.keyboard.rows = this.panel.show(results, query, { keepShown, collectionTitle });
+    } else if (!filtering) this.resetList();
+    else this.keyboard.rows = this.listResults.show(results, query, total, { keepShown });
+    this.update();
+    this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);
+    this.emit("results", { query, scope, total, partial: !!partial });
+  }
+
+  showMore() {
+    if (this.listResults.hasMore && this.listResults.rowCount >= this.rowLimit) {
+      this.rowLimit += ROWS;
+      this.search({ more: true });
+    }
+  }
+
+  resetList() {
+    this.listResults.reset();
+    this.keyboard.rows = [];
+  }
+
+  // The scope bar, once the index says which scopes the collection has.
+  showScopes() {
+    const collection = this.index.collections.find((candidate) => candidate.name == this.collection);
+    if (this.scopeBar.built || !collection?.scopes.length) return;
+    setFlag(this.form, "data-scopes", true);
+    this.scopeBar.build(collection.scopes);
+    this.scopeBar.select(this.scope);
+  }
+
+  pickScope(scope) {
+    if (scope == this.scope) return;
+    this.selectScope(scope);
+    this.emit("scope", { scope });
+    this.search();
+  }
+
+  selectScope(scope) {
+    this.scope = scope;
+    this.scopeBar.select(scope);
+  }
+
+  remember() {
+    const query = this.query.trim();
+    this.urlState.save();
+    if (query) this.recentSearches.add(query);
+  }
+}

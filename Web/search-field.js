@@ -1,0 +1,46 @@
+// The search field with its magnifier and placeholder, its Clear button, and Cancel.
+import { button, element, onClick } from "./dom.js";
+
+export class SearchField {
+  constructor(opts = {}) {
+    const placeholder = opts.placeholder ?? "Search";
+    const onSearch = opts.onSearch ?? (() => {}), onInput = opts.onInput ?? onSearch, onCancel = opts.onCancel ?? (() => {});
+    const input = (this.input = element("input", {
+      type: "search",
+      class: "sift-input",
+      placeholder,
+      "aria-label": placeholder,
+      autocomplete: "off",
+      // Beside a results panel the field is a combobox owning its listbox; on a list page the
+      // results replace the list below, and it stays a plain search field.
+      ...(opts.listboxId && { role: "combobox", "aria-controls": opts.listboxId, "aria-expanded": "false", "aria-autocomplete": "list" }),
+    }));
+    this.clearButton = button({ class: "sift-clear", "aria-label": "Clear", hidden: "" });
+    this.cancelButton = button({ class: "sift-cancel" }, opts.cancelText ?? "Cancel");
+    // The magnifier and placeholder are drawn over the field so the centered style can slide them.
+    const hint = element("span", { class: "sift-hint", "aria-hidden": "true" }, element("i", { class: "sift-icon" }), element("span", {}, placeholder));
+    this.element = element("div", { class: "sift-bar" }, element("div", { class: "sift-field" }, input, hint, this.clearButton), this.cancelButton);
+
+    input.addEventListener("focus", () => onSearch());
+    input.addEventListener("input", () => onInput(input.value));
+    onClick(this.clearButton, () => {
+      input.value = "";
+      input.focus();
+      onSearch();
+    });
+    onClick(this.cancelButton, () => onCancel());
+  }
+
+  get value() {
+    return this.input.value;
+  }
+
+  set value(text) {
+    this.input.value = text;
+  }
+
+  /** Shows Clear while there is text. */
+  update() {
+    this.clearButton.hidden = !this.input.value;
+  }
+}

@@ -1,0 +1,4 @@
+// Sift's search bar (docs/search-bar.md): one on every [data-sift-search] of the page.
+import { SiftSearch } from "./search-bar.js";
+export { SiftSearch };
+for (const mount of document.querySelectorAll("[data-sift-search]")) new SiftSearch(mount);
