@@ -7,7 +7,7 @@ APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config
 # The browser tests' Python side: Playwright drives Debian's Chromium, axe-core audits each state.
 PIP_PACKAGES := playwright pytest axe-playwright-python
 
-.PHONY: site test deps build swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench bench-deps relevance relevance-deps serve clean
+.PHONY: site test deps build js js-deps swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench bench-deps relevance relevance-deps serve clean
 
 site: build
 	$(SIFT) build
@@ -27,12 +27,29 @@ deps:
 
 test: deps swift-test js-test browser-test hardening-test
 
+# The search bar's shipped files (Sources/SiftKit/Resources/sift.js, sift-core.js, sift.css) from
+# their readable sources in Web/, minified by Debian's esbuild. Run it after editing Web/; the
+# js-test target fails while they are stale.
+js: js-deps
+	Web/build.sh
+
+# Debian's esbuild (0.17 in Debian 12), installed only when missing.
+js-deps:
+	@if ! command -v esbuild >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq esbuild >/dev/null; \
+	  else \
+	    echo "the search bar's files are built with: sudo apt-get install esbuild"; exit 1; \
+	  fi; \
+	fi
+
 swift-test:
 	swift test
 
 # sift-core.js against the shared vectors and, on the example site it builds first, against `sift search`;
-# on corrupt indexes (fuzz.test.mjs); and against `sift search` on 20 random sites (differential.test.mjs).
-js-test: site
+# on corrupt indexes (fuzz.test.mjs); against `sift search` on 20 random sites (differential.test.mjs);
+# and the shipped files against a fresh esbuild run over Web/.
+js-test: site js-deps
 	node --test Tests/js/
 
 # The search bar in real headless Chromium (Debian's, driven by Python Playwright) against

@@ -2,7 +2,7 @@
 
 SIFT=path picks the sift binary (default: .build/release/sift of this repository).
 SIFT_ASSETS=dir overlays the files of dir onto public/assets/ after each build, to try
-sift.js or sift.css edits without rebuilding sift.
+edits of Web/ without rebuilding sift (`Web/build.sh dir` writes sift.js, sift-core.js and sift.css there).
 """
 import contextlib
 import functools

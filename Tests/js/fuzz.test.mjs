@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SiftIndex } from "../../Sources/SiftKit/Resources/sift-core.js";
+import { SiftIndex } from "../../Web/sift-core.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const CASES = Number(process.env.FUZZ_CASES ?? 3000), SEED = Number(process.env.FUZZ_SEED ?? 19);

@@ -16,13 +16,13 @@ public enum BuiltinResources {
         ("search", text(PackageResources.search_mustache)),
     ]
 
-    /// Files written to public/assets/ by every build, by file name; the search bar's without
-    /// the comments and indentation of its sources (`AssetMinifier`).
+    /// Files written to public/assets/ by every build, by file name, as they are: the search
+    /// bar's are esbuild's minified output of their sources in Web/ (`make js`).
     public static let assets: [(String, [UInt8])] = [
         ("site.css", PackageResources.site_css),
-        ("sift.css", AssetMinifier.minify(PackageResources.sift_css, name: "sift.css")),
-        ("sift.js", AssetMinifier.minify(PackageResources.sift_js, name: "sift.js")),
-        ("sift-core.js", AssetMinifier.minify(PackageResources.sift_core_js, name: "sift-core.js")),
+        ("sift.css", PackageResources.sift_css),
+        ("sift.js", PackageResources.sift_js),
+        ("sift-core.js", PackageResources.sift_core_js),
     ]
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

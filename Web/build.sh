@@ -1,0 +1,17 @@
+#!/bin/sh
+# Writes what a site ships from the readable sources in Web/, minified by esbuild: sift.js (the
+# search bar's modules in one file, importing ./sift-core.js), sift-core.js and sift.css, into the
+# folder given (default Sources/SiftKit/Resources, which `swift build` compiles into sift).
+# `make js` runs it; Tests/js/shipped.test.mjs runs it into a temporary folder and compares.
+set -eu
+web=$(dirname "$0")
+out=${1:-$web/../Sources/SiftKit/Resources}
+# The shipped files were written by Debian 12's esbuild; another version may write other bytes.
+expected=0.17.0
+version=$(esbuild --version)
+[ "$version" = "$expected" ] || echo "Web/build.sh: esbuild $version, not $expected: the output may differ from the shipped files" >&2
+# --charset=utf8: “quotes” and · as they are, not as \u escapes.
+flags="--minify --charset=utf8 --log-level=warning"
+esbuild "$web/sift.js" --bundle --format=esm --external:./sift-core.js $flags --outfile="$out/sift.js"
+esbuild "$web/sift-core.js" --format=esm $flags --outfile="$out/sift-core.js"
+esbuild "$web/sift.css" $flags --outfile="$out/sift.css"
