@@ -403,19 +403,19 @@ function substringDistance(pattern, text, within) {
 /** The UTF-16 ranges of `text` that hold the query's terms once folded, merged where they meet. */
 export function highlight(text, query) {
   let folded = "", position = 0;
-  const from = [], to = [], ranges = [], merged = [];
+  const starts = [], ends = [], ranges = [], merged = [];
   for (const char of text) {
     const foldedChar = fold(char), end = position + char.length;
     // A character that folds to nothing (a dropped mark) joins the one before it.
-    if (!foldedChar && to.length) to[to.length - 1] = end;
-    for (let unit = 0; unit < foldedChar.length; unit++) from.push(position), to.push(end);
+    if (!foldedChar && ends.length) ends[ends.length - 1] = end;
+    for (let unit = 0; unit < foldedChar.length; unit++) starts.push(position), ends.push(end);
     folded += foldedChar;
     position = end;
   }
   for (const term of terms(query)) {
-    for (let at = folded.indexOf(term); at >= 0; at = folded.indexOf(term, at + 1)) ranges.push([from[at], to[at + term.length - 1]]);
+    for (let at = folded.indexOf(term); at >= 0; at = folded.indexOf(term, at + 1)) ranges.push([starts[at], ends[at + term.length - 1]]);
   }
-  for (const range of ranges.sort((a, b) => a[0] - b[0])) {
+  for (const range of ranges.sort((left, right) => left[0] - right[0])) {
     const previous = merged.at(-1);
     if (previous && range[0] <= previous[1]) previous[1] = Math.max(previous[1], range[1]);
     else merged.push(range);

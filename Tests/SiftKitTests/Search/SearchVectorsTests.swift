@@ -13,6 +13,7 @@ struct SearchVectors {
 
     var folds: [[String: Any]] { root["fold"] as! [[String: Any]] }
     var slugs: [[String: Any]] { root["slug"] as! [[String: Any]] }
+    var derivedSlugs: [[String: Any]] { root["derivedSlug"] as! [[String: Any]] }
     var terms: [[String: Any]] { root["terms"] as! [[String: Any]] }
     var queries: [[String: Any]] { root["queries"] as! [[String: Any]] }
 
@@ -48,6 +49,14 @@ struct SearchVectors {
 @Test func slugVectors() throws {
     for v in try SearchVectors().slugs {
         #expect(Slug.make(v["in"] as! String) == v["out"] as! String)
+    }
+}
+
+/// The slug a client derives where an index's `slugs` entry is empty; sift-core.js's `derivedSlug`
+/// reads the same vectors (Tests/js/format.test.mjs).
+@Test func derivedSlugVectors() throws {
+    for v in try SearchVectors().derivedSlugs {
+        #expect(IndexFormat.derivedSlug(v["title"] as! String) == v["slug"] as? String, "derived slug of \(v["title"]!)")
     }
 }
 

@@ -1,0 +1,31 @@
+// The constants sift-core.js shares with the Swift side come from one place: IndexFormat.swift
+// (the index version, the bucket count) and the shared vectors (the derived slug, which
+// SearchVectorsTests.swift checks against IndexFormat.derivedSlug).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import * as source from "../../Web/sift-core.js";
+import * as shipped from "../../Sources/SiftKit/Resources/sift-core.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const swift = readFileSync(root + "Sources/SiftKit/Search/IndexFormat.swift", "utf8");
+const vectors = JSON.parse(readFileSync(root + "Tests/Fixtures/search-vectors.json", "utf8"));
+
+/** The value of `static let name = 123` in IndexFormat.swift. */
+function swiftConstant(name) {
+  const found = swift.match(new RegExp(`static let ${name} = ([0-9_]+)\\b`));
+  assert.ok(found, `IndexFormat.swift has no \`static let ${name} = …\``);
+  return Number(found[1].replaceAll("_", ""));
+}
+
+for (const [name, core] of Object.entries({ source, shipped })) {
+  test(`${name} sift-core.js reads the index version and bucket count IndexFormat.swift writes`, () => {
+    assert.equal(core.IndexFormat.version, swiftConstant("version"));
+    assert.equal(core.IndexFormat.buckets, swiftConstant("buckets"));
+  });
+
+  test(`${name} sift-core.js derives slugs as IndexFormat.derivedSlug does`, () => {
+    for (const v of vectors.derivedSlug) assert.equal(core.derivedSlug(core.fold(v.title)), v.slug ?? "", v.note ?? v.title);
+  });
+}
