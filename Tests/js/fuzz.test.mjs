@@ -8,24 +8,10 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SiftIndex } from "../../Web/sift-core.js";
+import { rng } from "../differential/engines.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const CASES = Number(process.env.FUZZ_CASES ?? 3000), SEED = Number(process.env.FUZZ_SEED ?? 19);
-
-/** mulberry32: a small seeded generator, so a failing case reproduces from its number. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  next.int = (n) => Math.floor(next() * n);
-  next.pick = (list) => list[next.int(list.length)];
-  next.chance = (p) => next() < p;
-  return next;
-}
 
 /** The files of an index folder, by name, as text. */
 function files(dir) {
