@@ -31,11 +31,10 @@ import argparse
 import gzip
 import json
 import os
-import socket
 import statistics
-import subprocess
-import sys
 import time
+
+from pagefind_query import static_server
 
 QUERIES = ["harbor", "volcano", "choc", "a", "port lou", "isla", "rouxthum", "choclate", "new", "腊", "sa", "mount", "bay"]
 
@@ -89,14 +88,6 @@ async ([queries, keys, term]) => {
 """
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
@@ -118,18 +109,9 @@ def main():
     except ImportError:
         print(json.dumps({"error": "python playwright is not installed"}))
         return
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", a.public],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}{a.page}"
     out = {"page": a.page, "term": a.term}
-    try:
-        for _ in range(50):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    with static_server(a.public) as base:
+        url = base + a.page
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=a.chromium, headless=True)
             cold = []
@@ -156,7 +138,7 @@ def main():
             # sift-core.js alone in the page (no DOM work): load, first query, keystrokes.
             ctx = browser.new_context()
             page = ctx.new_page()
-            page.goto(f"http://127.0.0.1:{port}/search/manifest.json")
+            page.goto(base + "/search/manifest.json")
             c = page.evaluate(CORE, [QUERIES, a.keys, a.term])
             out["core"] = {"load_ms": c["load_ms"], "first_query_ms": c["first_ms"], "n": len(c["times"]),
                            "median_ms": statistics.median(c["times"]), "p95_ms": pct(c["times"], 95),
@@ -196,9 +178,6 @@ def main():
             out["keystroke_warm"] = keystrokes()
             ctx.close()
             browser.close()
-    finally:
-        server.terminate()
-        server.wait(5)
     print(json.dumps(out))
 
 
