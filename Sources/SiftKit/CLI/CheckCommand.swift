@@ -5,7 +5,10 @@ enum CheckCommand: Command {
         Usage: sift check [--site DIR] [--drafts] [--strict] [--quiet]
 
         Reports every error a build would, and warnings, without writing anything.
+          --site DIR        the site folder (holds Content/ and Templates/)
+          --drafts          includes pages with draft: true
           --strict          warnings are errors too: exit status 1 when there is one
+          --quiet           prints errors only
 
         """
 

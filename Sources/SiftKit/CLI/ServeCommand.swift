@@ -4,7 +4,7 @@ import Foundation
 enum ServeCommand: Command {
     static let name = "serve"
     static let help = """
-        Usage: sift serve [--site DIR] [--host 127.0.0.1] [--port 8000] [--no-watch]
+        Usage: sift serve [--site DIR] [--host 127.0.0.1] [--port 8000] [--drafts] [--no-watch]
 
         Builds the site in DIR (default: .) into DIR/public with base_url "/", then serves it
         at http://127.0.0.1:8000/. Each change in Content/ or Templates/ rebuilds the site and

@@ -287,7 +287,7 @@ public struct SiteLoader: Sendable {
             fromHeading = title != nil
         }
         let frontMatter = fields
-        for key in ["title", "slug", "draft", "date", "weight"] { fields[key] = nil }
+        for key in FrontMatter.knownKeys { fields[key] = nil }
         if let date = frontMatter["date"] { fields["date"] = date }
         let offset = text.utf8.count - split.body.utf8.count
         var source = MarkdownSource(url: url, displayPath: path, bodyOffset: offset, bodyLine: split.bodyLine)

@@ -3,6 +3,9 @@
 /// Front matter is present only when the first line is exactly `---` (trailing spaces and CRLF
 /// allowed); it ends at the next line that is `---` or `...`.
 public enum FrontMatter {
+    /// The keys with a meaning of their own (docs/configuration.md); every other key is a field.
+    public static let knownKeys = ["title", "slug", "draft", "date", "weight"]
+
     /// The front matter's fields, the body after it, and the 1-based line the body starts on;
     /// a page without front matter gives no fields, the whole text and line 1.
     public static func split(_ text: String, path: String) throws -> (fields: Fields, body: String, bodyLine: Int) {
