@@ -89,7 +89,7 @@ browser-deps:
 
 # Relevance of Sift and Pagefind side by side on Debian's English, Chinese and Japanese manual pages, the same
 # pages built by Hugo for Pagefind (docs/relevance.md, Benchmarks/relevance/). A benchmark, not part of `make test`;
-# data goes to /dev/shm/sift-relevance (RELEVANCE_DATA). About 4 minutes on 2 cores after the build.
+# data goes to /dev/shm/sift-relevance (RELEVANCE_DATA).
 RELEVANCE_DATA ?= /dev/shm/sift-relevance
 RELEVANCE_PIP := playwright pagefind-bin==1.5.2 pagefind-bin-extended==1.5.2
 

@@ -142,7 +142,7 @@ export class SiftSearch {
     root.dataset.sift = this.listResults ? "list" : "panel";
     if (this.hideNavigation) {
       setFlag(root, "data-sift-hide", true);
-      // Not on <html>: see "Two more costs" in docs/search-bar.md.
+      // Not on <html>: see "What stays fast, and why" in docs/search-bar.md.
       this.host.dataset.siftHost = "hide";
     }
     this.emit("start");

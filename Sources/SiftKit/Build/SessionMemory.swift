@@ -62,7 +62,7 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
     }
 
     /// Takes over a previous build's page keys, item memos and digests (moved, not copied:
-    /// copying 10k entries on the first change cost more than the rest of a rebuild), so what
+    /// copying them would cost more than the rest of a small rebuild), so what
     /// this build keeps wholesale needs no entry of its own. The previous memory is left
     /// without them: should this build fail, the next one renders the items it cannot take
     /// from the collection memos. An entry of an item since removed is never used: its page

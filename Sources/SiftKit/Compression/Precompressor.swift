@@ -24,7 +24,7 @@ struct Precompressor: Sendable {
     }
 
     /// The two copies of `bytes`: gzip at level 9, brotli at quality 11 (smallest for files
-    /// cached long) or 9 for pages (three times faster on large sites, 2–3 % bigger).
+    /// cached long) or 9 for pages, of which a large site has so many that 11 would slow its build.
     static func copies(of bytes: [UInt8], relative: String) throws -> [(String, [UInt8])] {
         let quality: Int32 = relative.hasSuffix(".html") ? 9 : 11
         guard let gz = Gzip.compress(bytes, level: 9), let br = Brotli.compress(bytes, quality: quality) else {

@@ -44,7 +44,7 @@ public enum FrontMatter {
     /// The node libyaml would give for front matter made only of `key: "text"` lines (ASCII
     /// keys, text with no backslash, quote or character YAML treats as a break or refuses), the
     /// shape most pages have; nil for anything else, which goes to libyaml. Skips libyaml's
-    /// setup and event stream for the common case, a tenth of a 100k-page build's loading.
+    /// setup and event stream for the common case, which would otherwise weigh on loading a large site.
     static func simpleMapping(_ yaml: Substring, path: String) -> YAMLNode? {
         var fields = Fields()
         var entries: [YAMLNode.Entry] = []
