@@ -9,64 +9,10 @@ import Darwin
 #endif
 
 // The only file in SiftKit that calls cmark_*. Every C pointer is created, used and freed
-// inside `Markdown.render`; what leaves is plain Swift values. Each call owns its parser and
-// tree, allocated from its thread's arena, and libcmark 0.30 keeps no mutable globals, so
-// pages render concurrently without locks.
-
-/// A Markdown body rendered to HTML, with what the rest of the pipeline needs from it.
-public struct RenderedMarkdown: Sendable, Hashable {
-    /// The whole body as HTML, headings carrying `id` attributes.
-    public var html: String
-    /// The plain text of the first level-1 heading, if any.
-    public var title: String?
-    /// `html` without the title heading when that heading is the body's first block, else `html`.
-    public var htmlWithoutTitle: String
-    /// Every heading in document order.
-    public var headings: [Heading]
-    /// The text a reader sees, for the search index: no markup, code kept, blocks separated by "\n".
-    public var plainText: String
-    /// Every link's destination with its position in the source (1-based), for `sift check`.
-    public var links: [MarkdownLink] = []
-
-    /// Creates a rendering from its parts.
-    public init(html: String, title: String?, htmlWithoutTitle: String, headings: [Heading], plainText: String, links: [MarkdownLink] = []) {
-        self.links = links
-        self.html = html
-        self.title = title
-        self.htmlWithoutTitle = htmlWithoutTitle
-        self.headings = headings
-        self.plainText = plainText
-    }
-}
-
-extension RenderedMarkdown {
-    /// The HTML to show: without the title heading when the page's title came from it.
-    public func html(droppingTitle: Bool) -> String { droppingTitle ? htmlWithoutTitle : html }
-}
-
-/// A link of a Markdown body: where it points and where it is written (1-based, in the body).
-public struct MarkdownLink: Sendable, Hashable {
-    public var url: String
-    public var line: Int
-    public var column: Int
-}
-
-/// A heading of a rendered Markdown body.
-public struct Heading: Sendable, Hashable {
-    /// 1 to 6, as in `<h1>`…`<h6>`.
-    public var level: Int
-    /// The heading's plain text.
-    public var text: String
-    /// The anchor id: the slug of the text, `section` when that is empty, `-1`, `-2`… on repeats.
-    public var id: String
-
-    /// Creates a heading.
-    public init(level: Int, text: String, id: String) {
-        self.level = level
-        self.text = text
-        self.id = id
-    }
-}
+// inside `Markdown.render`; what leaves is plain Swift values (RenderedMarkdown, Heading,
+// MarkdownLink). Each call owns its parser and tree, allocated from its thread's arena
+// (ThreadArena), and libcmark 0.30 keeps no mutable globals, so pages render concurrently
+// without locks.
 
 /// CommonMark rendering through libcmark.
 public enum Markdown {
@@ -85,9 +31,19 @@ fileprivate enum CmarkDocument {
     static func render(_ source: String, options: Int32) -> RenderedMarkdown {
         // Bodies of ordinary size go to the calling thread's arena, freed all at once;
         // a huge one uses malloc, whose frees keep its peak lower.
-        let arena = source.utf8.count <= CmarkArena.largestSource ? CmarkArena.current() : nil
-        let mem = arena?.mem ?? cmark_get_default_mem_allocator()!
-        defer { arena?.reset() }
+        guard source.utf8.count <= ThreadArena.largestSource else {
+            return render(source, options: options, mem: cmark_get_default_mem_allocator()!, inArena: false)
+        }
+        defer { ThreadArena.current().reset() }
+        var arena = cmark_mem(
+            calloc: { n, size in ThreadArena.current().allocate(n * size, zeroed: true) },
+            realloc: { pointer, size in ThreadArena.current().reallocate(pointer, size) },
+            free: { pointer in ThreadArena.current().free(pointer) })
+        return withUnsafeMutablePointer(to: &arena) { render(source, options: options, mem: $0, inArena: true) }
+    }
+
+    /// Renders with `mem`; a tree in the arena is left for the arena's reset to free.
+    private static func render(_ source: String, options: Int32, mem: UnsafeMutablePointer<cmark_mem>, inArena: Bool) -> RenderedMarkdown {
         // cmark's allocator aborts rather than returning NULL, so these guards never fail
         // in practice; an empty rendering beats a crash if they ever do.
         guard let parser = cmark_parser_new_with_mem(options, mem) else { return empty }
@@ -100,7 +56,7 @@ fileprivate enum CmarkDocument {
             }
         }
         guard let document = cmark_parser_finish(parser) else { return empty }
-        defer { if arena == nil { cmark_node_free(document) } }
+        defer { if !inArena { cmark_node_free(document) } }
 
         var walk = Walk(options: options, mem: mem, capacity: source.utf8.count)
         walk.run(document)
@@ -130,157 +86,13 @@ fileprivate func takeHTML(_ pointer: UnsafeMutablePointer<CChar>?, _ mem: Unsafe
     return String(cString: pointer)
 }
 
-/// Copies safe-mode HTML cmark allocated, giving the n-th `<hN>` the n-th heading's id, and
+/// Copies safe-mode HTML cmark allocated with the headings' ids in place (HeadingAnchors) and
 /// frees it; also returns the UTF-8 length of the leading title heading when `titleLeads`.
-///
-/// Without `CMARK_OPT_UNSAFE` every `<` of text, code, attributes and raw HTML is escaped or
-/// omitted, so each `<h1>`…`<h6>` in the output opens a heading node, in document order.
 fileprivate func takeHTML(_ pointer: UnsafeMutablePointer<CChar>?, _ mem: UnsafeMutablePointer<cmark_mem>,
                           ids headings: [Heading], titleLeads: Bool) -> (String, Int) {
     guard let pointer else { return ("", 0) }
     defer { mem.pointee.free(pointer) }
-    let count = strlen(pointer)
-    if headings.isEmpty { return (String(cString: pointer), 0) }
-    var extra = 0
-    for h in headings { extra += h.id.utf8.count + 6 }
-    var leading = 0
-    let html = String(unsafeUninitializedCapacity: count + extra) { out in
-        let src = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
-        // `copied`: source bytes already in `out`; `i`: where the search for `<` goes on.
-        var n = 0, copied = 0, i = 0, next = 0
-        func copy(to end: Int) {
-            guard end > copied else { return }
-            (out.baseAddress! + n).update(from: src + copied, count: end - copied)
-            n += end - copied
-            copied = end
-        }
-        while next < headings.count, i < count, let lt = memchr(src + i, 0x3C, count - i) {
-            let at = UnsafeRawPointer(lt).assumingMemoryBound(to: UInt8.self) - src
-            i = at + 1
-            guard at + 3 < count, src[at + 1] == 0x68, src[at + 3] == 0x3E,
-                  src[at + 2] == 0x30 &+ UInt8(headings[next].level) else { continue }
-            copy(to: at + 3)
-            for b in " id=\"".utf8 { out[n] = b; n += 1 }
-            for b in headings[next].id.utf8 { out[n] = b; n += 1 }
-            out[n] = 0x22; n += 1
-            next += 1
-            if next == 1 && titleLeads, at == 0, let close = strstr(pointer + copied, "</h1>\n") {
-                leading = n + (close - (pointer + copied)) + 6
-            }
-        }
-        copy(to: count)
-        return n
-    }
-    return (html, leading)
-}
-
-/// A bump allocator for one document at a time, one per thread, handed to cmark as its
-/// `cmark_mem`: a parse makes thousands of small nodes and buffers, and freeing them one by
-/// one through malloc cost more than parsing. `reset()` frees everything at once.
-fileprivate final class CmarkArena {
-    /// Sources above this size use malloc: an arena never reuses what a growing buffer left behind.
-    static let largestSource = 1 << 20
-    static let chunkSize = 256 << 10
-    /// Each block starts with its size, for realloc.
-    static let header = 16
-
-    var mem: UnsafeMutablePointer<cmark_mem>
-    private var chunks: [(base: UnsafeMutableRawPointer, size: Int)] = []
-    private var chunk = 0
-    private var top: UnsafeMutableRawPointer
-    private var end: UnsafeMutableRawPointer
-    private var last: UnsafeMutableRawPointer?
-    private var large: [UnsafeMutableRawPointer] = []
-
-    private init() {
-        let base = malloc(Self.chunkSize)!
-        chunks = [(base, Self.chunkSize)]
-        top = base
-        end = base + Self.chunkSize
-        mem = .allocate(capacity: 1)
-        mem.initialize(to: cmark_mem(
-            calloc: { n, size in CmarkArena.current().allocate(n * size, zeroed: true) },
-            realloc: { p, size in CmarkArena.current().reallocate(p, size) },
-            free: { p in CmarkArena.current().free(p) }))
-    }
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { p in
-            guard let p else { return }
-            Unmanaged<CmarkArena>.fromOpaque(p).takeRetainedValue().destroy()
-        }
-        return key
-    }()
-
-    /// This thread's arena.
-    static func current() -> CmarkArena {
-        if let p = pthread_getspecific(key) { return Unmanaged<CmarkArena>.fromOpaque(p).takeUnretainedValue() }
-        let arena = CmarkArena()
-        pthread_setspecific(key, Unmanaged.passRetained(arena).toOpaque())
-        return arena
-    }
-
-    private func destroy() {
-        reset()
-        for c in chunks { Glibc.free(c.base) }
-        mem.deallocate()
-    }
-
-    func allocate(_ size: Int, zeroed: Bool) -> UnsafeMutableRawPointer {
-        let rounded = (size + 15) & ~15
-        let need = rounded + Self.header
-        if need > Self.chunkSize / 4 {
-            let p = Glibc.malloc(need)!
-            large.append(p)
-            p.storeBytes(of: size, as: Int.self)
-            if zeroed { memset(p + Self.header, 0, size) }
-            return p + Self.header
-        }
-        if top + need > end {
-            chunk += 1
-            if chunk == chunks.count { chunks.append((Glibc.malloc(Self.chunkSize)!, Self.chunkSize)) }
-            top = chunks[chunk].base
-            end = top + chunks[chunk].size
-        }
-        top.storeBytes(of: size, as: Int.self)
-        let p = top + Self.header
-        top += need
-        last = p
-        if zeroed { memset(p, 0, size) }
-        return p
-    }
-
-    func reallocate(_ p: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer {
-        guard let p else { return allocate(size, zeroed: false) }
-        let old = (p - Self.header).load(as: Int.self)
-        if p == last, p + ((size + 15) & ~15) <= end {
-            // The newest block grows in place.
-            (p - Self.header).storeBytes(of: size, as: Int.self)
-            top = p + ((size + 15) & ~15)
-            return p
-        }
-        let q = allocate(size, zeroed: false)
-        memcpy(q, p, min(old, size))
-        return q
-    }
-
-    func free(_ p: UnsafeMutableRawPointer?) {
-        guard let p, p == last else { return }
-        top = p - Self.header
-        last = nil
-    }
-
-    /// Frees every block; chunks beyond the first few are returned to malloc.
-    func reset() {
-        for p in large { Glibc.free(p) }
-        large.removeAll(keepingCapacity: true)
-        while chunks.count > 8 { Glibc.free(chunks.removeLast().base) }
-        chunk = 0
-        top = chunks[0].base
-        end = top + chunks[0].size
-        last = nil
-    }
+    return HeadingAnchors.insert(headings, into: pointer, count: strlen(pointer), titleLeads: titleLeads)
 }
 
 /// Bytes of a NUL-terminated literal cmark owns, valid until the node changes.
@@ -307,8 +119,7 @@ fileprivate struct Walk {
     var title: String?
     /// The UTF-8 length of the title heading's HTML when it opens the document, else 0.
     var leadingTitleBytes = 0
-    var usedIDs: Set<String> = []
-    var nextSuffix: [String: Int] = [:]
+    var ids = HeadingIDs()
     var headingStart = 0
     var links: [MarkdownLink] = []
 
@@ -403,25 +214,8 @@ fileprivate struct Walk {
     /// Adds the heading that ends here to `headings`; returns its plain text.
     mutating func recordHeading(_ node: OpaquePointer) -> String {
         let plain = String(decoding: text[headingStart...], as: UTF8.self)
-        headings.append(Heading(level: Int(cmark_node_get_heading_level(node)), text: plain, id: uniqueID(for: plain)))
+        headings.append(Heading(level: Int(cmark_node_get_heading_level(node)), text: plain, id: ids.id(for: plain)))
         return plain
-    }
-
-    /// Slugs are letters, digits and `-` only, so the id needs no escaping in the attribute.
-    mutating func uniqueID(for plain: String) -> String {
-        let slug = Slug.make(plain)
-        let base = slug.isEmpty ? "section" : slug
-        var id = base
-        if usedIDs.contains(id) {
-            var n = nextSuffix[base, default: 1]
-            repeat {
-                id = "\(base)-\(n)"
-                n += 1
-            } while usedIDs.contains(id)
-            nextSuffix[base] = n
-        }
-        usedIDs.insert(id)
-        return id
     }
 
     mutating func endBlock() {
