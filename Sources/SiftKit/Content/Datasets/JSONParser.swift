@@ -105,21 +105,8 @@ struct JSONParser {
                     stack.append(frame)
                     continue readValues
                 }
-            case UInt8(ascii: "\""):
-                value = .string(try parseString())
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try parseNumber())
-            case UInt8(ascii: "t"):
-                try expectLiteral("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try expectLiteral("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try expectLiteral("null")
-                value = .null
             default:
-                throw error("expected a value, found \(describeCharacter(at: offset))", at: offset)
+                value = try parseScalar()
             }
             // A finished value goes into its container, which may finish in turn, and so on
             // up until a comma asks for the next value or the outermost value is done.
@@ -152,6 +139,27 @@ struct JSONParser {
                 value = frame.isObject ? .map(frame.fields) : .list(frame.items)
             }
             return value
+        }
+    }
+
+    /// A string, number, `true`, `false` or `null` at the current offset.
+    private mutating func parseScalar() throws -> Value {
+        switch bytes[offset] {
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        default:
+            throw error("expected a value, found \(describeCharacter(at: offset))", at: offset)
         }
     }
 

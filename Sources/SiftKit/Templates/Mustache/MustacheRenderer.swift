@@ -41,39 +41,14 @@ struct MustacheRenderer {
                     break
                 }
             case .section(let name, let children, let inverted):
-                let value = lookup(name) ?? .null
-                if inverted {
-                    if !value.isTruthy { try render(children) }
-                } else if case .list(let items) = value {
-                    for item in items {
-                        try checkSize("#" + name.full, at: nil)
-                        stack.append(item)
-                        try render(children)
-                        stack.removeLast()
-                    }
-                } else if value.isTruthy {
-                    stack.append(value)
-                    try render(children)
-                    stack.removeLast()
-                }
+                try renderSection(name, children, inverted: inverted)
             case .partial(let name, let extra, let position):
-                let template = try resolve(name, at: position, tag: ">")
-                let saved = indent
-                indent += extra
-                depth += 1
-                try render(template.nodes)
-                depth -= 1
-                indent = saved
+                try renderTemplate(try resolve(name, at: position, tag: ">"), indent: extra)
             case .parent(let name, let extra, let blocks, let position):
                 let template = try resolve(name, at: position, tag: "<")
-                let saved = indent
-                indent += extra
-                depth += 1
                 overrides.append(blocks)
-                try render(template.nodes)
+                try renderTemplate(template, indent: extra)
                 overrides.removeLast()
-                depth -= 1
-                indent = saved
             case .block(let block):
                 let content = override(of: block.name)
                 if content != nil, depth >= Self.maxDepth {
@@ -87,6 +62,35 @@ struct MustacheRenderer {
                 indent = saved
             }
         }
+    }
+
+    /// A section once for a true value, once per item of a list; an inverted one for a false value.
+    private mutating func renderSection(_ name: MustacheName, _ children: [MustacheNode], inverted: Bool) throws {
+        let value = lookup(name) ?? .null
+        if inverted {
+            if !value.isTruthy { try render(children) }
+        } else if case .list(let items) = value {
+            for item in items {
+                try checkSize("#" + name.full, at: nil)
+                stack.append(item)
+                try render(children)
+                stack.removeLast()
+            }
+        } else if value.isTruthy {
+            stack.append(value)
+            try render(children)
+            stack.removeLast()
+        }
+    }
+
+    /// A partial's or parent's nodes, one level deeper and indented by `extra` more.
+    private mutating func renderTemplate(_ template: MustacheTemplate, indent extra: String) throws {
+        let saved = indent
+        indent += extra
+        depth += 1
+        try render(template.nodes)
+        depth -= 1
+        indent = saved
     }
 
     private func checkSize(_ tag: String, at position: SourcePosition?) throws {

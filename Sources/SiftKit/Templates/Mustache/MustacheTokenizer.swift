@@ -72,11 +72,8 @@ struct MustacheTokenizer {
         }
         if !current.pieces.isEmpty { lines.append(current) }
 
-        if !openTags.isEmpty {
-            let errors = openTags.map { tag in
-                SiftError("unclosed section '\(tags[tag].name)' opened here", at: tags[tag].position)
-            }
-            throw SiftError.combined(errors)!
+        if let unclosed = SiftError.combined(openTags.map { SiftError("unclosed section '\(tags[$0].name)' opened here", at: tags[$0].position) }) {
+            throw unclosed
         }
         var tokens = MustacheTokens(bytes: bytes)
         (tokens.tags, tokens.tagLine, tokens.closeOf, tokens.lines) = (tags, tagLine, closeOf, lines)
