@@ -35,9 +35,9 @@ export function flagOption(value, fallback) {
 export function writeHighlighted(target, text, query) {
   const parts = [];
   let end = 0;
-  for (const [from, to] of query ? highlight(text, query) : []) {
-    parts.push(text.slice(end, from), element("mark", {}, text.slice(from, to)));
-    end = to;
+  for (const [markStart, markEnd] of query ? highlight(text, query) : []) {
+    parts.push(text.slice(end, markStart), element("mark", {}, text.slice(markStart, markEnd)));
+    end = markEnd;
   }
   target.replaceChildren(...parts, text.slice(end));
   return target;

@@ -27,9 +27,9 @@ export class ListResults {
   }
 
   /** The results in place of the list (true), or the list itself (false). */
-  showResults(on) {
-    this.copy.hidden = !on;
-    setFlag(this.list, "data-sift-off", on);
+  showResults(showing) {
+    this.copy.hidden = !showing;
+    setFlag(this.list, "data-sift-off", showing);
   }
 
   reset() {
