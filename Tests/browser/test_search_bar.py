@@ -1,7 +1,7 @@
 """The search bar in headless Chromium, driven as a visitor would: by role and label.
 
 The expected rows come from `sift search --json` on the same built index, so the browser
-must give exactly the answer the command line gives (SPEC.md §2, §4).
+must give exactly the answer the command line gives (docs/cli.md, docs/search-bar.md).
 """
 import json
 import re

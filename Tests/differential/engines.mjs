@@ -143,7 +143,7 @@ export function site(seed, { size: fixed } = {}) {
   return files;
 }
 
-/** Sift's slug (SPEC §1) for file names: NFKD, marks dropped, lowercase, non-letters to "-". */
+/** Sift's slug (docs/content.md, "Slugs") for file names: NFKD, marks dropped, lowercase, non-letters to "-". */
 function slugOf(s) {
   return s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
 }

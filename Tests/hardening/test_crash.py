@@ -1,6 +1,6 @@
 """`sift build` killed with SIGKILL at random points, onto a read-only parent and onto a full disk.
 
-SPEC.md §2: a failed build leaves the previous output untouched. Each kill must leave public/
+docs/cli.md: a failed build leaves the previous output untouched. Each kill must leave public/
 exactly the previous complete site or exactly the new one, and the next build must succeed and
 clear what the killed one left behind. SIFT_KILL_RUNS (default 20) and SIFT_KILL_SEED pick the runs.
 """

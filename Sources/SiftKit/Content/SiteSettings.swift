@@ -1,6 +1,6 @@
 import Foundation
 
-/// The settings of `Content/site.yml`, with SPEC.md's defaults for every key left out.
+/// The settings of `Content/site.yml`, with docs/configuration.md's defaults for every key left out.
 public struct SiteSettings: Sendable, Equatable {
     public var title = "Sift"
     /// `base_url` as written: a path such as `/docs/` or an absolute URL.

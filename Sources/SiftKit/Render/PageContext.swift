@@ -1,4 +1,4 @@
-/// Builds the template context of each kind of page: the names SPEC.md's templates use.
+/// Builds the template context of each kind of page: the names docs/templates.md lists.
 struct PageContext: Sendable {
     let site: Site
     let urls: SiteURLs

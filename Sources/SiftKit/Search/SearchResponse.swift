@@ -22,7 +22,7 @@ public struct SearchResponse: Sendable, Equatable {
     public var total: Int
     public var results: [SearchResult]
 
-    /// The JSON that `sift search --json` prints (SPEC.md §2), without a trailing newline.
+    /// The JSON that `sift search --json` prints (docs/cli.md), without a trailing newline.
     public func json() -> String {
         var j = JSONWriter()
         j.raw("{"); j.key("query"); j.string(query)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// URL slugs as SPEC.md defines them: NFKD, combining marks dropped, lowercase, every run of
+/// URL slugs as docs/content.md ("Slugs") defines them: NFKD, combining marks dropped, lowercase, every run of
 /// characters that are not letters or digits becomes `-`, trimmed of `-`. Letters of every
 /// script stay, so `俄罗斯` stays `俄罗斯`; the result is recomposed (NFC) so Hangul stays syllables.
 public enum Slug {

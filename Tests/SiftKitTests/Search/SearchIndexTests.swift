@@ -205,7 +205,7 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
 
 /// Found by the differential test (issue 19): `--scope` with a decomposed "Ü" found the items of
 /// the composed scope (Swift's == is canonical equivalence), where sift-core.js, comparing code
-/// points as SPEC §3 says ("equals the scope exactly"), refused an unknown scope.
+/// points as docs/search.md says ("equals it exactly"), refused an unknown scope.
 @Test func scopesAndCollectionsAreComparedExactly() throws {
     var builder = SearchIndexBuilder()
     builder.addCollection(SearchCollectionInfo(name: "bücher", title: "Bücher", scopes: ["Über"]))
