@@ -7,7 +7,7 @@ APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config
 # The browser tests' Python side: Playwright drives Debian's Chromium, axe-core audits each state.
 PIP_PACKAGES := playwright pytest axe-playwright-python
 
-.PHONY: site test deps build js js-deps swift-test js-test browser-test browser-deps hardening-test limits fuzz screenshots bench bench-deps relevance relevance-deps serve clean
+.PHONY: site test deps build js js-deps swift-test js-test browser-test browser-deps hardening-test limits fuzz fuzz-long fuzz-build screenshots bench bench-deps relevance relevance-deps serve clean
 
 site: build
 	$(SIFT) build
@@ -69,9 +69,17 @@ limits: build
 # libFuzzer + AddressSanitizer over the parsers (Fuzz/, a package of its own), FUZZ_SECONDS each (default 60),
 # then `sift search` against sift-core.js on random sites for DIFF_SECONDS (default 60): each
 # disagreement is kept in Tests/Fixtures/differential/ (Tests/differential/run.mjs).
-fuzz: deps build
-	cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+fuzz: deps build fuzz-build
 	Fuzz/run-fuzz.sh; libfuzzer=$$?; node Tests/differential/run.mjs; differential=$$?; exit $$((libfuzzer || differential))
+
+# Every libFuzzer target to FUZZ_RUNS executions (default ten million), printing each one's
+# executions per second and time taken; FUZZ_TARGETS="FuzzCSV FuzzHTTP" picks some.
+FUZZ_RUNS ?= 10000000
+fuzz-long: deps fuzz-build
+	FUZZ_RUNS=$(FUZZ_RUNS) Fuzz/run-fuzz.sh
+
+fuzz-build: deps
+	cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 
 # Chromium, nginx (the deploy test) and Playwright, installed only when missing; never `playwright install` (it downloads a browser).
 browser-deps:

@@ -1,22 +1,35 @@
 #!/bin/bash
-# Runs each libFuzzer target for FUZZ_SECONDS (default 60) from its checked-in seed corpus, new
-# inputs going to a scratch corpus under .build/; prints executions and crashes per target.
+# Runs each libFuzzer target from its checked-in seed corpus, new inputs going to a scratch corpus
+# under .build/: for FUZZ_SECONDS (default 60) each, or, with FUZZ_RUNS=N (`make fuzz-long`), to N
+# executions each. Prints per target the executions, the time they took and executions per second.
 # Crash inputs are kept in Fuzz/crashes/<target>/ to be turned into regression tests.
 set -u
 cd "$(dirname "$0")"
 seconds=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:-}
 status=0
-for target in ${FUZZ_TARGETS:-FuzzCSV FuzzFrontMatter FuzzMustache FuzzSlug FuzzIndex}; do
+for target in ${FUZZ_TARGETS:-FuzzCSV FuzzFrontMatter FuzzMustache FuzzSlug FuzzIndex FuzzSettings FuzzHTTP}; do
   work=.build/corpus/$target
   mkdir -p "$work" crashes/$target
   log=.build/$target.log
-  ASAN_OPTIONS=detect_leaks=0 timeout $((seconds + 60)) .build/debug/$target "$work" corpus/$target \
-    -max_total_time=$seconds -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+  if [ -n "$runs" ]; then
+    limit=(-runs="$runs")
+    guard=()
+  else
+    limit=(-max_total_time="$seconds")
+    guard=(timeout $((seconds + 60)))
+  fi
+  started=$(date +%s)
+  ASAN_OPTIONS=detect_leaks=0 "${guard[@]}" .build/debug/$target "$work" corpus/$target \
+    "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
     -artifact_prefix=crashes/$target/ -print_final_stats=1 >"$log" 2>&1
   rc=$?
+  took=$(( $(date +%s) - started ))
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
   crashes=$(ls crashes/$target | wc -l)
-  printf '%-16s %10s executions in %ss, exit %s, %s crash inputs in Fuzz/crashes/%s\n' "$target" "${execs:-?}" "$seconds" "$rc" "$crashes" "$target"
+  printf '%-16s %10s executions in %ss, %s per second, exit %s, %s crash inputs in Fuzz/crashes/%s\n' \
+    "$target" "${execs:-?}" "$took" "${rate:-?}" "$rc" "$crashes" "$target"
   [ "$rc" = 0 ] || { status=1; grep -m3 -E 'ERROR|Fatal error|panic|deadly' "$log"; }
 done
 exit $status

@@ -20,7 +20,7 @@ enum FuzzCorpus {
 }
 
 @Test func fuzzCorpusIsCheckedIn() {
-    for target in ["FuzzCSV", "FuzzFrontMatter", "FuzzMustache", "FuzzSlug", "FuzzIndex"] {
+    for target in ["FuzzCSV", "FuzzFrontMatter", "FuzzMustache", "FuzzSlug", "FuzzIndex", "FuzzSettings", "FuzzHTTP"] {
         #expect(!FuzzCorpus.inputs(target).isEmpty, "Fuzz/corpus/\(target) is empty")
     }
 }
@@ -75,5 +75,43 @@ private struct SelfPartials: PartialResolver {
             _ = try? index.search(query, scope: "Hard", limit: 3)
         }
         _ = name
+    }
+}
+
+@Test func fuzzCorpusSettings() {
+    for (name, text) in FuzzCorpus.inputs("FuzzSettings") {
+        guard let decoded = try? SourceText.decode(Array(text.utf8), path: "Content/site.yml"),
+              let (fields, positions, keys) = try? YAML.parseMapping(decoded, path: "Content/site.yml") else { continue }
+        if let site = try? SiteSettings(fields: fields, path: "Content/site.yml", positions: positions) {
+            #expect(site.basePath.hasPrefix("/") && site.basePath.hasSuffix("/"), "\(name)")
+            _ = site.absoluteBase
+        }
+        _ = SettingsKeys.site.warnings(keys)
+        _ = try? CollectionSettings(fields: fields, path: "Content/c/collection.yml", positions: positions)
+        _ = SettingsKeys.collection.warnings(keys)
+    }
+}
+
+@Test func fuzzCorpusHTTP() throws {
+    let root = temporaryFolder("sift-fuzz-http")
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("candies/caramel"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    for file in ["index.html", "404.html", "candies/index.html", "candies/caramel/index.html", "site.css"] {
+        try Data("<!doctype html><title>x</title>".utf8).write(to: root.appendingPathComponent(file))
+    }
+    try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("outside").path, withDestinationPath: "/etc")
+    let site = StaticSite(root: root, live: nil)
+    let realRoot = try #require(StaticSite.realPath(root.path))
+    for (name, text) in FuzzCorpus.inputs("FuzzHTTP") {
+        var buffer = Array(text.utf8)
+        for _ in 0..<16 {
+            guard case .request(let request, let consumed) = HTTPParser.parse(buffer) else { break }
+            #expect(consumed > 0 && consumed <= buffer.count, "\(name)")
+            if case .file(let file) = site.resolve(String(request.target.prefix { $0 != "?" && $0 != "#" })) {
+                #expect(StaticSite.isInside(file, realRoot), "\(name): \(request.target)")
+            }
+            if case .response(let response) = site.reply(to: request) { _ = response.serialized(keepAlive: request.keepAlive) }
+            buffer.removeFirst(consumed)
+        }
     }
 }
