@@ -40,7 +40,9 @@ public struct SiteBuilder: Sendable {
         public var output: URL
         /// Problems that did not stop the build.
         public var warnings: [SiftError] = []
-        /// Wall-clock seconds per stage, in order, for `SIFT_TIMINGS=1` and `make bench`.
+        /// The search index's bytes, when known without reading the output (a build that had nothing to do).
+        public var indexBytes: Int?
+        /// Wall-clock seconds per stage, in order, for `sift build --timings` and `make bench`.
         public var stages: [(stage: String, seconds: Double)] = []
 
         mutating func lap(_ stage: String, since: inout Date) {

@@ -4,7 +4,7 @@ import Foundation
 enum BuildCommand: Command {
     static let name = "build"
     static let help = """
-        Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--precompress] [--jobs N] [--quiet | --verbose]
+        Usage: sift build [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--precompress] [--jobs N] [--timings] [--quiet | --verbose]
 
         Builds the site in DIR (default: .) into DIR/public, or --output. A build that fails
         leaves the previous output untouched.
@@ -15,11 +15,12 @@ enum BuildCommand: Command {
           --clean           renders every page again, ignoring the cache of the last build
           --precompress     writes FILE.gz and FILE.br beside every text file over 1 KB (as precompress: true in site.yml)
           --jobs N          threads to use (default: every core)
+          --timings         prints the time of each stage of the build after the summary
           --quiet           prints errors only
-          --verbose         prints the summary and warnings even when stdout is not a terminal
+          --verbose         the default (warnings and the summary); kept for older scripts
 
-        On a terminal a long build shows its progress, then a one-line summary; elsewhere
-        only errors are printed, unless --verbose.
+        Every build ends with a one-line summary on stderr, whatever stdout is; on a terminal a
+        long build shows its progress there first.
 
         """
 
@@ -27,7 +28,7 @@ enum BuildCommand: Command {
         var site = "."
         var options = SiteBuilder.Options(site: args.url("."))
         var quiet = false
-        var verbose = false
+        var timings = ProcessInfo.processInfo.environment["SIFT_TIMINGS"] == "1"
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return helpOutcome
@@ -38,7 +39,8 @@ enum BuildCommand: Command {
             case "--clean": options.mode = .clean
             case "--precompress": options.precompress = true
             case "--quiet", "-q": quiet = true
-            case "--verbose", "-v": verbose = true
+            case "--verbose", "-v": break
+            case "--timings": timings = true
             case "--jobs":
                 let v = try args.value(for: arg)
                 guard let n = Int(v), n > 0 else { throw UsageError("--jobs takes a whole number above 0, not '\(v)'") }
@@ -48,32 +50,38 @@ enum BuildCommand: Command {
         }
         options.site = args.url(site)
         options.displayRoot = site
-        return try build(options, quiet: quiet, verbose: verbose)
+        return try build(options, quiet: quiet, timings: timings)
     }
 
-    /// Runs a build (or, in `.dryRun` mode, a check) and says what it made: a one-line summary
-    /// on stdout, warnings and `SIFT_TIMINGS=1` stage times on stderr.
-    static func build(_ options: SiteBuilder.Options, quiet: Bool, verbose: Bool, strict: Bool = false) throws -> SiftCLI.Outcome {
+    /// Runs a build (or, in `.dryRun` mode, a check) and says what it made: a build's warnings
+    /// and one-line summary on stderr (a check's summary on stdout), then the stage times when
+    /// asked; `quiet` leaves errors only (and, with `strict`, warnings).
+    static func build(_ options: SiteBuilder.Options, quiet: Bool, timings: Bool = false, strict: Bool = false) throws -> SiftCLI.Outcome {
         var options = options
         options.version = SiftCLI.version
         let check = !options.mode.writesOutput
-        let progress = ProgressLine(enabled: !check && !quiet && ProgressLine.stdoutIsTerminal)
+        let progress = ProgressLine(enabled: !check && !quiet && ProgressLine.stderrIsTerminal)
         options.progress = progress.callback
         let report: SiteBuilder.Report
         do {
             defer { progress.finish() }
             report = try SiteBuilder(options: options).build()
         }
-        let timings = ProcessInfo.processInfo.environment["SIFT_TIMINGS"] == "1"
-            ? report.stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined() : ""
+        let stages = timings ? stageTable(report.stages) : ""
         let status: Int32 = strict && !report.warnings.isEmpty ? 1 : 0
         let warnings = report.warnings.map { $0.line + "\n" }.joined()
-        if quiet || (!check && !verbose && !ProgressLine.stdoutIsTerminal) { return SiftCLI.Outcome(status: status, stdout: "", stderr: strict ? warnings + timings : timings) }
+        if quiet { return SiftCLI.Outcome(status: status, stdout: "", stderr: (strict ? warnings : "") + stages) }
         let items = report.items.map { "\($0.count) \($0.collection)" }.joined(separator: ", ")
         let verb = check ? "checked" : "built"
-        let index = check ? "" : ", search index " + byteCount(treeSize(report.output.appendingPathComponent("search"))) + ","
+        let index = check ? "" : ", search index " + byteCount(report.indexBytes ?? treeSize(report.output.appendingPathComponent("search"))) + ","
         let summary = String(format: "%@ %d pages (%@)%@ in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, index, report.seconds)
-        return SiftCLI.Outcome(status: status, stdout: summary + (check ? "" : " into \(report.output.path)") + "\n", stderr: warnings + timings)
+        if check { return SiftCLI.Outcome(status: status, stdout: summary + "\n", stderr: warnings + stages) }
+        return SiftCLI.Outcome(status: status, stdout: "", stderr: warnings + summary + " into \(report.output.path)\n" + stages)
+    }
+
+    /// `--timings`: one line a stage, `name seconds s`.
+    static func stageTable(_ stages: [(stage: String, seconds: Double)]) -> String {
+        stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined()
     }
 
     /// Bytes in the files of a folder tree.

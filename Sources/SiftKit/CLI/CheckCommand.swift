@@ -30,6 +30,6 @@ enum CheckCommand: Command {
         options.site = args.url(site)
         options.displayRoot = site
         options.mode = .dryRun
-        return try BuildCommand.build(options, quiet: quiet, verbose: false, strict: strict)
+        return try BuildCommand.build(options, quiet: quiet, strict: strict)
     }
 }

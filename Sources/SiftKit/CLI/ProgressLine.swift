@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// The line a build that takes more than about a second shows on a terminal: stage and items
-/// done, rewritten in place with `\r` and erased before the summary.
+/// done, on stderr (where the summary follows), rewritten in place with `\r` and erased before
+/// the summary.
 final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
     private let enabled: Bool
@@ -13,14 +14,14 @@ final class ProgressLine: @unchecked Sendable {
     private var lastWrite = Date.distantPast
     private var shown = false
 
-    /// Shows nothing unless `enabled` (stdout is a terminal and not `--quiet`).
+    /// Shows nothing unless `enabled` (stderr is a terminal and not `--quiet`).
     init(enabled: Bool, delay: Double = 1) {
         self.enabled = enabled
         self.delay = delay
     }
 
-    /// Whether standard output is a terminal.
-    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    /// Whether standard error, where the line goes, is a terminal.
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
 
     /// The callback for `SiteBuilder.Options.progress`.
     var callback: (@Sendable (String, Int, Int) -> Void)? {
@@ -35,13 +36,13 @@ final class ProgressLine: @unchecked Sendable {
         lastWrite = now
         shown = true
         let count = total > 0 ? " \(done)/\(total) items" : ""
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K\(stage)\(count)".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(stage)\(count)".utf8))
     }
 
     /// Erases the line, if one was shown.
     func finish() {
         lock.lock(); defer { lock.unlock() }
-        if shown { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         shown = false
     }
 }

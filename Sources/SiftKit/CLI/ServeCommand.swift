@@ -41,7 +41,7 @@ enum ServeCommand: Command {
         let siteURL = args.url(site)
         guard FileSystem.isDirectory(siteURL) else { throw UsageError("no site folder at \(site)") }
         var build = SiteBuilder.Options(site: siteURL, displayRoot: site, drafts: drafts)
-        let progress = ProgressLine(enabled: ProgressLine.stdoutIsTerminal)
+        let progress = ProgressLine(enabled: ProgressLine.stderrIsTerminal)
         build.progress = progress.callback
         let server = PreviewServer(options: PreviewServer.Options(build: build, host: host, port: port, watch: watch)) { line, isError in
             progress.finish()

@@ -16,7 +16,7 @@ public struct SiftCLI {
         sift: a static site generator with search built in
 
         Usage:
-          sift build  [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--precompress] [--jobs N] [--quiet | --verbose]
+          sift build  [--site DIR] [--output DIR] [--base-url URL] [--drafts] [--clean] [--precompress] [--jobs N] [--timings] [--quiet | --verbose]
           sift serve  [--site DIR] [--host 127.0.0.1] [--port 8000] [--drafts] [--no-watch]
           sift new    DIR
           sift check  [--site DIR] [--drafts] [--strict] [--quiet]
