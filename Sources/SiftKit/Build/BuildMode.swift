@@ -25,4 +25,12 @@ public enum BuildMode: Sendable {
 
     /// Whether the links found in Markdown are checked against the pages built.
     var checksLinks: Bool { !writesOutput }
+
+    /// Whether the build records its sources' stamps for the next `sift build` (`BuildStamps`).
+    var keepsStamps: Bool {
+        switch self {
+        case .clean, .incremental: return true
+        case .serve, .dryRun: return false
+        }
+    }
 }

@@ -62,10 +62,16 @@ public struct SiteBuilder: Sendable {
         (options.output ?? options.site.appendingPathComponent("public")).standardizedFileURL
     }
 
-    /// Builds the site; on any error nothing in the output changes and every error is thrown together.
+    /// Builds the site; on any error nothing in the output changes and every error is thrown
+    /// together. An incremental build whose sources all have the stamps the last one recorded
+    /// (`BuildStamps`) returns that build's report and touches nothing.
     @discardableResult
     public func build() throws -> Report {
         let start = Date()
+        let stamps = options.mode.keepsStamps ? BuildStamps(options, output: outputURL) : nil
+        if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
+            return report
+        }
         let (site, templates, warnings) = try load()
         let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version)
         do {
@@ -77,6 +83,7 @@ public struct SiteBuilder: Sendable {
                 report.lap("commit", since: &lap)
                 report.seconds = Date().timeIntervalSince(start)
             }
+            stamps?.save(report, site: options.site, output: outputURL)
             return report
         } catch {
             target.discard()

@@ -128,16 +128,20 @@ struct IncrementalBuildTests {
         }
     }
 
-    /// Moves every source's modification time ten seconds back, each to a time of its own, so
-    /// `sift serve` trusts what it remembers of them (it reads again files changed within the
-    /// last second, whose stamp could hide a second change).
+    /// Moves every source's modification time (Content/, Templates/) ten seconds back, each to a
+    /// time of its own, so `sift serve` trusts what it remembers of them and `sift build` its
+    /// stamps (both read again files changed within the last second, whose stamp could hide a
+    /// second change).
     func backdate(_ site: TestSite) throws {
-        let root = site.root.appendingPathComponent("Content")
-        for case let rel as String in FileManager.default.enumerator(atPath: root.path)! {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            var times = [timespec(tv_sec: now.tv_sec - 10, tv_nsec: now.tv_nsec), timespec(tv_sec: now.tv_sec - 10, tv_nsec: now.tv_nsec)]
-            #expect(utimensat(AT_FDCWD, root.appendingPathComponent(rel).path, &times, 0) == 0)
+        for folder in ["Content", "Templates"] {
+            let root = site.root.appendingPathComponent(folder)
+            guard let walk = FileManager.default.enumerator(atPath: root.path) else { continue }
+            for case let rel as String in walk {
+                var now = timespec()
+                clock_gettime(CLOCK_REALTIME, &now)
+                var times = [timespec(tv_sec: now.tv_sec - 10, tv_nsec: now.tv_nsec), timespec(tv_sec: now.tv_sec - 10, tv_nsec: now.tv_nsec)]
+                #expect(utimensat(AT_FDCWD, root.appendingPathComponent(rel).path, &times, 0) == 0)
+            }
         }
     }
 

@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What lets `sift build` know that nothing changed since its last build without reading a
+/// source: the stamp (`FileStamp`, and the change time) of every file and folder under
+/// Content/ and Templates/, the
+/// options and the sift binary it ran with, the stamp of the output folder it left, and what it
+/// reported. A build that finds them all the same reads nothing else, writes nothing and swaps
+/// nothing. Kept in `.sift-cache/stamps.cache` beside the page keys, and removed with them
+/// whenever anything else writes the output (`sift serve`, a failed swap).
+struct BuildStamps {
+    static let format: UInt64 = 1
+
+    /// Everything compared: options, binary, sources (walked before the build read them) and,
+    /// once appended, the output folder.
+    private var key: BinaryWriter
+    /// When the walk began; a source changed within a second of it is not trusted.
+    private let started: Date
+    private var newestSource: Double = 0
+
+    /// Walks the sources of `options`' site.
+    init(_ options: SiteBuilder.Options, output: URL) {
+        started = Date()
+        key = BinaryWriter()
+        key.u64(Self.format)
+        for part in [options.version, options.displayRoot, output.path, options.baseURL ?? "\u{0}", options.drafts ? "drafts" : "",
+                     options.precompress.map { "\($0)" } ?? ""] { key.string(part) }
+        Self.stamp("/proc/self/exe", into: &key)
+        for folder in ["Content", "Templates"] { walk(options.site.appendingPathComponent(folder).path, depth: 0) }
+    }
+
+    private mutating func walk(_ path: String, depth: Int) {
+        let names = FileSystem.entries(path, following: true).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        key.u64(UInt64(names.count))
+        for name in names {
+            let child = path + "/" + name
+            var st = stat()
+            guard stat(child, &st) == 0 else { key.string("?" + name); continue }
+            let stamp = FileStamp(st)
+            key.string(name)
+            Self.write(stamp, into: &key)
+            // The change time too, which no tool sets back, for a file rewritten with its old time.
+            key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_sec))); key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_nsec)))
+            newestSource = max(newestSource, Double(stamp.seconds) + Double(stamp.nanoseconds) / 1e9)
+            // Deeper than any site goes: a link that loops ends here.
+            if st.st_mode & S_IFMT == S_IFDIR && depth < 24 { walk(child, depth: depth + 1) }
+        }
+    }
+
+    private static func write(_ stamp: FileStamp, into w: inout BinaryWriter) {
+        for n in [stamp.seconds, stamp.nanoseconds, stamp.size] { w.u64(UInt64(bitPattern: Int64(n))) }
+        w.u64(UInt64(stamp.inode))
+    }
+
+    private static func stamp(_ path: String, into w: inout BinaryWriter) {
+        var st = stat()
+        if stat(path, &st) == 0 { write(FileStamp(st), into: &w) } else { w.u64(0) }
+    }
+
+    private static func file(in site: URL) -> URL { DiskCache.folder(in: site).appendingPathComponent("stamps.cache") }
+
+    /// The last build's report, when its stamps are these and its output is still in place.
+    func unchanged(site: URL, output: URL, start: Date) -> SiteBuilder.Report? {
+        var now = key
+        Self.stamp(output.path, into: &now)
+        guard let data = FileManager.default.contents(atPath: Self.file(in: site).path) else { return nil }
+        var r = BinaryReader(bytes: [UInt8](data))
+        guard let length = r.count(), r.offset + length <= r.bytes.count,
+              r.bytes[r.offset..<r.offset + length].elementsEqual(now.bytes) else { return nil }
+        r.offset += length
+        return Self.readReport(&r, output: output, start: start)
+    }
+
+    /// Records a build that succeeded, unless a source changed so near the walk that its stamp
+    /// could hide a second change (the next build then goes by the page keys).
+    func save(_ report: SiteBuilder.Report, site: URL, output: URL) {
+        guard newestSource < started.timeIntervalSince1970 - 1 else { return }
+        var w = BinaryWriter()
+        var full = key
+        Self.stamp(output.path, into: &full)
+        w.u64(UInt64(full.bytes.count))
+        w.bytes += full.bytes
+        w.u64(UInt64(report.pages))
+        w.u64(UInt64(report.items.count))
+        for (name, count) in report.items { w.string(name); w.u64(UInt64(count)) }
+        w.u64(UInt64(report.warnings.count))
+        for e in report.warnings {
+            w.string(e.position?.path ?? "\u{0}")
+            w.u64(UInt64(max(e.position?.line ?? 0, 0))); w.u64(UInt64(max(e.position?.column ?? 0, 0)))
+            w.string(e.message)
+        }
+        w.u64(UInt64(BuildCommand.treeSize(output.appendingPathComponent("search"))))
+        let url = Self.file(in: site)
+        let tmp = url.path + ".tmp-\(getpid())"
+        if (try? FileSystem.write(w.bytes, to: tmp)) != nil, rename(tmp, url.path) != 0 { _ = unlink(tmp) }
+    }
+
+    private static func readReport(_ r: inout BinaryReader, output: URL, start: Date) -> SiteBuilder.Report? {
+        var report = SiteBuilder.Report(output: output)
+        guard let pages = r.number(), let collections = r.count() else { return nil }
+        report.pages = pages
+        for _ in 0..<collections {
+            guard let name = r.string(), let count = r.number() else { return nil }
+            report.items.append((name, count))
+        }
+        guard let warnings = r.count() else { return nil }
+        for _ in 0..<warnings {
+            guard let path = r.string(), let line = r.number(), let column = r.number(), let message = r.string() else { return nil }
+            report.warnings.append(SiftError(message, at: path == "\u{0}" ? nil : SourcePosition(path: path, line: line, column: column), severity: .warning))
+        }
+        guard let indexBytes = r.number() else { return nil }
+        report.indexBytes = indexBytes
+        report.seconds = Date().timeIntervalSince(start)
+        report.stages = [("stamps", report.seconds)]
+        return report
+    }
+}
+
+private extension BinaryReader {
+    /// A number that counts nothing in the file (pages, a line, bytes).
+    mutating func number() -> Int? { u64().flatMap { $0 < UInt64(Int.max) ? Int($0) : nil } }
+}

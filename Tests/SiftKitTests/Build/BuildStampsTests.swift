@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// `sift build` with nothing to do: when every source has the stamp the last build recorded,
+/// it reads nothing, writes nothing and swaps nothing; any edit, option or output change is
+/// noticed, and whatever the edits the output is what a clean build writes.
+struct BuildStampsTests {
+    let edits = IncrementalBuildTests()
+
+    func inode(_ url: URL) throws -> UInt64? {
+        try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? UInt64
+    }
+
+    /// The stages a build reports with `--timings`.
+    func stages(_ out: SiftCLI.Outcome) -> [String] {
+        out.stderr.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            return parts.count == 3 && parts[2] == "s" ? String(parts[0]) : nil
+        }
+    }
+
+    @Test func aBuildWithNothingChangedOnlyComparesStamps() throws {
+        let site = try TestSite(["Content/things/things.txt": "One\nTwo\n", "Content/things/one.md": "Body one.\n",
+                                 "Content/site.yml": "title: T\nmisspelt: 1\n", "Templates/assets/x.css": "b{}\n"])
+        defer { site.delete() }
+        try edits.backdate(site)
+        let first = SiftCLI.run(["build"], in: site.root)
+        let output = try inode(site.output)
+        let again = SiftCLI.run(["build", "--timings"], in: site.root)
+        #expect(stages(again) == ["stamps"], "\(again.stderr)")
+        #expect(try inode(site.output) == output, "the output is not swapped")
+        let summary = { (o: SiftCLI.Outcome) in o.stderr.split(separator: "\n").prefix(2).map { $0.split(separator: " in ").first! } }
+        #expect(summary(again) == summary(first), "the same warning and pages: \(again.stderr)")
+        #expect(!stages(SiftCLI.run(["build", "--timings", "--drafts"], in: site.root)).contains("stamps"), "another option builds")
+        #expect(!stages(SiftCLI.run(["build", "--timings"], in: site.root)).contains("stamps"), "and back")
+    }
+
+    @Test func anEditOfTheSameSizeOrARemovedOutputIsNoticed() throws {
+        let site = try TestSite(["Content/things/things.txt": "One\nTwo\n", "Content/things/one.md": "Body one.\n"])
+        defer { site.delete() }
+        try edits.backdate(site)
+        #expect(site.build().status == 0)
+        try site.write("Content/things/one.md", "Body One.\n")
+        try edits.backdate(site)
+        #expect(site.build().status == 0)
+        #expect(site.page("things/one/index.html")?.contains("Body One.") == true)
+        try FileManager.default.removeItem(at: site.output)
+        #expect(site.build().status == 0)
+        #expect(site.page("things/one/index.html")?.contains("Body One.") == true)
+    }
+
+    /// A chain of `sift build`s, each after a random edit (most with their sources backdated, so
+    /// the stamps are trusted) and each followed by one with nothing to do, against a clean
+    /// build of a copy of the sources.
+    @Test(arguments: [7, 8, 9] as [UInt64])
+    func buildEditSequencesMatchCleanBuilds(seed: UInt64) throws {
+        var rng = SeededRNG(state: seed)
+        var rows = (0..<8).map { "Thing \($0) \(IncrementalBuildTests.words[$0])" }
+        let site = try edits.thingsSite(rows: rows, page: "Some <b>raw</b> *text* about harbors.\n")
+        defer { site.delete() }
+        try edits.backdate(site)
+        #expect(site.build().status == 0)
+        var log: [String] = []
+        for step in 0..<12 {
+            log.append(try edits.edit(site, &rng, rows: &rows))
+            if step % 4 != 3 { try edits.backdate(site) }
+            #expect(site.build().status == 0)
+            let built = site.snapshot()
+            let again = site.build(["--timings"])
+            #expect(again.status == 0)
+            if step % 4 != 3 { #expect(stages(again) == ["stamps"], "seed \(seed): nothing to do after \(log)") }
+            #expect(site.snapshot() == built, "seed \(seed): a build with nothing changed after \(log)")
+            let copy = try TestSite([:])
+            defer { copy.delete() }
+            try FileManager.default.createDirectory(at: copy.root, withIntermediateDirectories: true)
+            for folder in ["Content", "Templates"] where FileManager.default.fileExists(atPath: site.root.appendingPathComponent(folder).path) {
+                try FileManager.default.copyItem(at: site.root.appendingPathComponent(folder), to: copy.root.appendingPathComponent(folder))
+            }
+            #expect(copy.build(["--clean"]).status == 0)
+            let expected = copy.snapshot()
+            #expect(built.keys.sorted() == expected.keys.sorted(), "seed \(seed) after \(log)")
+            for (path, bytes) in expected where built[path] != bytes {
+                Issue.record("seed \(seed): \(path) differs after \(log)")
+            }
+        }
+    }
+}
