@@ -139,11 +139,13 @@ screenshots: build browser-deps
 serve: site
 	cd public && python3 -m http.server 8000 --bind 127.0.0.1
 
-# What `make bench` measures sift beside, installed only when missing: Hugo and node from Debian,
+# What `make bench` measures sift beside, installed only when missing: Hugo, node and cmark (the
+# single-core Markdown floor, `cat *.md | cmark`) from Debian,
 # pagefind-bin from PyPI (its binary is inside the wheel), Chromium and Playwright as for the
 # browser tests. Every script it runs is in Benchmarks/; BENCH_SIZES=1000,10000 picks the sizes.
 bench-deps: browser-deps
 	@missing=""; command -v hugo >/dev/null || missing="$$missing hugo"; command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v cmark >/dev/null || missing="$$missing cmark"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

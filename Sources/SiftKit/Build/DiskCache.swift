@@ -5,7 +5,9 @@ import Foundation
 /// search digest. Unchanged pages are hard-linked from the previous output into the new one, so
 /// the result is byte for byte what a clean build writes. Kept in `<site>/.sift-cache/`: the
 /// page keys in one file, the digests streamed to another as they are made, so a 100k-item
-/// build never holds them all (the previous build's file is memory-mapped and read on demand).
+/// build never holds them all (the previous build's file is read a record at a time, as items
+/// ask, with `pread`: neither mapped nor held, so an incremental build needs no more memory
+/// than a clean one).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
     static let format: UInt64 = 3
@@ -18,8 +20,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     private var pages: [String: UInt64] = [:]
     private let lock = NSLock()
 
-    /// The previous build's digests: the mapped file and where each item's record lies.
-    private var digestBytes = Data()
+    /// The previous build's digests: the open file and where each item's record lies.
+    private var previousDigests: Int32 = -1
     private var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
 
     /// This build's digest file while it is being written.
@@ -31,12 +33,15 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         self.version = version
     }
 
+    deinit { if previousDigests >= 0 { close(previousDigests) } }
+
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
     func digest(_ item: String, key: UInt64) -> SearchDigest? {
-        guard let entry = digestIndex[item], entry.key == key else { return nil }
-        var r = BinaryReader(bytes: [UInt8](digestBytes[entry.range]))
+        guard let entry = digestIndex[item], entry.key == key,
+              let bytes = Self.read(previousDigests, entry.range) else { return nil }
+        var r = BinaryReader(bytes: bytes)
         return SearchDigest(reading: &r)
     }
 
@@ -57,35 +62,53 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Reads the cache; nil when there is none, it is damaged, or it was written for another
     /// output or by another version.
     static func load(site: URL, output: String, version: String) -> DiskCache? {
-        guard let pageData = FileManager.default.contents(atPath: pagesFile(in: site).path),
-              let digestData = try? Data(contentsOf: digestsFile(in: site), options: .alwaysMapped) else { return nil }
+        guard let pageData = FileManager.default.contents(atPath: pagesFile(in: site).path) else { return nil }
         let cache = DiskCache(output: output, version: version)
+        cache.previousDigests = open(digestsFile(in: site).path, O_RDONLY | O_CLOEXEC)
+        var st = stat()
+        guard cache.previousDigests >= 0, fstat(cache.previousDigests, &st) == 0 else { return nil }
         var r = BinaryReader(bytes: [UInt8](pageData))
         guard cache.readHeader(&r), let pageCount = r.count() else { return nil }
         for _ in 0..<pageCount {
             guard let p = r.string(), let k = r.u64() else { return nil }
             cache.pages[p] = k
         }
-        guard r.atEnd, cache.indexDigests(digestData) else { return nil }
-        cache.digestBytes = digestData
+        guard r.atEnd, cache.indexDigests(size: Int(st.st_size)) else { return nil }
         return cache
     }
 
-    /// Reads only the record headers of the digest file; a digest is decoded when an item asks for it.
-    private func indexDigests(_ digestData: Data) -> Bool {
+    /// `range` of an open file; nil when it cannot be read whole.
+    private static func read(_ fd: Int32, _ range: Range<Int>) -> [UInt8]? {
+        var done = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buf, count in
+            while done < range.count {
+                let n = pread(fd, buf.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            count = done
+        }
+        return done == range.count ? bytes : nil
+    }
+
+    /// Reads only the record headers of the digest file; a digest is read and decoded when an item asks for it.
+    private func indexDigests(size: Int) -> Bool {
+        let fd = previousDigests
         let headerLength = 8 + 8 + version.utf8.count + 8 + output.utf8.count
-        var head = BinaryReader(bytes: [UInt8](digestData.prefix(headerLength)))
+        guard headerLength <= size, let headBytes = Self.read(fd, 0..<headerLength) else { return false }
+        var head = BinaryReader(bytes: headBytes)
         guard readHeader(&head) else { return false }
         var offset = headerLength
-        while offset < digestData.count {
-            guard offset + 8 <= digestData.count else { return false }
-            var lengths = BinaryReader(bytes: [UInt8](digestData[offset..<offset + 8]))
+        while offset < size {
+            guard offset + 16 <= size, let lengthBytes = Self.read(fd, offset..<offset + 16) else { return false }
+            var lengths = BinaryReader(bytes: lengthBytes)
             // Lengths are checked by subtraction: a damaged one may be any 64-bit number.
             guard let recordLength = lengths.u64().flatMap(Int.init(exactly:)), recordLength >= 16,
-                  recordLength <= digestData.count - offset - 8 else { return false }
-            var itemLength = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 16]))
-            guard let nameLength = itemLength.u64().flatMap(Int.init(exactly:)), nameLength <= recordLength - 16 else { return false }
-            var record = BinaryReader(bytes: [UInt8](digestData[offset + 8..<offset + 8 + 16 + nameLength]))
+                  recordLength <= size - offset - 8,
+                  let nameLength = lengths.u64().flatMap(Int.init(exactly:)), nameLength <= recordLength - 16,
+                  let recordHead = Self.read(fd, offset + 8..<offset + 8 + 16 + nameLength) else { return false }
+            var record = BinaryReader(bytes: recordHead)
             guard let item = record.string(), let key = record.u64() else { return false }
             digestIndex[item] = (key, offset + 8 + 16 + nameLength..<offset + 8 + recordLength)
             offset += 8 + recordLength
