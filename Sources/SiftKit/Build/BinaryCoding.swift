@@ -45,6 +45,28 @@ struct BinaryReader {
     }
 }
 
+extension BinaryReader {
+    /// A count, then that many strings.
+    mutating func strings() -> [String]? {
+        guard let n = count() else { return nil }
+        return list(n)
+    }
+
+    /// `n` strings.
+    mutating func list(_ n: Int) -> [String]? {
+        var out: [String] = []
+        for _ in 0..<n { guard let s = string() else { return nil }; out.append(s) }
+        return out
+    }
+
+    /// `n` lists of strings, each its count first.
+    mutating func lists(_ n: Int) -> [[String]]? {
+        var out: [[String]] = []
+        for _ in 0..<n { guard let l = strings() else { return nil }; out.append(l) }
+        return out
+    }
+}
+
 extension SearchDigest {
     /// Encodes every stored property; a change to SearchDigest must change this and `DiskCache.format`.
     func write(to w: inout BinaryWriter) {
@@ -52,6 +74,10 @@ extension SearchDigest {
         w.u64(scope == nil ? 0 : 1); w.string(scope ?? "")
         w.u64(UInt64(fieldNames.count)); for n in fieldNames { w.string(n) }
         w.u64(UInt64(fieldValues.count)); for v in fieldValues { w.string(v) }
+        w.u64(UInt64(facetNames.count)); for n in facetNames { w.string(n) }
+        for values in facetValues { w.u64(UInt64(values.count)); for v in values { w.string(v) } }
+        w.u64(UInt64(sortNames.count)); for n in sortNames { w.string(n) }
+        for v in sortValues { w.string(v) }
         w.raw(wordBytes); w.raw(wordEnds); w.raw(wordHashes)
     }
 
@@ -63,8 +89,11 @@ extension SearchDigest {
         guard let valueCount = r.count() else { return nil }
         var values: [String] = []
         for _ in 0..<valueCount { guard let v = r.string() else { return nil }; values.append(v) }
+        guard let facetNames = r.strings(), let facetValues = r.lists(facetNames.count),
+              let sortNames = r.strings(), let sortValues = r.list(sortNames.count) else { return nil }
         guard let wordBytes = r.raw(UInt8.self), let wordEnds = r.raw(UInt32.self), let wordHashes = r.raw(UInt64.self) else { return nil }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
-                  fieldNames: names, fieldValues: values, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes)
+                  fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
+                  sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes)
     }
 }

@@ -159,9 +159,12 @@ struct CollectionStage {
             digest = previous
         } else {
             if md == nil, c.settings.searchBody { md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) } }
-            digest = SearchIndexBuilder.digest(SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: folder,
-                                                              scope: c.scope(of: item), fields: keys.fields,
-                                                              body: c.settings.searchBody ? (md?.plainText ?? "") : ""))
+            var document = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: folder,
+                                          scope: c.scope(of: item), fields: keys.fields,
+                                          body: c.settings.searchBody ? (md?.plainText ?? "") : "")
+            document.facets = c.facetValues(of: item)
+            document.sortValues = c.sortValues(of: item)
+            digest = SearchIndexBuilder.digest(document)
         }
         return RenderedItem(search: SearchRecord(item: itemKey, key: keys.search, digest: digest), pageKey: keys.page)
     }
@@ -197,6 +200,8 @@ struct CollectionStage {
         searchHasher.combine(baseKey)
         for f in fields { searchHasher.combine(f.name); searchHasher.combine(f.value) }
         searchHasher.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
+        for f in c.facetValues(of: item) { searchHasher.combine(f.name); searchHasher.combine(.list(f.values.map { .string($0) })) }
+        for v in c.sortValues(of: item) { searchHasher.combine(v.name); searchHasher.combine(v.value) }
         searchHasher.combine(c.settings.searchBody ? bodyHash : 0)
         return (pageHasher.finalize(), searchHasher.finalize(), fields)
     }

@@ -4,11 +4,13 @@ import Foundation
 enum SearchCommand: Command {
     static let name = "search"
     static let help = """
-        Usage: sift search QUERY [--site DIR] [--scope S] [--collection C] [--limit N] [--json]
+        Usage: sift search QUERY [--site DIR] [--scope S] [--collection C] [--filter FIELD=VALUE]... [--sort [-]FIELD] [--limit N] [--json]
 
         Answers QUERY from the built index in DIR/public/search, as the browser does.
           --scope S         only items of scope S ("All" for every scope)
           --collection C    only collection C
+          --filter F=V      only items whose facet F holds V; repeat it: OR within a field, AND across fields
+          --sort [-]FIELD   order by a sort field (-FIELD descending) instead of relevance
           --limit N         at most N results
           --json            prints JSON instead of a table
 
@@ -20,6 +22,8 @@ enum SearchCommand: Command {
         var scope: String?
         var collection: String?
         var limit: Int?
+        var filters: [(field: String, value: String)] = []
+        var sort: String?
         var json = false
         var batch = false
         while let arg = args.next() {
@@ -29,6 +33,11 @@ enum SearchCommand: Command {
             case "--scope": scope = try args.value(for: arg)
             case "--collection": collection = try args.value(for: arg)
             case "--json": json = true
+            case "--sort": sort = try args.value(for: arg)
+            case "--filter":
+                let v = try args.value(for: arg)
+                guard let eq = v.firstIndex(of: "="), eq != v.startIndex else { throw UsageError("--filter takes FIELD=VALUE, not '\(v)'") }
+                filters.append((String(v[..<eq]), String(v[v.index(after: eq)...])))
             case "--batch": batch = true
             case "--limit":
                 let v = try args.value(for: arg)
@@ -50,12 +59,12 @@ enum SearchCommand: Command {
         }
         let index = try SearchIndex(directory: dir, displayPath: shown)
         if batch { return SiftCLI.Outcome(status: 0, stdout: try answers(index, args.input()), stderr: "") }
-        let response = try index.search(query!, scope: scope, collection: collection, limit: limit)
+        let response = try index.search(query!, scope: scope, collection: collection, filters: filters, sort: sort, limit: limit)
         return SiftCLI.Outcome(status: 0, stdout: json ? response.json() + "\n" : response.table(), stderr: "")
     }
 
     /// `sift search --batch` (for the tests that compare the two engines, docs/search-index.md):
-    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"limit":…}`, each answered
+    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"filters":{F:[V…]},"sort":…,"limit":…}`, each answered
     /// on its line as `--json` would, or as `{"error":"message"}`, from one index read once.
     static func answers(_ index: SearchIndex, _ input: Data) throws -> String {
         var out = ""
@@ -65,8 +74,10 @@ enum SearchCommand: Command {
                 throw UsageError("sift search --batch reads one JSON object with a \"query\" a line, not: \(line.prefix(80))")
             }
             do {
+                let selected = request["filters"] as? [String: [String]] ?? [:]
+                let filters = selected.keys.sorted().flatMap { f in selected[f]!.map { (field: f, value: $0) } }
                 out += try index.search(query, scope: request["scope"] as? String, collection: request["collection"] as? String,
-                                        limit: request["limit"] as? Int).json() + "\n"
+                                        filters: filters, sort: request["sort"] as? String, limit: request["limit"] as? Int).json() + "\n"
             } catch let e as SiftError {
                 var j = JSONWriter()
                 j.raw("{"); j.key("error"); j.string(e.message); j.raw("}\n")

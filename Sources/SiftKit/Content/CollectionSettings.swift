@@ -13,6 +13,12 @@ public struct CollectionSettings: Sendable, Equatable {
     public var sortField: String?
     public var sortDescending = false
     public var perPage = 0
+    /// Fields a visitor filters by, each value with its count (docs/content.md, "Facets and sorting").
+    public var facets: [String] = []
+    /// Fields a visitor may order results by instead of relevance.
+    public var sortFields: [String] = []
+    /// Splits a text value of a facet field into several values (`"English,French"`), when set.
+    public var listSeparator: String?
 
     /// Settings with every default.
     public init() {}
@@ -36,6 +42,13 @@ public struct CollectionSettings: Sendable, Equatable {
         scopes = list("scopes") ?? []
         searchFields = list("search_fields")
         listFields = list("list_fields") ?? []
+        facets = list("facets") ?? []
+        sortFields = list("sort_fields") ?? []
+        if let v = fields["list_separator"] {
+            if case .string(let sep) = v, !sep.isEmpty { listSeparator = sep } else {
+                errors.append(SiftError("list_separator must be a non-empty string, such as \",\"", at: at("list_separator")))
+            }
+        }
         if let v = fields["search_body"] {
             if let b = v.boolValue { searchBody = b } else { errors.append(SiftError("search_body must be true or false", at: at("search_body"))) }
         }

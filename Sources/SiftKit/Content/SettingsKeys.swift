@@ -15,7 +15,7 @@ public struct SettingsKeys: Sendable {
     /// collection.yml's keys.
     public static let collection = SettingsKeys(
         known: ["title", "title_field", "slug_field", "scope_field", "scopes", "search_fields", "search_body",
-                "list_fields", "sort", "per_page"],
+                "list_fields", "sort", "per_page", "facets", "sort_fields", "list_separator"],
         open: [])
 
     init(known: [String], open: Set<String>) {

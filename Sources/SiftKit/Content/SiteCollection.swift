@@ -1,3 +1,5 @@
+import Foundation
+
 /// A folder of Content/: its settings, its dataset rows and pages joined into items, in list order.
 public struct SiteCollection: Sendable {
     /// The folder name, which is also the URL segment.
@@ -22,5 +24,47 @@ public struct SiteCollection: Sendable {
         guard let field = settings.scopeField else { return nil }
         return item.fields.value(at: field)?.text
     }
-}
 
+    /// An item's values of each facet field: a list's texts, a text split on `list_separator`
+    /// (a quoted part may hold the separator), each trimmed, empty ones left out.
+    public func facetValues(of item: Item) -> [(name: String, values: [String])] {
+        settings.facets.map { name in
+            let value = name == "title" ? Value.string(item.title) : item.fields.value(at: name)
+            var values: [String]
+            switch value {
+            case .list(let l)?: values = l.map(\.text)
+            case let v?: values = settings.listSeparator.map { Self.split(v.text, on: $0) } ?? [v.text]
+            case nil: values = []
+            }
+            values = values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            var seen = Set<String>()
+            return (name, values.filter { seen.insert($0).inserted })
+        }
+    }
+
+    /// An item's value of each sort field as text, "" without one.
+    public func sortValues(of item: Item) -> [(name: String, value: String)] {
+        settings.sortFields.map { name in (name, name == "title" ? item.title : item.fields.value(at: name)?.text ?? "") }
+    }
+
+    /// Splits on `separator` outside double quotes; `""` inside quotes is one quote.
+    static func split(_ text: String, on separator: String) -> [String] {
+        guard text.contains("\"") else { return text.components(separatedBy: separator) }
+        var parts: [String] = [], current = "", quoted = false
+        var rest = Substring(text)
+        while let c = rest.first {
+            if c == "\"" {
+                if quoted && rest.dropFirst().first == "\"" { current.append("\""); rest = rest.dropFirst(2); continue }
+                quoted.toggle()
+            } else if !quoted && rest.hasPrefix(separator) {
+                parts.append(current); current = ""
+                rest = rest.dropFirst(separator.count)
+                continue
+            } else {
+                current.append(c)
+            }
+            rest = rest.dropFirst()
+        }
+        return parts + [current]
+    }
+}

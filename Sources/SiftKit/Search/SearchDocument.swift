@@ -14,6 +14,10 @@ public struct SearchDocument: Sendable {
     public var fields: [(name: String, value: String)]
     /// Plain text of the Markdown body; "" when search_body is off.
     public var body: String
+    /// The item's values of each facet field, in the collection's `facets` order.
+    public var facets: [(name: String, values: [String])] = []
+    /// The item's value of each sort field, in the collection's `sort_fields` order ("" for none).
+    public var sortValues: [(name: String, value: String)] = []
 
     /// Creates a document.
     public init(collection: String, slug: String, title: String, url: String, scope: String? = nil,
@@ -51,6 +55,11 @@ public struct SearchDigest: Sendable {
     var scope: String?
     var fieldNames: [String]
     var fieldValues: [String]
+    var facetNames: [String] = []
+    /// Each facet's values, in `facetNames` order.
+    var facetValues: [[String]] = []
+    var sortNames: [String] = []
+    var sortValues: [String] = []
     /// The distinct pieces of the folded body, as UTF-8 one after the other.
     var wordBytes: [UInt8]
     /// Where each piece ends in `wordBytes`.

@@ -8,6 +8,8 @@ public struct SearchIndex {
         var scopes: [String]
         var first: Int
         var count: Int
+        /// The facets-C.json holding its facets and sort orders, when it has any.
+        var facetsFile: String?
     }
 
     struct Doc {
@@ -127,8 +129,12 @@ public struct SearchIndex {
             }
         }
         let ci = collections.count
+        let facetsFile = c["facets"] as? String
+        guard c["facets"] == nil || facetsFile != nil else {
+            throw store.corrupt(manifest, "\(what): facets: expected a file name")
+        }
         collections.append(Collection(name: name, title: c["title"] as? String ?? name, scopes: scopes,
-                                      first: docs.count, count: count))
+                                      first: docs.count, count: count, facetsFile: facetsFile))
         docs.reserveCapacity(docs.count + count)
         for i in 0..<count {
             let title = columns[0][i]
@@ -139,10 +145,16 @@ public struct SearchIndex {
         }
     }
 
-    /// Answers a query: scope "All" or nil for every item, collection nil for every collection.
+    /// Answers a query: scope "All" or nil for every item, collection nil for every collection;
+    /// `filters` (field, value) keep the items holding a selected value of every field named,
+    /// `sort` (`area`, `-area`) orders them by a sort field instead of relevance.
     public func search(_ query: String, scope: String? = nil, collection: String? = nil,
+                       filters: [(field: String, value: String)] = [], sort: String? = nil,
                        limit: Int? = nil) throws -> SearchResponse {
         var pool = Array(docs.indices)
+        let considered = collections.filter { c in collection.map { Self.same(c.name, $0) } ?? true }
+        let facets = try Facets(considered, store: store)
+        let selection = try facets.selection(filters)
         if let collection {
             guard let c = collections.firstIndex(where: { Self.same($0.name, collection) }) else {
                 let known = collections.map(\.name).joined(separator: ", ")
@@ -195,12 +207,21 @@ public struct SearchIndex {
                 hits.append((d, rank, rank == 4 ? .body : .field))
             }
             hits.sort { ($0.rank, $0.doc) < ($1.rank, $1.doc) }
+        }
+        let counts = facets.counts(hits.map(\.doc), selection)
+        hits = hits.filter { facets.passes($0.doc, selection) }
+        if !terms.isEmpty {
             if hits.count < 5 {
                 let matched = Set(hits.map(\.doc))
-                for d in pool where !matched.contains(d) && fuzzyMatches(docs[d], terms) {
+                for d in pool where !matched.contains(d) && facets.passes(d, selection) && fuzzyMatches(docs[d], terms) {
                     hits.append((d, 5, .fuzzy))
                 }
             }
+        }
+        if let sort {
+            let byDoc = Dictionary(uniqueKeysWithValues: hits.map { ($0.doc, $0) })
+            let fuzzy = hits.filter { $0.match == .fuzzy }.map(\.doc)
+            hits = try (facets.sorted(hits.filter { $0.match != .fuzzy }.map(\.doc), by: sort) + facets.sorted(fuzzy, by: sort)).map { byDoc[$0]! }
         }
         let total = hits.count
         if let limit, limit >= 0, hits.count > limit { hits = Array(hits.prefix(limit)) }
@@ -209,7 +230,7 @@ public struct SearchIndex {
             return SearchResult(collection: collections[doc.collection].name, slug: doc.slug, title: doc.title,
                                 url: base + doc.url, scope: doc.scope, match: h.match)
         }
-        return SearchResponse(query: query, scope: scope ?? "All", total: total, results: results)
+        return SearchResponse(query: query, scope: scope ?? "All", total: total, results: results, facets: counts)
     }
 
     private func orderedScopes(_ collection: String?) -> [String] {

@@ -196,6 +196,11 @@ public struct SearchIndexBuilder {
                 m.string(name)
                 files.append((name, Array((tables[c] + "\n").utf8)))
             }
+            if let facets = FacetTable.json(layout.documents(c, in: docs)) {
+                let name = IndexFormat.facetFileName(c)
+                m.raw(",\"facets\":"); m.string(name)
+                files.append((name, Array((facets + "\n").utf8)))
+            }
             m.raw("}")
         }
         m.raw("]")

@@ -21,13 +21,35 @@ public struct SearchResponse: Sendable, Equatable {
     public var scope: String
     public var total: Int
     public var results: [SearchResult]
+    /// Each facet's values with their counts (SPEC.md §3), in the index's order.
+    public var facets: [FacetCounts] = []
+
+    /// One facet field's values and how many matches each would leave.
+    public struct FacetCounts: Sendable, Equatable {
+        public var field: String
+        public var values: [(value: String, count: Int)]
+
+        public static func == (a: FacetCounts, b: FacetCounts) -> Bool {
+            a.field == b.field && a.values.map(\.value) == b.values.map(\.value) && a.values.map(\.count) == b.values.map(\.count)
+        }
+    }
 
     /// The JSON that `sift search --json` prints (docs/cli.md), without a trailing newline.
     public func json() -> String {
         var j = JSONWriter()
         j.raw("{"); j.key("query"); j.string(query)
         j.raw(","); j.key("scope"); j.string(scope)
-        j.raw(",\"total\":\(total),\"results\":[")
+        j.raw(",\"total\":\(total),\"facets\":{")
+        for (i, f) in facets.enumerated() {
+            if i > 0 { j.raw(",") }
+            j.key(f.field); j.raw("{")
+            for (k, v) in f.values.enumerated() {
+                if k > 0 { j.raw(",") }
+                j.key(v.value); j.raw(String(v.count))
+            }
+            j.raw("}")
+        }
+        j.raw("},\"results\":[")
         for (i, r) in results.enumerated() {
             if i > 0 { j.raw(",") }
             j.raw("{"); j.key("collection"); j.string(r.collection)

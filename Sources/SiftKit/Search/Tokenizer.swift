@@ -16,6 +16,8 @@ enum Tokenizer {
         return SearchDigest(collection: doc.collection, slug: doc.slug, title: doc.title, url: doc.url,
                             scope: doc.scope, fieldNames: doc.fields.map(\.name),
                             fieldValues: doc.fields.map(\.value),
+                            facetNames: doc.facets.map(\.name), facetValues: doc.facets.map(\.values),
+                            sortNames: doc.sortValues.map(\.name), sortValues: doc.sortValues.map(\.value),
                             wordBytes: set.bytes, wordEnds: set.ends, wordHashes: set.hashes)
     }
 

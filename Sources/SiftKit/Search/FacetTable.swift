@@ -1,0 +1,63 @@
+import Foundation
+
+/// A collection's facets and sort orders in the index, the file `facets-C.json`
+/// (docs/search-index.md, "Facets and sort orders"): written only for a collection with
+/// `facets` or `sort_fields`, read only by a search that filters, counts or sorts.
+enum FacetTable {
+    /// The file's JSON, or nil when the collection has neither facets nor sort fields.
+    static func json(_ docs: [SearchDigest]) -> String? {
+        guard let first = docs.first, !first.facetNames.isEmpty || !first.sortNames.isEmpty else { return nil }
+        var j = JSONWriter()
+        j.raw("{\"facets\":[")
+        for (f, name) in first.facetNames.enumerated() {
+            if f > 0 { j.raw(",") }
+            var members: [String: [Int32]] = [:]
+            for (d, doc) in docs.enumerated() where f < doc.facetValues.count {
+                for v in doc.facetValues[f] { members[v, default: []].append(Int32(d)) }
+            }
+            let values = members.keys.sorted(by: ascending)
+            j.raw("{"); j.key("name"); j.string(name)
+            j.raw(","); j.key("values"); j.strings(values)
+            j.raw(","); j.key("postings"); j.strings(values.map { IndexFormat.encodePostings(members[$0]!) })
+            j.raw("}")
+        }
+        j.raw("],\"sorts\":[")
+        for (s, name) in first.sortNames.enumerated() {
+            if s > 0 { j.raw(",") }
+            let column = docs.map { s < $0.sortValues.count ? $0.sortValues[s] : "" }
+            let distinct = Set(column.filter { !$0.isEmpty }).sorted(by: ascending)
+            let place = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
+            j.raw("{"); j.key("name"); j.string(name)
+            j.raw(","); j.key("order")
+            j.string(IndexFormat.codes(column.map { place[$0].map { $0 + 1 } ?? 0 }, limit: distinct.count + 1))
+            j.raw("}")
+        }
+        j.raw("]}")
+        return j.out
+    }
+
+    /// The order of values: numbers first, as numbers; then text, folded, then as written.
+    static func ascending(_ a: String, _ b: String) -> Bool {
+        switch (number(a), number(b)) {
+        case let (x?, y?) where x != y: return x < y
+        case (_?, nil): return true
+        case (nil, _?): return false
+        default:
+            let fa = Fold.fold(a), fb = Fold.fold(b)
+            if !fa.utf8.elementsEqual(fb.utf8) { return fa.utf8.lexicographicallyPrecedes(fb.utf8) }
+            return a.utf8.lexicographicallyPrecedes(b.utf8)
+        }
+    }
+
+    /// A decimal number as written in a dataset (`-12`, `3.5`, `1e6`), nil for any other text.
+    static func number(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        var digits = false, rest = Substring(t)
+        if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+        for c in rest {
+            if c.isASCII && c.isNumber { digits = true } else if !".eE+-".contains(c) { return nil }
+        }
+        guard digits, let value = Double(t), value.isFinite else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The facets and sort orders of the collections a search considers, read from their
+/// facets-C.json files on demand: the filter, the counts and the order applied at the edges of
+/// `SearchIndex.search` (docs/search-index.md, "Filters, counts and sorting"; sift-core.js's
+/// facets.js does the same).
+struct Facets {
+    /// One facet field across the considered collections: its values in order, each value's documents.
+    struct Field {
+        var name: String
+        var values: [String] = []
+        var members: [Set<Int>] = []
+    }
+
+    var fields: [Field] = []
+    /// Per sort field, each document's place in ascending order (none: the document has no value).
+    var orders: [String: [Int: Int]] = [:]
+
+    /// Reads the facet files of `collections` (documents numbered from each one's `first`).
+    init(_ collections: [SearchIndex.Collection], store: ShardStore) throws {
+        for c in collections {
+            guard let file = c.facetsFile else { continue }
+            guard let table = try store.object(file) as? [String: Any],
+                  let facets = table["facets"] as? [[String: Any]], let sorts = table["sorts"] as? [[String: Any]] else {
+                throw store.corrupt(file, "collection “\(c.name)”: expected an object of facets and sorts")
+            }
+            for f in facets {
+                guard let name = f["name"] as? String, let values = f["values"] as? [String],
+                      let postings = f["postings"] as? [String], postings.count == values.count else {
+                    throw store.corrupt(file, "collection “\(c.name)”: a facet: expected a name, values and their postings")
+                }
+                let i = fields.firstIndex { SearchIndex.same($0.name, name) } ?? fields.count
+                if i == fields.count { fields.append(Field(name: name)) }
+                for (value, p) in zip(values, postings) {
+                    guard let docs = IndexFormat.decodePostings(p, below: c.count) else {
+                        throw store.corrupt(file, "facet “\(name)”, “\(value)”: expected postings below \(c.count)")
+                    }
+                    let v = fields[i].values.firstIndex { SearchIndex.same($0, value) } ?? fields[i].values.count
+                    if v == fields[i].values.count {
+                        fields[i].values.append(value)
+                        fields[i].members.append([])
+                    }
+                    fields[i].members[v].formUnion(docs.map { c.first + Int($0) })
+                }
+            }
+            for s in sorts {
+                guard let name = s["name"] as? String, let codes = s["order"] as? String,
+                      let order = IndexFormat.decodeCodes(codes, count: c.count, limit: Int.max) else {
+                    throw store.corrupt(file, "collection “\(c.name)”: a sort: expected a name and \(c.count) codes")
+                }
+                // Code 0: no value; else the value's place in ascending order, from 1.
+                for (d, place) in order.enumerated() where place > 0 { orders[name, default: [:]][c.first + d] = place }
+                if orders[name] == nil { orders[name] = [:] }
+            }
+        }
+    }
+
+    /// The selected values by field, each field once, checked against the facets there are.
+    func selection(_ filters: [(field: String, value: String)]) throws -> [(field: Int, values: [String])] {
+        var out: [(field: Int, values: [String])] = []
+        for (field, value) in filters {
+            guard let f = fields.firstIndex(where: { SearchIndex.same($0.name, field) }) else {
+                let known = fields.map(\.name).joined(separator: ", ")
+                throw SiftError("unknown facet “\(field)” (facets: \(known.isEmpty ? "none" : known))", at: nil)
+            }
+            if let i = out.firstIndex(where: { $0.field == f }) { out[i].values.append(value) } else { out.append((f, [value])) }
+        }
+        return out
+    }
+
+    /// Whether a document passes every selected field but `except`: one of its values is selected.
+    func passes(_ doc: Int, _ selection: [(field: Int, values: [String])], except: Int? = nil) -> Bool {
+        selection.allSatisfy { s in
+            s.field == except || fields[s.field].values.indices.contains { v in
+                fields[s.field].members[v].contains(doc) && s.values.contains { SearchIndex.same($0, fields[s.field].values[v]) }
+            }
+        }
+    }
+
+    /// Each value's count over `matches`: the documents that pass every other field's selection and hold it.
+    func counts(_ matches: [Int], _ selection: [(field: Int, values: [String])]) -> [SearchResponse.FacetCounts] {
+        fields.enumerated().map { f, field in
+            let passing = matches.filter { passes($0, selection, except: f) }
+            return SearchResponse.FacetCounts(field: field.name, values: field.values.indices.map { v in
+                (field.values[v], passing.reduce(0) { $0 + (field.members[v].contains($1) ? 1 : 0) })
+            })
+        }
+    }
+
+    /// The documents' order by a sort field (`-field` descending), stable; documents without a value last.
+    func sorted(_ docs: [Int], by sort: String) throws -> [Int] {
+        let descending = sort.hasPrefix("-")
+        let name = descending ? String(sort.dropFirst()) : sort
+        guard let order = orders.first(where: { SearchIndex.same($0.key, name) })?.value else {
+            let known = orders.keys.sorted().joined(separator: ", ")
+            throw SiftError("unknown sort field “\(name)” (sort fields: \(known.isEmpty ? "none" : known))", at: nil)
+        }
+        return docs.enumerated().sorted { a, b in
+            let x = order[a.element].map { descending ? -$0 : $0 }, y = order[b.element].map { descending ? -$0 : $0 }
+            if x != y { return y == nil || (x != nil && x! < y!) }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}
