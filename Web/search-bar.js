@@ -37,6 +37,8 @@ export class SiftSearch {
     this.limit = opts.limit ?? 20;
     this.query = ""; // the text of the latest search
     this.scope = "All";
+    this.filters = {}; // the facets' checked values, {field: [values]}
+    this.sort = ""; // "", or a sort field: "area", "-area"
     this.active = false;
     this.runs = 0; // searches started: a run that is not the latest shows nothing
 
@@ -73,7 +75,7 @@ export class SiftSearch {
     this.panel = new ResultsPanel({ listboxId: idPrefix + "-l" });
     this.popover = element("div", { class: "sift-pop", hidden: "" }, this.emptyState.element, this.panel.listbox);
     this.form = element("form", { role: "search", class: "sift", "data-style": option("style") ?? "prominent", "data-scope-bar": option("scopeBar") ?? "active" },
-      this.field.element, element("div", { class: "sift-sb" }, this.scopeBar.element), this.popover);
+      this.field.element, (this.scopeArea = element("div", { class: "sift-sb" }, this.scopeBar.element)), this.popover);
     // The status follows the bar on a list page, and leads the panel's results elsewhere.
     if (list) this.form.append(this.status);
     else this.popover.insertBefore(this.status, this.panel.listbox);
@@ -81,7 +83,7 @@ export class SiftSearch {
     const dimmer = element("div", { class: "sift-dim" });
     document.body.append(dimmer);
     this.listResults = list ? new ListResults({ list, onMore: () => this.showMore() }) : null;
-    this.urlState = new UrlState({ state: () => ({ query: this.query, scope: this.scope }) });
+    this.urlState = new UrlState({ state: () => ({ query: this.query, scope: this.scope, filters: this.filters, sort: this.sort }) });
 
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.keyboard = new Keyboard({
@@ -99,7 +101,17 @@ export class SiftSearch {
     });
     onClick(dimmer, () => this.cancel());
     // Opening a result is a search worth remembering.
-    for (const results of [this.listResults?.copy, this.panel.listbox]) results?.addEventListener("click", (event) => event.target.closest("a") && this.remember());
+    // Its link carries the terms to mark on arrival (sift-marks.js).
+    for (const results of [this.listResults?.copy, this.panel.listbox]) {
+      results?.addEventListener("click", (event) => {
+        const link = event.target.closest("a"), url = link && new URL(link.href);
+        if (!link) return;
+        this.remember();
+        url.searchParams.delete("mark");
+        if (this.query.trim()) url.searchParams.set("mark", this.query);
+        link.href = url;
+      });
+    }
     // A panel closes on a click anywhere else, as the dimmed background does.
     if (!list) document.addEventListener("pointerdown", (event) => this.form.contains(event.target) || this.cancel());
     // Back to a page kept in the back-forward cache: the URL's search again.
@@ -125,8 +137,11 @@ export class SiftSearch {
 
   /** The URL's search, if it has one; else the bar at rest. */
   restore() {
-    const { query, scope } = this.urlState.read();
-    if (!query && scope == "All") return this.cancel();
+    const { query, scope, filters, sort } = this.urlState.read();
+    this.filters = filters;
+    this.sort = sort;
+    this.facetBar?.sync();
+    if (!query && scope == "All" && !this.chosen()) return this.cancel();
     this.field.value = query;
     this.selectScope(scope);
     this.search();
@@ -154,6 +169,9 @@ export class SiftSearch {
     this.runs++;
     this.field.value = this.query = "";
     this.selectScope("All");
+    this.filters = {};
+    this.sort = "";
+    this.facetBar?.sync();
     if (this.listResults) this.resetList();
     this.update();
     this.say("");
@@ -169,7 +187,7 @@ export class SiftSearch {
   // Shows what the state asks for: Clear while there is text; while active with nothing typed
   // (idle), the dimmed page and the empty state; the panel while it has something to show.
   update() {
-    const idle = this.active && !this.field.value && this.scope == "All", listbox = this.panel.listbox;
+    const idle = this.active && !this.field.value && this.scope == "All" && !this.chosen(), listbox = this.panel.listbox;
     this.field.update();
     setFlag(root, "data-sift-dim", this.dim && idle);
     this.emptyState.element.hidden = !idle || !this.emptyState.render();
@@ -202,12 +220,13 @@ export class SiftSearch {
     this.update();
     this.urlState.saveSoon();
     const loading = this.loadIndex();
-    if (this.listResults && (query || scope != "All")) this.listResults.showResults(true);
+    if (this.listResults && (query || scope != "All" || this.chosen())) this.listResults.showResults(true);
     this.index = await loading;
-    this.showScopes();
+    await this.showScopes();
     // Field matches at once; body matches when their shards arrive, below the rows already shown.
     // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
-    const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit };
+    const { filters, sort, facetBar } = this;
+    const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: !!facetBar };
     for (let now = true, shown; run == this.runs; now = false) {
       const answer = await this.index.search(query, { ...options, now });
       const sameStart = shown?.every((result, i) => answer.results[i]?.url == result.url);
@@ -218,10 +237,11 @@ export class SiftSearch {
     if (remember) this.remember();
   }
 
-  show({ query, scope, total, results, scopeCounts, partial }, { keepShown }) {
-    const filtering = query || scope != "All";
+  show({ query, scope, total, results, scopeCounts, facets, partial }, { keepShown }) {
+    const filtering = query || scope != "All" || this.chosen();
     if (!keepShown) this.keyboard.deselect();
     this.scopeBar.showCounts(scopeCounts);
+    this.facetBar?.showCounts(facets);
     if (!this.listResults) {
       const collectionTitle = (name) => this.index.collections.find((collection) => collection.name == name).title;
       this.keyboard.rows = this.panel.show(results, query, { keepShown, collectionTitle });
@@ -244,13 +264,25 @@ export class SiftSearch {
     this.keyboard.rows = [];
   }
 
-  // The scope bar, once the index says which scopes the collection has.
-  showScopes() {
-    const collection = this.index.collections.find((candidate) => candidate.name == this.collection);
+  // The scope bar and the facets, once the index says which the collection has.
+  async showScopes() {
+    const table = this.index.tables.find((candidate) => candidate.collection.name == this.collection), collection = table?.collection;
+    if (collection?.facets) {
+      setFlag(this.form, "data-scopes", true);
+      await (this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => {
+        this.facetBar = new FacetBar({ bar: this, facets, onChange: () => this.search() });
+        this.scopeArea.append(this.facetBar.element);
+      }));
+    }
     if (this.scopeBar.built || !collection?.scopes.length) return;
     setFlag(this.form, "data-scopes", true);
     this.scopeBar.build(collection.scopes);
     this.scopeBar.select(this.scope);
+  }
+
+  /** Whether a facet value is checked or a sort chosen: a list is filtered even with no text. */
+  chosen() {
+    return this.sort || Object.values(this.filters).some((values) => values.length);
   }
 
   pickScope(scope) {

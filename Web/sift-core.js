@@ -50,7 +50,7 @@ function shard(bucketNumber, bounds) {
 
 // "Words and postings" (IndexFormat.decodePostings): marks each document of the postings in
 // `into`. Base64 of LEB128 varints of the gaps, or "!" and base64 of a bitmap.
-function decodePostings(postings, into) {
+export function decodePostings(postings, into) {
   const bitmap = postings[0] === "!", bytes = atob(postings.slice(bitmap ? 1 : 0));
   for (let i = 0, doc = -1, gap = 0, shift = 0; i < bytes.length; i++) {
     const byte = bytes.charCodeAt(i);
@@ -70,7 +70,7 @@ function decodePostings(postings, into) {
 }
 
 // "Codes" (IndexFormat.decodeCodes): `count` numbers, each the same number of base64 digits.
-function decodeCodes(codes, count) {
+export function decodeCodes(codes, count) {
   const width = codes.length / count, out = new Int32Array(count);
   for (let i = 0; i < count; i++) {
     for (let k = 0; k < width; k++) {
@@ -129,6 +129,7 @@ export class SiftIndex {
     this.bodySearches = {}; // body candidates, as promises, by term
     this.bodyCandidatesFound = {}; // the same once found
     this.pools = {}; // the documents a search considers, by first document and count
+    this.facetSets = {}; // their facets, as promises, by first document and number of collections
     this.hintedTerms = terms(hint?.() ?? "");
     for (const term of this.hintedTerms) if (term.length > 2) this.words(key(term)).catch(String);
     this.tables = [];
@@ -169,12 +170,16 @@ export class SiftIndex {
 
   // "Matching", "Ranking" and "Typos" (SearchIndex.search). With `now`, a sharded index answers at
   // once, without the body matches of terms whose shards are still on the way (fetched
-  // meanwhile), and the answer says `partial`.
-  async search(query, { scope = "All", collection = null, limit = Infinity, now } = {}) {
+  // meanwhile), and the answer says `partial`. `filters` ({field: [values]}), `sort` ("-area")
+  // and `facets: true` (the counts wanted) read the collections' facet files: "Filters, counts
+  // and sorting".
+  async search(query, { scope = "All", collection = null, limit = Infinity, now, filters = {}, sort, facets: counted } = {}) {
     const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
     if (!chosen.length) throw Error(`unknown collection “${collection}”`);
     const scopes = orderedScopes(chosen.map((table) => table.collection));
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
+    const facets = (counted || sort || Object.values(filters).some((values) => values.length)) && (await this.facets(chosen));
+    facets?.select(filters);
     const first = chosen[0].first, count = chosen.reduce((sum, table) => sum + table.collection.count, 0);
     const pool = (this.pools[first + " " + count] ??= { documents: Array.from({ length: count }, (_, i) => first + i), typos: {} });
     const queryTerms = [...new Set(terms(query))], previous = this.previous;
@@ -210,8 +215,10 @@ export class SiftIndex {
     }
     // A partial answer lacks body matches: typing on narrows from whole answers only.
     if (!partial) this.previous = { pool, terms: queryTerms, hits, viaBody };
+    const facetCounts = facets?.counts(hits.filter((doc) => scope === "All" || this.documentScopes[doc] === scope));
+    if (facets) hits = hits.filter((doc) => facets.passes(doc));
     const { scopeNames, documentScopes } = this, scopeHits = new Int32Array(scopeNames.length);
-    const ranks = this.rank(hits, viaBody, queryTerms, scope, limit, scopeHits);
+    const ranks = this.rank(hits, viaBody, queryTerms, scope, sort ? Infinity : limit, scopeHits);
     const counts = { All: hits.length };
     for (const name of scopes) counts[name] = scopeHits[scopeNames.indexOf(name)];
     const few = (name) => counts[name] < 5, fuzzy = [], scopeCounts = { ...counts }, matched = counts[scope];
@@ -225,13 +232,23 @@ export class SiftIndex {
       for (const set of sets) for (const doc of set) reached[doc]++;
       for (let i = 0; i < hits.length; i++) reached[hits[i]] = 0;
       for (const doc of sets[0]) {
-        if (reached[doc] !== queryTerms.length || !(few("All") || few(documentScopes[doc]))) continue;
+        if (reached[doc] !== queryTerms.length || !(few("All") || few(documentScopes[doc])) || (facets && !facets.passes(doc))) continue;
         if (matched < 5 && (scope === "All" || documentScopes[doc] === scope)) fuzzy.push(doc);
         for (const name of ["All", documentScopes[doc]]) if (few(name)) scopeCounts[name]++;
       }
     }
-    const results = [].concat(...ranks, fuzzy).slice(0, limit).map((doc, i) => this.result(doc, i >= matched ? "fuzzy" : viaBody[doc] ? "body" : "field"));
-    return { query, scope, total: matched + fuzzy.length, results, scopeCounts, ...(partial && { partial: true }) };
+    const ordered = sort ? facets.sorted([].concat(...ranks), sort).concat(facets.sorted(fuzzy, sort)) : [].concat(...ranks, fuzzy);
+    const results = ordered.slice(0, limit).map((doc, i) => this.result(doc, i >= matched ? "fuzzy" : viaBody[doc] ? "body" : "field"));
+    return { query, scope, total: matched + fuzzy.length, ...(facets && { facets: facetCounts }), results, scopeCounts, ...(partial && { partial: true }) };
+  }
+
+  // "Filters, counts and sorting" (Facets.init): the facets of the collections searched, their
+  // files and the code that reads them (sift-facets.js, which only a search with facets needs)
+  // fetched once.
+  facets(chosen) {
+    return (this.facetSets[chosen[0].first + " " + chosen.length] ??= Promise.all([import("./sift-facets.js"), ...chosen.filter((table) => table.collection.facets).map(async (table) =>
+      ({ first: table.first, count: table.collection.count, file: await this.fetchJSON(table.collection.facets) }))])
+      .then(([{ Facets }, ...loaded]) => new Facets(loaded, this.foldedTitles.length), corruptIndex));
   }
 
   // "Matching": the documents of `documents` (ascending) with the term in a folded field. One

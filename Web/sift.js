@@ -2,3 +2,6 @@
 import { SiftSearch } from "./search-bar.js";
 export { SiftSearch };
 for (const mount of document.querySelectorAll("[data-sift-search]")) new SiftSearch(mount);
+// Opened from a result: its terms marked (sift-marks.js, loaded only then).
+const arrival = new URLSearchParams(location.search).get("mark");
+if (arrival) import("./sift-marks.js").then((marks) => marks.markTerms(arrival));

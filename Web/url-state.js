@@ -1,22 +1,26 @@
-// The search in the address bar, ?q=…&scope=… ("All" left out), replaced and never pushed: Back
-// leaves the page, and coming back (or opening such a URL) restores the search.
+// The search in the address bar, ?q=…&scope=…&f.region=…&sort=-area ("All" and Relevance left
+// out), replaced and never pushed: Back leaves the page, and coming back (or opening such a URL)
+// restores the search.
 export class UrlState {
   constructor(opts = {}) {
-    this.state = opts.state; // () => ({ query, scope })
+    this.state = opts.state; // () => ({ query, scope, filters, sort })
     this.delay = opts.delay ?? 300;
   }
 
   read() {
-    const params = new URLSearchParams(location.search);
-    return { query: params.get("q") ?? "", scope: params.get("scope") ?? "All" };
+    const params = new URLSearchParams(location.search), filters = {};
+    for (const [name, value] of params) if (name.startsWith("f.")) (filters[name.slice(2)] ??= []).push(value);
+    return { query: params.get("q") ?? "", scope: params.get("scope") ?? "All", filters, sort: params.get("sort") ?? "" };
   }
 
   save() {
-    const url = new URL(location.href), params = url.searchParams, { query, scope } = this.state();
+    const url = new URL(location.href), { query, scope, filters, sort } = this.state();
+    const params = new URLSearchParams([...url.searchParams].filter(([name]) => !/^(q|scope|sort|f\..*)$/.test(name)));
     if (query) params.set("q", query);
-    else params.delete("q");
     if (scope != "All") params.set("scope", scope);
-    else params.delete("scope");
+    for (const name in filters) for (const value of filters[name]) params.append("f." + name, value);
+    if (sort) params.set("sort", sort);
+    url.search = params;
     history.replaceState(history.state, "", url);
   }
 

@@ -1,0 +1,109 @@
+"""Facets, sorting and arrival marks on the example site, driven by role and label (SPEC.md §4).
+
+Expected rows and counts come from `sift search --json --filter … --sort …` on the same index.
+"""
+import json
+import re
+import subprocess
+
+from playwright.sync_api import expect
+
+import siftsite
+
+
+def answer(built, query="", filters=(), sort=None, **opts):
+    args = [siftsite.SIFT, "search", query, "--site", str(built.parent), "--json", "--collection", "countries"]
+    for f in filters:
+        args += ["--filter", f]
+    if sort:
+        args += ["--sort", sort]
+    for k, v in opts.items():
+        args += [f"--{k}", str(v)]
+    return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+
+
+def shown(page):
+    return page.locator("[data-sift-list=countries]").get_by_role("link").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+
+
+def facet(page, name):
+    """The group of a facet's checkboxes, its disclosure opened."""
+    group = page.get_by_role("group", name=name, exact=True)
+    if not group.is_visible():
+        page.locator("summary", has_text=re.compile(f"^{name}$")).click()
+    return group
+
+
+def check(page, name, value):
+    facet(page, name).get_by_role("checkbox", name=re.compile(f"^{re.escape(value)} \\d+$")).check()
+
+
+def expect_counts(page, expected):
+    """Every value of every facet shows the count `sift search` gives, and a zero one is dimmed."""
+    for field, counts in expected["facets"].items():
+        group = facet(page, field.capitalize())
+        for value, count in counts.items():
+            label = group.locator("label", has_text=re.compile(f"^{re.escape(value)} \\d+$"))
+            expect(label).to_have_text(f"{value} {count}")
+            if count:
+                expect(label).not_to_have_attribute("data-none", "")
+            else:
+                expect(label).to_have_attribute("data-none", "")
+
+
+def test_two_values_of_one_facet_and_one_of_another_narrow_the_list_and_every_count(page, server, built):
+    page.goto(server.url + "/countries/")
+    page.get_by_role("searchbox").click()
+    check(page, "Subregion", "Caribbean")
+    check(page, "Subregion", "Polynesia")
+    check(page, "Landlocked", "No")
+    expected = answer(built, filters=["subregion=Caribbean", "subregion=Polynesia", "landlocked=No"])
+    assert expected["total"] == 39
+    expect(page.get_by_role("status")).to_have_text("39 results")
+    assert shown(page) == [r["url"] for r in expected["results"]]
+    expect_counts(page, expected)
+    # Landlocked=Yes leaves nothing with these subregions: shown, dimmed, never removed.
+    assert expected["facets"]["landlocked"]["Yes"] == 0
+    expect(page).to_have_url(re.compile(r"f\.subregion=Caribbean&f\.subregion=Polynesia&f\.landlocked=No"))
+
+
+def test_back_from_a_result_restores_the_facets(page, server, built):
+    page.goto(server.url + "/countries/?f.region=Oceania&f.landlocked=No")
+    expected = answer(built, filters=["region=Oceania", "landlocked=No"])
+    expect(page.get_by_role("status")).to_have_text(f"{expected['total']} results")
+    page.locator("[data-sift-list=countries]").get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(r"/countries/[^/]+/$"))
+    page.go_back()
+    expect(page.get_by_role("status")).to_have_text(f"{expected['total']} results")
+    assert shown(page) == [r["url"] for r in expected["results"]]
+    expect(facet(page, "Region").get_by_role("checkbox", name=re.compile(r"^Oceania \d+$"))).to_be_checked()
+    expect(facet(page, "Landlocked").get_by_role("checkbox", name=re.compile(r"^No \d+$"))).to_be_checked()
+
+
+def test_sort_by_area_descending_puts_the_largest_first(page, server, built):
+    page.goto(server.url + "/countries/")
+    page.get_by_role("searchbox").click()
+    page.get_by_role("combobox", name="Sort").select_option(label="Area, descending")
+    expected = answer(built, sort="-area", limit=50)
+    assert expected["results"][0]["title"] == "Russia"
+    expect(page.locator("[data-sift-list=countries]").get_by_role("link").first).to_have_accessible_name("Russia Europe")
+    assert shown(page)[:50] == [r["url"] for r in expected["results"]]
+    expect(page).to_have_url(re.compile(r"[?&]sort=-area(&|$)"))
+    # Sorting a query's results: "land" by area, largest first.
+    page.get_by_role("searchbox").fill("land")
+    expected = answer(built, "land", sort="-area")
+    expect(page.get_by_role("status")).to_have_text(f"{expected['total']} results")
+    assert shown(page) == [r["url"] for r in expected["results"]]
+
+
+def test_arriving_from_land_marks_the_terms_and_scrolls_to_the_first(page, server):
+    page.goto(server.url + "/countries/")
+    page.get_by_role("searchbox").fill("land")
+    page.locator("[data-sift-list=countries]").get_by_role("link", name="Switzerland").click()
+    expect(page).to_have_url(re.compile(r"/countries/switzerland/\?mark=land$"))
+    marks = page.locator("main mark")
+    expect(marks.first).to_have_text(re.compile("^land$", re.I))
+    expect(marks.first).to_be_in_viewport()
+    page.keyboard.press("Escape")
+    expect(marks).to_have_count(0)
+    expect(page.locator("main h1")).to_have_text("Switzerland")

@@ -1,0 +1,53 @@
+// The facets and the sort control under the scope bar (docs/search-bar.md, "Facets and sorting"):
+// each facet a disclosure holding a group of checkboxes named after its field, each value with
+// its count (dimmed at 0); a select of Relevance and each sort field both ways. Loaded by the
+// search bar of a list whose collection has facets or sort fields; the bar keeps the choice
+// (`filters`, `sort`), this module only shows it and changes it.
+import { element, setFlag } from "./dom.js";
+
+const title = (name) => name[0].toUpperCase() + name.slice(1).replace(/_/g, " ");
+
+export class FacetBar {
+  /** `bar`: whose `filters` ({field: [values]}) and `sort` ("", "area", "-area") these controls show. */
+  constructor({ bar, facets: { fields, orders }, onChange }) {
+    this.bar = bar;
+    this.element = element("div", { class: "sift-facets" });
+    for (const name in fields) {
+      const group = element("fieldset", { "aria-label": title(name) });
+      for (const value in fields[name]) {
+        const box = element("input", { type: "checkbox", value });
+        box.onchange = () => {
+          bar.filters[name] = [...group.querySelectorAll(":checked")].map((checked) => checked.value);
+          onChange();
+        };
+        group.append(element("label", { "data-field": name }, box, value, " ", element("span", { class: "sift-count" })));
+      }
+      this.element.append(element("details", {}, element("summary", {}, title(name)), group));
+    }
+    const sorts = Object.keys(orders).flatMap((name) => [[title(name) + ", ascending", name], [title(name) + ", descending", "-" + name]]);
+    if (sorts.length) {
+      this.select = element("select", { "aria-label": "Sort" }, ...[["Relevance", ""], ...sorts].map(([text, value]) => new Option(text, value)));
+      this.select.onchange = () => {
+        bar.sort = this.select.value;
+        onChange();
+      };
+      this.element.append(this.select);
+    }
+    this.sync();
+  }
+
+  /** Shows the bar's choice (from the URL, or none on Cancel). */
+  sync() {
+    const { filters, sort } = this.bar;
+    for (const box of this.element.querySelectorAll("input")) box.checked = filters[box.parentNode.dataset.field]?.includes(box.value);
+    if (this.select) this.select.value = sort;
+  }
+
+  showCounts(facets) {
+    for (const label of this.element.querySelectorAll("label")) {
+      const count = facets?.[label.dataset.field]?.[label.firstChild.value] ?? 0;
+      label.lastChild.textContent = count;
+      setFlag(label, "data-none", !count);
+    }
+  }
+}

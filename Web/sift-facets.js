@@ -1,0 +1,50 @@
+// "Filters, counts and sorting" of docs/search-index.md (Facets.swift): the facets and sort
+// orders of the collections a search considers, from their facets-C.json files. SiftIndex.search
+// uses them at its edges: the counts and the filter over its matches, then the final order.
+import { decodeCodes, decodePostings } from "./sift-core.js";
+
+export class Facets {
+  // `loaded`: per collection with a facets file, its first document, count and file. Each value's
+  // members and each sort field's places are kept by document number (`total` documents).
+  constructor(loaded, total) {
+    this.fields = {}; // {field: {value: members}}
+    this.orders = {}; // {field: places}, 0 for a document without a value
+    for (const { first, count, file } of loaded) {
+      for (const { name, values, postings } of file.facets) {
+        values.forEach((value, v) => decodePostings(postings[v], ((this.fields[name] ??= {})[value] ??= new Uint8Array(total)).subarray(first)));
+      }
+      for (const { name, order } of file.sorts) (this.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
+    }
+  }
+
+  // Selects {field: [values]}: the members of each field's values, checked against the fields there are.
+  select(filters) {
+    this.selected = Object.entries(filters).filter(([, values]) => values.length).map(([name, values]) => {
+      if (!this.fields[name]) throw Error(`unknown facet “${name}”`);
+      return [name, values.map((value) => this.fields[name][value] ?? [])];
+    });
+  }
+
+  // Whether a document holds a selected value of every field selected but `except`.
+  passes(doc, except) {
+    return this.selected.every(([name, members]) => name === except || members.some((set) => set[doc]));
+  }
+
+  // Each value's count over `matches`: those that pass every other field's selection and hold it.
+  counts(matches) {
+    const out = {};
+    for (const name in this.fields) {
+      const passing = matches.filter((doc) => this.passes(doc, name)), counts = (out[name] = {});
+      for (const value in this.fields[name]) counts[value] = passing.filter((doc) => this.fields[name][value][doc]).length;
+    }
+    return out;
+  }
+
+  // The documents by a sort field (`-field` descending), stably; those without a value last.
+  sorted(docs, sort) {
+    const sign = sort[0] === "-" ? -1 : 1, places = this.orders[sort.slice(sign < 0)];
+    if (!places) throw Error(`unknown sort field “${sort}”`);
+    const place = (doc) => places[doc] * sign || Infinity;
+    return docs.sort((a, b) => place(a) - place(b) || 0);
+  }
+}

@@ -1,0 +1,34 @@
+// Arrival (docs/search-bar.md): the page a result opened marks the search's terms, given in its
+// URL as ?mark=…, with <mark> elements made around text nodes (never HTML, so the strict CSP
+// holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
+// on such a page.
+import { highlight } from "./sift-core.js";
+
+/** Marks the terms of `query` in the page's main content (its body without one); returns the marks. */
+export function markTerms(query, root = document.querySelector("main") ?? document.body) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
+  while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, [data-sift-search]")) texts.push(walker.currentNode);
+  for (const text of texts) {
+    const found = [];
+    // From the last range back: splitting leaves the offsets before it as they were.
+    for (const [start, end] of highlight(text.data, query).reverse()) {
+      const term = text.splitText(start), mark = document.createElement("mark");
+      term.splitText(end - start);
+      term.replaceWith(mark);
+      mark.append(term);
+      found.unshift(mark);
+    }
+    marks.push(...found);
+  }
+  marks[0]?.scrollIntoView({ block: "center" });
+  const unmark = (event) => {
+    if (event.type == "keydown" && event.key != "Escape") return;
+    for (const mark of marks) mark.replaceWith(...mark.childNodes);
+    root.normalize();
+    removeEventListener("keydown", unmark);
+    removeEventListener("click", unmark);
+  };
+  addEventListener("keydown", unmark);
+  addEventListener("click", unmark);
+  return marks;
+}
