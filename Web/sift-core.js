@@ -178,7 +178,7 @@ export class SiftIndex {
     if (!chosen.length) throw Error(`unknown collection “${collection}”`);
     const scopes = orderedScopes(chosen.map((table) => table.collection));
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
-    const facets = (counted || sort || Object.values(filters).some((values) => values.length)) && (await this.facets(chosen));
+    const facets = counted || sort || Object.values(filters).some((values) => values.length) ? await this.facets(chosen) : null;
     facets?.select(filters);
     const first = chosen[0].first, count = chosen.reduce((sum, table) => sum + table.collection.count, 0);
     const pool = (this.pools[first + " " + count] ??= { documents: Array.from({ length: count }, (_, i) => first + i), typos: {} });

@@ -3,6 +3,7 @@
 // answers compared field by field. Tests/js/differential.test.mjs runs a fixed seed in
 // `make test`; run.mjs runs seeds for as long as DIFF_SECONDS in `make fuzz` and keeps each
 // disagreement as a fixture in Tests/Fixtures/differential/.
+import { isDeepStrictEqual } from "node:util";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -296,9 +297,12 @@ function disagreement(swift, js, counts, q) {
   // Both refuse an unknown scope; any other error is a failure of its own.
   const refused = (e) => /^unknown (scope|collection)/.test(e ?? "");
   if (swift.error || js.error) return refused(swift.error) && refused(js.error) ? null : `error: ${swift.error ?? ""} / ${js.error ?? ""}`;
-  const { scopeCounts, partial, ...rest } = js;
+  const { scopeCounts, partial, facets, ...rest } = js;
+  const { facets: swiftFacets, ...swiftRest } = swift;
   const results = rest.results.map(({ position, ...x }) => x);
-  if (JSON.stringify({ ...rest, results }) !== JSON.stringify(swift)) {
+  // Facet counts as objects: JavaScript lists an integer-like value first.
+  if (facets && !isDeepStrictEqual(facets, swiftFacets)) return `facets ${JSON.stringify(swiftFacets)} vs ${JSON.stringify(facets)}`;
+  if (JSON.stringify({ ...rest, results }) !== JSON.stringify(swiftRest)) {
     if (swift.total !== rest.total) return `total ${swift.total} vs ${rest.total}`;
     const k = results.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(swift.results[i]));
     return `result ${k}: ${JSON.stringify(swift.results[k])} vs ${JSON.stringify(results[k])}`;

@@ -154,7 +154,7 @@ test("example site: sift-core.js, as written and as shipped, answers as sift sea
       ["land"], ["land", "Hard"]];
     for (const [q, scope = "All"] of queries) {
       const out = execFileSync(bin, ["search", q, "--site", siteDir, "--scope", scope, "--json"], { encoding: "utf8" });
-      const { scopeCounts, ...js } = await index.search(q, { scope });
+      const { scopeCounts, ...js } = await index.search(q, { scope, facets: true });
       for (const x of js.results) assert.equal(typeof x.position, "number"), delete x.position;
       assert.deepEqual(js, JSON.parse(out), `${q} in ${scope}`);
     }

@@ -20,7 +20,7 @@ public struct SiftCLI {
           sift serve  [--site DIR] [--host 127.0.0.1] [--port 8000] [--drafts] [--no-watch]
           sift new    DIR
           sift check  [--site DIR] [--drafts] [--strict] [--quiet]
-          sift search QUERY [--site DIR] [--scope S] [--collection C] [--limit N] [--json]
+          sift search QUERY [--site DIR] [--scope S] [--collection C] [--filter FIELD=VALUE]... [--sort [-]FIELD] [--limit N] [--json]
           sift --version | sift help [COMMAND]
 
         """

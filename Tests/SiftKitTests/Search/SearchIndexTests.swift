@@ -141,7 +141,7 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     let r = SearchResponse(query: "a\"b", scope: "All", total: 2, results: [
         SearchResult(collection: "candies", slug: "caramel", title: "Caramel", url: "/candies/caramel/",
                      scope: nil, match: .body)])
-    #expect(r.json() == #"{"query":"a\"b","scope":"All","total":2,"results":[{"collection":"candies","slug":"caramel","title":"Caramel","url":"/candies/caramel/","scope":null,"match":"body"}]}"#)
+    #expect(r.json() == #"{"query":"a\"b","scope":"All","total":2,"facets":{},"results":[{"collection":"candies","slug":"caramel","title":"Caramel","url":"/candies/caramel/","scope":null,"match":"body"}]}"#)
 }
 
 @Test func postingsRoundTrip() {
