@@ -43,7 +43,8 @@ for (const [kind, name] of ["small", "sharded"].flatMap((kind) => Object.keys(co
   test(`query vectors, ${kind} index, ${name}`, async () => {
     const index = await load(`Tests/Fixtures/search-index/${kind}`, cores[name].SiftIndex);
     for (const v of vectors.queries) {
-      const call = () => index.search(v.query, { scope: v.scope ?? "All", collection: v.collection ?? null, limit: v.limit ?? Infinity });
+      const call = () => index.search(v.query, { scope: v.scope ?? "All", collection: v.collection ?? null, limit: v.limit ?? Infinity,
+        filters: v.filters, sort: v.sort, facets: Boolean(v.facets) });
       if (v.error) {
         await assert.rejects(call, (e) => e.message.includes(v.error), v.note);
         continue;
@@ -51,6 +52,7 @@ for (const [kind, name] of ["small", "sharded"].flatMap((kind) => Object.keys(co
       const r = await call();
       assert.deepEqual(r.results.map((x) => `${x.slug}:${x.match}`), v.results.map((x) => `${x.slug}:${x.match}`), `${v.query} (${v.note})`);
       assert.equal(r.total, v.total ?? v.results.length, `total for ${v.query}`);
+      if (v.facets) assert.deepEqual(r.facets, v.facets, `facets for ${v.query} (${v.note})`);
     }
   });
 }

@@ -28,9 +28,11 @@ struct SearchVectors {
             for item in c["items"] as! [[String: Any]] {
                 let slug = item["slug"] as! String
                 let fields = (item["fields"] as! [[String]]).map { (name: $0[0], value: $0[1]) }
-                let doc = SearchDocument(collection: name, slug: slug, title: item["title"] as! String,
+                var doc = SearchDocument(collection: name, slug: slug, title: item["title"] as! String,
                                          url: "\(name)/\(slug)/", scope: item["scope"] as? String,
                                          fields: fields, body: item["body"] as! String)
+                doc.facets = (item["facets"] as? [[Any]] ?? []).map { (name: $0[0] as! String, values: $0[1] as! [String]) }
+                doc.sortValues = (item["sort"] as? [[String]] ?? []).map { (name: $0[0], value: $0[1]) }
                 builder.add(SearchIndexBuilder.digest(doc))
             }
         }
@@ -68,13 +70,18 @@ struct SearchVectors {
 
 @Test(arguments: [(1 << 30, ShardWriter.unionFanOut), (0, ShardWriter.unionFanOut), (0, 0)])
 func queryVectors(shardThreshold: Int, unionFanOut: Int) throws {
+    /// A vector's `filters` ({field: [values]}) as sift search --filter takes them, fields in order.
+    func filters(_ v: [String: Any]) -> [(field: String, value: String)] {
+        let selected = v["filters"] as? [String: [String]] ?? [:]
+        return selected.keys.sorted().flatMap { f in selected[f]!.map { (field: f, value: $0) } }
+    }
     let vectors = try SearchVectors()
     let index = try SearchIndex(directory: vectors.build(shardThreshold: shardThreshold, unionFanOut: unionFanOut))
     for v in vectors.queries {
         let query = v["query"] as! String
         let call = {
             try index.search(query, scope: v["scope"] as? String, collection: v["collection"] as? String,
-                             limit: v["limit"] as? Int)
+                             filters: filters(v), sort: v["sort"] as? String, limit: v["limit"] as? Int)
         }
         if let error = v["error"] as? String {
             #expect(throws: SiftError.self, "\(query)") { try call() }
@@ -86,6 +93,12 @@ func queryVectors(shardThreshold: Int, unionFanOut: Int) throws {
         let got = response.results.map { "\($0.slug):\($0.match.rawValue)" }
         #expect(got == expected, "query \(query) (\(v["note"] ?? ""))")
         #expect(response.total == (v["total"] as? Int ?? expected.count), "total for \(query)")
+        if let facets = v["facets"] as? [String: [String: Int]] {
+            let got = Dictionary(uniqueKeysWithValues: response.facets.map { f in
+                (f.field, Dictionary(uniqueKeysWithValues: f.values.map { ($0.value, $0.count) }))
+            })
+            #expect(got == facets, "facets for \(query) (\(v["note"] ?? ""))")
+        }
     }
 }
 
