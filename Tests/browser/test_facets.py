@@ -1,4 +1,4 @@
-"""Facets, sorting and arrival marks on the example site, driven by role and label (SPEC.md §4).
+"""Facets, sorting and arrival marks on the example site, driven by role and label (docs/search-bar.md, "Facets and sorting", "Arrival").
 
 Expected rows and counts come from `sift search --json --filter … --sort …` on the same index.
 """

@@ -21,7 +21,7 @@ public struct SearchResponse: Sendable, Equatable {
     public var scope: String
     public var total: Int
     public var results: [SearchResult]
-    /// Each facet's values with their counts (SPEC.md §3), in the index's order.
+    /// Each facet's values with their counts (docs/search.md), in the index’s order.
     public var facets: [FacetCounts] = []
 
     /// One facet field's values and how many matches each would leave.
