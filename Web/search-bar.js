@@ -101,15 +101,15 @@ export class SiftSearch {
     });
     onClick(dimmer, () => this.cancel());
     // Opening a result is a search worth remembering.
-    // Its link carries the terms to mark on arrival (sift-marks.js).
+    // The page it opens marks the terms (sift-marks.js): the tab's sessionStorage carries them there.
     for (const results of [this.listResults?.copy, this.panel.listbox]) {
       results?.addEventListener("click", (event) => {
-        const link = event.target.closest("a"), url = link && new URL(link.href);
+        const link = event.target.closest("a");
         if (!link) return;
         this.remember();
-        url.searchParams.delete("mark");
-        if (this.query.trim()) url.searchParams.set("mark", this.query);
-        link.href = url;
+        try {
+          sessionStorage.siftArrival = JSON.stringify([link.href, this.query]);
+        } catch {}
       });
     }
     // A panel closes on a click anywhere else, as the dimmed background does.

@@ -1,7 +1,7 @@
-// Arrival (docs/search-bar.md): the page a result opened marks the search's terms, given in its
-// URL as ?mark=…, with <mark> elements made around text nodes (never HTML, so the strict CSP
-// holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
-// on such a page.
+// Arrival (docs/search-bar.md): the page a result opened marks the search's terms (handed over in
+// the tab's sessionStorage) with <mark> elements made around text nodes (never HTML, so the
+// strict CSP holds), and scrolls to the first. Esc or a click removes them. sift.js loads this
+// module only on such a page.
 import { highlight } from "./sift-core.js";
 
 /** Marks the terms of `query` in the page's main content (its body without one); returns the marks. */

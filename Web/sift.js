@@ -3,5 +3,8 @@ import { SiftSearch } from "./search-bar.js";
 export { SiftSearch };
 for (const mount of document.querySelectorAll("[data-sift-search]")) new SiftSearch(mount);
 // Opened from a result: its terms marked (sift-marks.js, loaded only then).
-const arrival = new URLSearchParams(location.search).get("mark");
-if (arrival) import("./sift-marks.js").then((marks) => marks.markTerms(arrival));
+try {
+  const [url, query] = JSON.parse(sessionStorage.siftArrival ?? "[]");
+  delete sessionStorage.siftArrival;
+  if (url == location.href.split("#")[0] && query.trim()) import("./sift-marks.js").then((marks) => marks.markTerms(query));
+} catch {}
