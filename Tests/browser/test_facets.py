@@ -130,3 +130,14 @@ def test_arrival_scrolls_to_the_first_mark_far_down_the_page(page):
         page.mouse.click(5, 5)
         expect(mark).to_have_count(0)
         expect(page.get_by_text("The hinterland at last.")).to_be_visible()
+
+
+def test_the_about_page_is_found_from_the_home_pages_panel(page, server, built):
+    expected = siftsite.search(built, "about")
+    assert expected["results"][0]["url"] == "/about/"
+    page.goto(server.url + "/")
+    page.get_by_role("combobox", name="Search here...").fill("about")
+    option = page.get_by_role("option").first
+    expect(option).to_contain_text("About")
+    option.click()
+    expect(page).to_have_url(server.url + "/about/")

@@ -153,15 +153,20 @@ public struct SiteBuilder: Sendable {
         let renderer = PageRenderer(site: site, templates: templates, writer: target.writer, checksLinks: options.mode.checksLinks)
         var errors: [SiftError] = []
         var sitemap: [String] = [""]
-        try renderer.homeAndNotFound(site)
+        var pages = PagesCollection()
+        let intro = try renderer.homeAndNotFound(site)
+        if site.introSearchable { pages.add(title: site.settings.title, slug: "index", url: "", markdown: intro) }
         report.pages += 2
         for p in site.pages {
             do {
-                sitemap.append(try renderer.page(p))
+                let (folder, md) = try renderer.page(p)
+                sitemap.append(folder)
+                if p.searchable { pages.add(title: p.title, slug: p.slug, url: folder, markdown: md) }
                 report.pages += 1
             } catch let e as SiftError { errors.append(e) }
         }
-        var index = try renderCollections(site, renderer: renderer, target: target, report: &report, sitemap: &sitemap, errors: &errors)
+        var index = try renderCollections(site, renderer: renderer, target: target, report: &report, sitemap: &sitemap,
+                                          errors: &errors, pages: pages)
         if let e = SiftError.combined(errors) { throw e }
         report.lap("pages", since: &lap)
 
@@ -189,7 +194,7 @@ public struct SiteBuilder: Sendable {
     /// Every collection's list and item pages, each item's search record fed to the index as
     /// it comes; the index, once every record is in.
     private func renderCollections(_ site: Site, renderer: PageRenderer, target: BuildTarget, report: inout Report,
-                                   sitemap: inout [String], errors: inout [SiftError]) throws -> SearchIndexBuilder {
+                                   sitemap: inout [String], errors: inout [SiftError], pages: PagesCollection) throws -> SearchIndexBuilder {
         let live = target.session != nil
         let feed = IndexFeed(record: target.next, live: live, base: target.session?.previous?.takeIndex())
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
@@ -213,6 +218,7 @@ public struct SiteBuilder: Sendable {
             for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
             report.pages += c.items.count
         }
+        pages.feed(feed)
         return try feed.finish()
     }
 

@@ -5,6 +5,8 @@ public struct Site: Sendable {
     public var pages: [StandalonePage]
     /// Content/index.md, shown on the home page.
     public var intro: MarkdownSource?
+    /// False when index.md's front matter says `search: false`.
+    public var introSearchable = true
     /// Things that build but are probably wrong.
     public var warnings: [SiftError] = []
 }

@@ -44,6 +44,7 @@ public struct SiteLoader: Sendable {
         var collections: [SiteCollection] = []
         var pages: [StandalonePage] = []
         var intro: MarkdownSource?
+        var introSearchable = true
         var taken: [String: String] = [:]
         for name in FileSystem.list(content) where !name.hasPrefix(".") {
             let url = content.appendingPathComponent(name)
@@ -64,12 +65,14 @@ public struct SiteLoader: Sendable {
                     let loaded = try loadPage(url.path, display: display(rel), unsafe: settings.unsafeMarkdown)
                     if name == "index.md" {
                         intro = loaded.page
+                        introSearchable = loaded.frontMatter?["search"]?.boolValue ?? true
                         continue
                     }
                     guard let fm = loaded.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { continue }
                     var page = StandalonePage(slug: loaded.slug, title: loaded.title ?? loaded.fileTitle, fields: loaded.fields, page: loaded.page)
                     page.titleFromHeading = loaded.titleFromHeading
                     page.weight = fm["weight"]?.doubleValue
+                    page.searchable = fm["search"]?.boolValue ?? true
                     if let problem = Self.nameProblem(page.slug) {
                         errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
                     } else {
@@ -88,7 +91,9 @@ public struct SiteLoader: Sendable {
         }
         pages.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
         if let e = SiftError.combined(errors) { throw e }
-        return Site(settings: settings, collections: collections, pages: pages, intro: intro, warnings: warnings)
+        var site = Site(settings: settings, collections: collections, pages: pages, intro: intro, warnings: warnings)
+        site.introSearchable = introSearchable
+        return site
     }
 
     /// Content/site.yml, when there is one, with `--base-url` over its `base_url`; a misspelt

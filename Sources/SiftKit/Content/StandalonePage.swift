@@ -6,5 +6,7 @@ public struct StandalonePage: Sendable {
     public var page: MarkdownSource
     public var titleFromHeading = false
     public var weight: Double?
+    /// False when its front matter says `search: false`: the page is left out of the index.
+    public var searchable = true
 }
 

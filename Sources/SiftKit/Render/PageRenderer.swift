@@ -40,19 +40,20 @@ struct PageRenderer {
         links.withLock { $0.append((page, source, md.links)) }
     }
 
-    /// The home page, with the site's intro, and the 404 page.
-    func homeAndNotFound(_ site: Site) throws {
-        let intro = try markdown(site.intro, page: "")?.html ?? ""
-        try write(templates.page("home"), context.home(introHTML: intro), to: "index.html")
+    /// The home page, with the site's intro, and the 404 page; the intro's Markdown, for the index.
+    func homeAndNotFound(_ site: Site) throws -> RenderedMarkdown? {
+        let md = try markdown(site.intro, page: "")
+        try write(templates.page("home"), context.home(introHTML: md?.html ?? ""), to: "index.html")
         try write(templates.page("404"), context.notFound(), to: "404.html")
+        return md
     }
 
-    /// A standalone page; its folder, for the sitemap.
-    func page(_ p: StandalonePage) throws -> String {
+    /// A standalone page; its folder, for the sitemap, and its Markdown, for the index.
+    func page(_ p: StandalonePage) throws -> (folder: String, markdown: RenderedMarkdown?) {
         let md = try markdown(p.page, page: "\(p.slug)/")
         let html = md?.html(droppingTitle: p.titleFromHeading) ?? ""
         try write(templates.page("page"), context.page(p, contentHTML: html), to: "\(p.slug)/index.html")
-        return "\(p.slug)/"
+        return ("\(p.slug)/", md)
     }
 
     /// The built-in assets, the theme's variables, and Templates/assets copied as they are.

@@ -4,7 +4,7 @@
 /// allowed); it ends at the next line that is `---` or `...`.
 public enum FrontMatter {
     /// The keys with a meaning of their own (docs/configuration.md); every other key is a field.
-    public static let knownKeys = ["title", "slug", "draft", "date", "weight"]
+    public static let knownKeys = ["title", "slug", "draft", "date", "weight", "search"]
 
     /// The front matter's fields, the body after it, and the 1-based line the body starts on;
     /// a page without front matter gives no fields, the whole text and line 1.
