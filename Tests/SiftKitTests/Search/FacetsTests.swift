@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// Facets, sort fields and the collection `pages`, from a site folder to `sift search`'s answer.
+struct FacetsTests {
+    static func answer(_ site: TestSite, _ query: String = "", collection: String? = "langs",
+                       filters: [(field: String, value: String)] = [], sort: String? = nil) throws -> SearchResponse {
+        let index = try SearchIndex(directory: site.output.appendingPathComponent("search"))
+        return try index.search(query, collection: collection, filters: filters, sort: sort)
+    }
+
+    static func counts(_ r: SearchResponse, _ field: String) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: (r.facets.first { $0.field == field }?.values ?? []).map { ($0.value, $0.count) })
+    }
+
+    @Test func aCSVCellSplitsOnTheListSeparatorAndAQuotedPartKeepsItsComma() throws {
+        let site = try TestSite([
+            "Content/langs/collection.yml": "facets: [languages]\nlist_separator: \",\"\n",
+            "Content/langs/langs.csv": "name,languages\nCanada,\"English, French\"\nCongo,\"\"\"Lingala, Kikongo\"\",French\"\nChile,Spanish\nNauru,\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let all = try Self.answer(site)
+        #expect(Self.counts(all, "languages") == ["English": 1, "French": 2, "Lingala, Kikongo": 1, "Spanish": 1])
+        #expect(all.facets.first?.values.map(\.value) == ["English", "French", "Lingala, Kikongo", "Spanish"])
+        let french = try Self.answer(site, filters: [("languages", "French")])
+        #expect(french.results.map(\.slug) == ["canada", "congo"])
+        let either = try Self.answer(site, filters: [("languages", "Spanish"), ("languages", "Lingala, Kikongo")])
+        #expect(either.results.map(\.slug) == ["congo", "chile"])
+    }
+
+    @Test func yamlListsHoldSeveralValuesAndAcrossFieldsEveryFieldMustHold() throws {
+        let site = try TestSite([
+            "Content/langs/collection.yml": "facets: [region, languages]\nsort_fields: [area]\n",
+            "Content/langs/langs.yml": """
+                - {name: Canada, region: Americas, languages: [English, French], area: 9984670}
+                - {name: Chile, region: Americas, languages: [Spanish], area: 756102}
+                - {name: France, region: Europe, languages: [French], area: 643801}
+                - {name: Malta, region: Europe, languages: [Maltese, English], area: 316}
+                - {name: Nowhere}
+
+                """,
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let r = try Self.answer(site, filters: [("region", "Europe"), ("languages", "English")])
+        #expect(r.results.map(\.slug) == ["malta"])
+        #expect(Self.counts(r, "region") == ["Americas": 1, "Europe": 1])
+        #expect(Self.counts(r, "languages") == ["English": 1, "French": 1, "Maltese": 1, "Spanish": 0])
+        #expect(try Self.answer(site, sort: "-area").results.map(\.slug) == ["canada", "chile", "france", "malta", "nowhere"])
+        #expect(try Self.answer(site, sort: "area").results.map(\.slug) == ["malta", "france", "chile", "canada", "nowhere"])
+        #expect(throws: SiftError.self) { try Self.answer(site, filters: [("colour", "red")]) }
+        #expect(throws: SiftError.self) { try Self.answer(site, sort: "name") }
+    }
+
+    @Test func numbersSortAsNumbersAndTextByFoldedText() throws {
+        #expect(["10", "9", "-2", "1e3", "Émile", "apple", "Zed", "2.5"].sorted(by: FacetTable.ascending)
+            == ["-2", "2.5", "9", "10", "1e3", "apple", "Émile", "Zed"])
+    }
+
+    @Test func standalonePagesAndTheIntroAreTheCollectionPagesUnlessSearchIsFalse() throws {
+        let site = try TestSite([
+            "Content/site.yml": "title: Atlas\n",
+            "Content/index.md": "Welcome to the atlas of rivers.\n",
+            "Content/about.md": "---\ntitle: About\n---\n## Who\nWe map rivers.\n",
+            "Content/secret.md": "---\ntitle: Secret\nsearch: false\n---\nRivers nobody maps.\n",
+            "Content/things/things.txt": "Alpha\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let r = try Self.answer(site, "rivers", collection: nil)
+        #expect(r.results.map(\.url) == ["/", "/about/"])
+        #expect(r.results.map(\.collection) == ["pages", "pages"])
+        #expect(try Self.answer(site, "about", collection: "pages").results.first?.title == "About")
+    }
+}
