@@ -1,37 +1,53 @@
 import Foundation
-import SiftKit
+@testable import SiftKit
 
-/// Any bytes as a built search index: the input up to the first `\n--\n` is manifest.json, each
-/// later part is shard-0.json, shard-1.json …; the index is opened and queried, as `sift search`
-/// would, and must answer or throw a SiftError, never crash.
+/// Any bytes as a built search index, opened and queried as `sift search` would: it must answer
+/// or throw a SiftError, never crash. An input starting with `{` is JSON text (manifest.json,
+/// then `\n--\n`-separated shard-0.json, shard-1.json …, as the seeds and past crashes are);
+/// any other input is read as choices that make an index already parsed (IndexGenerator), so
+/// that each execution spends its time in the decoders, not in the JSON parser or on disk.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    var parts: [ArraySlice<UInt8>] = []
-    var start = 0, i = 0
-    let sep: [UInt8] = Array("\n--\n".utf8)
-    while i + sep.count <= bytes.count {
-        if bytes[i..<i + sep.count].elementsEqual(sep) {
-            parts.append(bytes[start..<i]); i += sep.count; start = i
-        } else { i += 1 }
+    var queries = ["a", "choc", "chocolatte bar", "ελλ", "zz"]
+    var scopes = ["Hard"]
+    var collections: [String] = []
+    let files: [String: Any]
+    if bytes.first == UInt8(ascii: "{") {
+        files = jsonFiles(bytes)
+    } else {
+        var generator = IndexGenerator(bytes)
+        generator.make()
+        files = generator.files
+        queries = generator.queries()
+        scopes += generator.scopes
+        collections = generator.collectionNames
     }
-    parts.append(bytes[start...])
-    let fm = FileManager.default
-    try? fm.removeItem(at: directory)
-    try? fm.createDirectory(at: directory, withIntermediateDirectories: true)
-    for (n, part) in parts.prefix(32).enumerated() {
-        let name = n == 0 ? "manifest.json" : "shard-\(n - 1).json"
-        fm.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data(part))
-    }
-    guard let index = try? SearchIndex(directory: directory) else { return 0 }
-    for query in ["a", "choc", "chocolatte bar", "ελλ", "zz"] {
+    guard let index = try? SearchIndex(parsedFiles: files) else { return 0 }
+    for (n, query) in queries.enumerated() {
         _ = try? index.search(query)
-        _ = try? index.search(query, scope: "Hard", limit: 3)
+        _ = try? index.search(query, scope: scopes[n % scopes.count], collection: collections.isEmpty ? nil : collections[n % collections.count], limit: 3)
     }
     return 0
 }
 
-private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-fuzz-index-\(getpid())")
+/// `manifest.json`, then shard files, each part parsed as JSON; a part that does not parse is left out.
+func jsonFiles(_ bytes: [UInt8]) -> [String: Any] {
+    var parts: [ArraySlice<UInt8>] = []
+    var start = 0, at = 0
+    let separator: [UInt8] = Array("\n--\n".utf8)
+    while at + separator.count <= bytes.count {
+        if bytes[at..<at + separator.count].elementsEqual(separator) {
+            parts.append(bytes[start..<at]); at += separator.count; start = at
+        } else { at += 1 }
+    }
+    parts.append(bytes[start...])
+    var files: [String: Any] = [:]
+    for (n, part) in parts.prefix(32).enumerated() {
+        files[n == 0 ? "manifest.json" : IndexFormat.shardFileName(n - 1)] = try? JSONSerialization.jsonObject(with: Data(part))
+    }
+    return files
+}
 
 // SwiftPM links executables with `main=FuzzIndex_main`: hand that entry point to libFuzzer's driver.
 @_silgen_name("LLVMFuzzerRunDriver")

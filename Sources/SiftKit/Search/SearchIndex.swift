@@ -36,8 +36,17 @@ public struct SearchIndex {
     /// name its files under `displayPath` (default: the directory's path). A file that is not
     /// what `sift build` writes throws a SiftError naming it.
     public init(directory: URL, displayPath: String? = nil) throws {
-        self.directory = directory
-        let store = ShardStore(directory: directory, displayPath: displayPath)
+        try self.init(store: ShardStore(directory: directory, displayPath: displayPath))
+    }
+
+    /// An index from its files already parsed (file name → JSON value), checked as the files
+    /// would be: how FuzzIndex reaches the decoders without the disk and the JSON parser.
+    init(parsedFiles: [String: Any]) throws {
+        try self.init(store: ShardStore(parsed: parsedFiles))
+    }
+
+    private init(store: ShardStore) throws {
+        self.directory = store.directory
         self.store = store
         let file = "manifest.json"
         guard let manifest = try store.object(file) as? [String: Any] else {
@@ -344,47 +353,3 @@ public struct SearchIndex {
 
 /// "1 code", "2 codes".
 private func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-
-/// Loads index files on demand and remembers them, as a browser's fetches would.
-final class ShardStore {
-    let directory: URL
-    /// The directory as errors print it.
-    let displayPath: String
-    var inline: [String: String] = [:]
-    var shards: [Int: [String: String]] = [:]
-    var read: [(name: String, bytes: Int)] = []
-
-    init(directory: URL, displayPath: String? = nil) {
-        self.directory = directory
-        self.displayPath = displayPath ?? directory.path
-    }
-
-    /// An error about one file of the index, printed as `public/search/shard-3.json: error: …`.
-    func corrupt(_ name: String, _ message: String) -> SiftError {
-        SiftError(message, at: SourcePosition(path: displayPath + "/" + name, line: 0))
-    }
-
-    func object(_ name: String) throws -> Any {
-        // Names come from the manifest: a file of this folder only, as a browser resolves them.
-        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != "..", name != "." else {
-            throw corrupt("manifest.json", "the index names a file outside its folder: \(name)")
-        }
-        let url = directory.appendingPathComponent(name)
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw corrupt(name, "cannot read the search index: run `sift build` again")
-        }
-        read.append((name, data.count))
-        do { return try JSONSerialization.jsonObject(with: data) } catch {
-            throw corrupt(name, "not valid JSON")
-        }
-    }
-
-    func shard(_ n: Int) throws -> [String: String] {
-        if let s = shards[n] { return s }
-        let name = IndexFormat.shardFileName(n)
-        guard let s = try object(name) as? [String: String] else { throw corrupt(name, "expected an object of strings") }
-        shards[n] = s
-        return s
-    }
-}

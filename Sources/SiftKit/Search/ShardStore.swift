@@ -1,0 +1,59 @@
+import Foundation
+
+/// Loads index files on demand and remembers them, as a browser's fetches would.
+final class ShardStore {
+    let directory: URL
+    /// The directory as errors print it.
+    let displayPath: String
+    var inline: [String: String] = [:]
+    var shards: [Int: [String: String]] = [:]
+    var read: [(name: String, bytes: Int)] = []
+    /// Files already parsed (name → JSON value), read instead of the directory's.
+    private let parsed: [String: Any]?
+
+    init(directory: URL, displayPath: String? = nil) {
+        self.directory = directory
+        self.displayPath = displayPath ?? directory.path
+        parsed = nil
+    }
+
+    init(parsed: [String: Any]) {
+        directory = URL(fileURLWithPath: "/")
+        displayPath = "search"
+        self.parsed = parsed
+    }
+
+    /// An error about one file of the index, printed as `public/search/shard-3.json: error: …`.
+    func corrupt(_ name: String, _ message: String) -> SiftError {
+        SiftError(message, at: SourcePosition(path: displayPath + "/" + name, line: 0))
+    }
+
+    func object(_ name: String) throws -> Any {
+        // Names come from the manifest: a file of this folder only, as a browser resolves them.
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != "..", name != "." else {
+            throw corrupt("manifest.json", "the index names a file outside its folder: \(name)")
+        }
+        if let parsed {
+            guard let value = parsed[name] else { throw corrupt(name, "cannot read the search index: run `sift build` again") }
+            read.append((name, 0))
+            return value
+        }
+        let url = directory.appendingPathComponent(name)
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw corrupt(name, "cannot read the search index: run `sift build` again")
+        }
+        read.append((name, data.count))
+        do { return try JSONSerialization.jsonObject(with: data) } catch {
+            throw corrupt(name, "not valid JSON")
+        }
+    }
+
+    func shard(_ n: Int) throws -> [String: String] {
+        if let s = shards[n] { return s }
+        let name = IndexFormat.shardFileName(n)
+        guard let s = try object(name) as? [String: String] else { throw corrupt(name, "expected an object of strings") }
+        shards[n] = s
+        return s
+    }
+}
