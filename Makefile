@@ -80,7 +80,7 @@ fuzz-long: deps fuzz-build
 
 # Each target by name: a plain `swift build` there would also build the root package's `sift`,
 # whose main.swift cannot be compiled with -parse-as-library.
-FUZZ_ALL := FuzzCSV FuzzFrontMatter FuzzMustache FuzzSlug FuzzIndex FuzzSettings FuzzHTTP
+FUZZ_ALL := FuzzCSV FuzzFrontMatter FuzzMustache FuzzSlug FuzzIndex FuzzSettings FuzzHTTP FuzzTokenizer
 fuzz-build: deps
 	cd Fuzz && for target in $(FUZZ_ALL); do \
 	  swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product $$target || exit 1; done

@@ -3,7 +3,7 @@
 // `swift test` there never see the sanitizer flags. Build and run with `make fuzz` (see README.md).
 import PackageDescription
 
-let targets = ["FuzzCSV", "FuzzFrontMatter", "FuzzMustache", "FuzzSlug", "FuzzIndex", "FuzzSettings", "FuzzHTTP"]
+let targets = ["FuzzCSV", "FuzzFrontMatter", "FuzzMustache", "FuzzSlug", "FuzzIndex", "FuzzSettings", "FuzzHTTP", "FuzzTokenizer"]
 
 let package = Package(
     name: "SiftFuzz",

@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 seconds=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:-}
 status=0
-for target in ${FUZZ_TARGETS:-FuzzCSV FuzzFrontMatter FuzzMustache FuzzSlug FuzzIndex FuzzSettings FuzzHTTP}; do
+for target in ${FUZZ_TARGETS:-FuzzCSV FuzzFrontMatter FuzzMustache FuzzSlug FuzzIndex FuzzSettings FuzzHTTP FuzzTokenizer}; do
   work=.build/corpus/$target
   mkdir -p "$work" crashes/$target
   log=.build/$target.log

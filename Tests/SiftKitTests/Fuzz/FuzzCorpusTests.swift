@@ -20,7 +20,7 @@ enum FuzzCorpus {
 }
 
 @Test func fuzzCorpusIsCheckedIn() {
-    for target in ["FuzzCSV", "FuzzFrontMatter", "FuzzMustache", "FuzzSlug", "FuzzIndex", "FuzzSettings", "FuzzHTTP"] {
+    for target in ["FuzzCSV", "FuzzFrontMatter", "FuzzMustache", "FuzzSlug", "FuzzIndex", "FuzzSettings", "FuzzHTTP", "FuzzTokenizer"] {
         #expect(!FuzzCorpus.inputs(target).isEmpty, "Fuzz/corpus/\(target) is empty")
     }
 }
@@ -115,6 +115,26 @@ private struct SelfPartials: PartialResolver {
             }
             if case .response(let response) = site.reply(to: request) { _ = response.serialized(keepAlive: request.keepAlive) }
             buffer.removeFirst(consumed)
+        }
+    }
+}
+
+/// FuzzTokenizer's inputs as bodies, written into an index and read back: every term of 3 or
+/// more code points the folded body holds finds the item.
+@Test func fuzzCorpusTokenizer() throws {
+    for (name, body) in FuzzCorpus.inputs("FuzzTokenizer") {
+        var builder = SearchIndexBuilder(shardThreshold: 0, shardTarget: 200)
+        builder.addCollection(SearchCollectionInfo(name: "c", title: "C"))
+        builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "item", title: "item", url: "c/item/",
+                                                             fields: [("title", "item")], body: body)))
+        var files: [String: Any] = [:]
+        for (file, bytes) in builder.render(baseURL: "/") { files[file] = try JSONSerialization.jsonObject(with: Data(bytes)) }
+        let index = try SearchIndex(parsedFiles: files)
+        let tokens = Fold.fold(body).unicodeScalars.split(whereSeparator: IndexFormat.isSpaceScalar)
+        for token in tokens where token.count >= 3 {
+            let term = String(String.UnicodeScalarView(token))
+            guard Fold.terms(term) == [term] else { continue }
+            #expect(try index.search(term).results.map(\.slug) == ["item"], "\(name): “\(term)”")
         }
     }
 }
