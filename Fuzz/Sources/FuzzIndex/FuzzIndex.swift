@@ -12,6 +12,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var queries = ["a", "choc", "chocolatte bar", "ελλ", "zz"]
     var scopes = ["Hard"]
     var collections: [String] = []
+    var filters: [(field: String, value: String)] = []
+    var sorts: [String] = []
     let files: [String: Any]
     if bytes.first == UInt8(ascii: "{") {
         files = jsonFiles(bytes)
@@ -22,11 +24,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         queries = generator.queries()
         scopes += generator.scopes
         collections = generator.collectionNames
+        filters = generator.filters
+        sorts = generator.sortFields
     }
     guard let index = try? SearchIndex(parsedFiles: files) else { return 0 }
     for (n, query) in queries.enumerated() {
         _ = try? index.search(query)
         _ = try? index.search(query, scope: scopes[n % scopes.count], collection: collections.isEmpty ? nil : collections[n % collections.count], limit: 3)
+        _ = try? index.search(query, filters: Array(filters.prefix(n + 1)), sort: sorts.isEmpty ? nil : (n % 2 == 0 ? "" : "-") + sorts[n % sorts.count])
     }
     return 0
 }

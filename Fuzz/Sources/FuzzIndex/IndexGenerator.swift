@@ -54,6 +54,9 @@ struct IndexGenerator {
     var vocabulary: [String] = []
     var scopes: [String] = []
     var collectionNames: [String] = []
+    /// Facet fields with a value each, and sort fields, for filtering and ordering.
+    var filters: [(field: String, value: String)] = []
+    var sortFields: [String] = []
 
     init(_ bytes: [UInt8]) { choices = FuzzChoices(bytes) }
 
@@ -91,6 +94,11 @@ struct IndexGenerator {
         var c: [String: Any] = ["name": name, "title": choices.text(), "count": choices.oneIn(24) ? count + 1 : count]
         if !own.isEmpty || choices.oneIn(8) { c["scopes"] = choices.oneIn(32) ? [1, 2] as [Any] : own }
         let table = documentTable(count: count, scopes: own.count)
+        if choices.oneIn(3) {
+            let file = choices.oneIn(16) ? choices.text() : IndexFormat.facetFileName(number)
+            c["facets"] = choices.oneIn(32) ? 3 as Any : file
+            if !choices.oneIn(16) { files[file] = facetTable(count: count) }
+        }
         if choices.oneIn(4) {
             let file = choices.oneIn(16) ? choices.pick(["../docs.json", "", ".", "docs-\(number).json/x"]) : "docs-\(number).json"
             c["docs"] = file
@@ -125,6 +133,30 @@ struct IndexGenerator {
             }
         }
         if !choices.oneIn(32) { table["fields"] = fields }
+        return table
+    }
+
+    /// A `facets-C.json`: facet fields with their values' postings (numbered within the
+    /// collection) and sort fields with one place a document.
+    private mutating func facetTable(count: Int) -> [String: Any] {
+        var facets: [Any] = []
+        for _ in 0..<choices.number(0...2) {
+            let name = choices.pick(["region", "landlocked", "Région", choices.text()])
+            let values = (0..<choices.number(0...3)).map { _ in choices.text() }
+            filters += values.map { (name, $0) }
+            let postings = values.map { _ in
+                IndexFormat.encodePostings(Set((0..<choices.number(0...3)).map { _ in Int32(choices.number(0...max(0, count - (choices.oneIn(12) ? -5 : 1)))) }).sorted())
+            }
+            facets.append(["name": name, "values": values, "postings": choices.oneIn(16) ? Array(postings.dropLast()) : postings])
+        }
+        var sorts: [Any] = []
+        for _ in 0..<choices.number(0...2) {
+            let name = choices.pick(["area", "name", choices.text()])
+            sortFields.append(name)
+            sorts.append(["name": name, "order": codes(count: count, below: count + 1)])
+        }
+        var table: [String: Any] = ["facets": facets, "sorts": sorts]
+        if choices.oneIn(16) { table[choices.pick(["facets", "sorts"])] = "none" }
         return table
     }
 
