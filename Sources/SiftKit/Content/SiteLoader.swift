@@ -68,16 +68,7 @@ public struct SiteLoader: Sendable {
                         introSearchable = loaded.frontMatter?["search"]?.boolValue ?? true
                         continue
                     }
-                    guard let fm = loaded.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { continue }
-                    var page = StandalonePage(slug: loaded.slug, title: loaded.title ?? loaded.fileTitle, fields: loaded.fields, page: loaded.page)
-                    page.titleFromHeading = loaded.titleFromHeading
-                    page.weight = fm["weight"]?.doubleValue
-                    page.searchable = fm["search"]?.boolValue ?? true
-                    if let problem = Self.nameProblem(page.slug) {
-                        errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
-                    } else {
-                        pages.append(page)
-                    }
+                    if let page = standalonePage(loaded, rel: rel, errors: &errors) { pages.append(page) }
                 } catch let e as SiftError { errors.append(e) }
             }
         }
@@ -94,6 +85,21 @@ public struct SiteLoader: Sendable {
         var site = Site(settings: settings, collections: collections, pages: pages, intro: intro, warnings: warnings)
         site.introSearchable = introSearchable
         return site
+    }
+
+    /// A page of Content/ other than index.md, unless it is a draft left out or its slug is taken
+    /// by Sift's own output (an error).
+    private func standalonePage(_ loaded: LoadedPage, rel: String, errors: inout [SiftError]) -> StandalonePage? {
+        guard let fm = loaded.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { return nil }
+        var page = StandalonePage(slug: loaded.slug, title: loaded.title ?? loaded.fileTitle, fields: loaded.fields, page: loaded.page)
+        page.titleFromHeading = loaded.titleFromHeading
+        page.weight = fm["weight"]?.doubleValue
+        page.searchable = fm["search"]?.boolValue ?? true
+        if let problem = Self.nameProblem(page.slug) {
+            errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
+            return nil
+        }
+        return page
     }
 
     /// Content/site.yml, when there is one, with `--base-url` over its `base_url`; a misspelt
