@@ -51,8 +51,8 @@ struct BuildStampsTests {
     }
 
     /// A chain of `sift build`s, each after a random edit (most with their sources backdated, so
-    /// the stamps are trusted) and each followed by one with nothing to do, against a clean
-    /// build of a copy of the sources.
+    /// the stamps are trusted) and each followed by one with nothing to do, a failed build among
+    /// them, against a clean build of a copy of the sources.
     @Test(arguments: [7, 8, 9] as [UInt64])
     func buildEditSequencesMatchCleanBuilds(seed: UInt64) throws {
         var rng = SeededRNG(state: seed)
@@ -63,6 +63,17 @@ struct BuildStampsTests {
         #expect(site.build().status == 0)
         var log: [String] = []
         for step in 0..<12 {
+            if step == 5 {
+                let before = site.snapshot()
+                let page = "Content/things/\(Slug.make(rows[0])).md"
+                try site.write(page, "---\ntitle: [unclosed\n---\nBroken.\n")
+                try edits.backdate(site)
+                #expect(site.build().status == 1)
+                #expect(site.build().status == 1, "a failed build leaves no stamps that pass for a good one")
+                #expect(site.snapshot() == before, "seed \(seed): a failed build leaves the output as it was")
+                try site.write(page, "Mended.\n")
+                log.append("broken front matter, then mended")
+            }
             log.append(try edits.edit(site, &rng, rows: &rows))
             if step % 4 != 3 { try edits.backdate(site) }
             #expect(site.build().status == 0)
