@@ -37,6 +37,7 @@ final class BuildTarget {
             let previous: DiskCache?
             if case .incremental = mode { previous = DiskCache.load(site: site, output: output.path, version: version) } else { previous = nil }
             let next = DiskCache(output: output.path, version: version)
+            next.previous = previous
             do { try next.beginDigests(site: site) } catch {
                 next.discard()
                 writer.discard()

@@ -127,10 +127,28 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         try append(w.bytes)
     }
 
+    /// The last build's cache: a record it holds with the same key is copied from its file as
+    /// it lies (runs of them in one piece) instead of encoded again.
+    var previous: DiskCache?
+
     func appendDigests(_ records: [SearchRecord]) throws {
         guard digestFD >= 0 else { return }
         var w = BinaryWriter()
+        var copy: Range<Int>?
         for r in records {
+            if let previous, let entry = previous.digestIndex[r.item], entry.key == r.key {
+                let start = entry.range.lowerBound - 24 - r.item.utf8.count
+                if let run = copy, run.upperBound == start {
+                    copy = run.lowerBound..<entry.range.upperBound
+                    continue
+                }
+                try append(w.bytes)
+                w.bytes.removeAll(keepingCapacity: true)
+                if let run = copy { try append(copying: run, from: previous) }
+                copy = start..<entry.range.upperBound
+                continue
+            }
+            if let run = copy, let previous { try append(copying: run, from: previous); copy = nil }
             var record = BinaryWriter()
             record.string(r.item)
             record.u64(r.key)
@@ -139,6 +157,20 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             w.bytes += record.bytes
         }
         try append(w.bytes)
+        if let run = copy, let previous { try append(copying: run, from: previous) }
+    }
+
+    /// Appends bytes of the last build's digest file, a megabyte at a time.
+    private func append(copying range: Range<Int>, from previous: DiskCache) throws {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let end = min(offset + (1 << 20), range.upperBound)
+            guard let bytes = Self.read(previous.previousDigests, offset..<end) else {
+                throw SiftError("cannot read the last build's search digests in .sift-cache/: \(FileSystem.errorText())", at: nil)
+            }
+            try append(bytes)
+            offset = end
+        }
     }
 
     private func append(_ bytes: [UInt8]) throws {

@@ -22,3 +22,19 @@ import Testing
         #expect(site.build().status == 0)
     }
 }
+
+/// An incremental build copies the records of unchanged items from the last build's digest
+/// file instead of encoding them again: the file it leaves is byte for byte a clean build's.
+@Test func anIncrementalBuildLeavesTheDigestsACleanBuildWrites() throws {
+    var files = ["Content/notes/notes.txt": (0..<40).map { "Note \($0)" }.joined(separator: "\n") + "\n"]
+    for i in [0, 7, 8, 20, 39] { files["Content/notes/note-\(i).md"] = "Body of note \(i) with harbor \(i).\n" }
+    let site = try TestSite(files)
+    defer { site.delete() }
+    #expect(site.build().status == 0)
+    try site.write("Content/notes/note-8.md", "Body of note 8, now with a volcano.\n")
+    #expect(site.build().status == 0)
+    let incremental = try Data(contentsOf: DiskCache.digestsFile(in: site.root))
+    #expect(site.build(["--clean"]).status == 0)
+    #expect(try Data(contentsOf: DiskCache.digestsFile(in: site.root)) == incremental)
+    #expect(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: SiftCLI.version) != nil)
+}
