@@ -5,7 +5,8 @@
 
 Writes, under OUTDIR:
 
-    sift/         Content/site.yml, Content/items/{collection.yml, items.csv, <slug>.md}
+    sift/         Content/site.yml, Content/items/{collection.yml, items.csv, <slug>.md}; items.csv
+                  also holds three facet columns (climate, coastal, languages: 1 or 2 a cell)
     hugo/         config.toml, layouts/ (home page = every item sorted by title; detail pages
                   marked for Pagefind: data-pagefind-body, data-pagefind-meta="title",
                   data-pagefind-filter="category"), content/items/<slug>.md
@@ -44,6 +45,23 @@ GENERATOR = "Benchmarks/corpus.py 1"
 
 CATEGORIES = ["Africa", "Asia", "Europe", "North America", "South America",
               "Oceania", "Middle East", "Caribbean"]
+# Facet columns of items.csv (collection.yml's `facets`), drawn from a generator of their own so
+# the names and bodies stay as they were: a climate (skewed), coastal or not, and one or two
+# languages (a cell split on `list_separator`, the commoner ones likelier, in this order).
+CLIMATES = ["Temperate", "Tropical", "Arid", "Continental", "Polar", "Mediterranean"]
+CLIMATE_WEIGHTS = [30, 25, 18, 15, 4, 8]
+LANGUAGES = ["English", "Spanish", "French", "Arabic", "Portuguese", "Russian", "Mandarin", "Swahili"]
+LANGUAGE_WEIGHTS = [1 / (k + 1) for k in range(len(LANGUAGES))]
+
+
+def facet_columns(seed, i):
+    """An item's climate, coastal and languages cells."""
+    rng = random.Random(f"{seed}/facets/{i}")
+    climate = rng.choices(CLIMATES, CLIMATE_WEIGHTS)[0]
+    coastal = "Yes" if rng.random() < 0.7 else "No"
+    languages = set(rng.choices(LANGUAGES, LANGUAGE_WEIGHTS, k=rng.choice([1, 1, 2])))
+    return climate, coastal, ",".join(l for l in LANGUAGES if l in languages)
+
 
 # ---------------------------------------------------------------------------------------------
 # Vocabulary: real English words at the top ranks, pseudo-words for the long tail.
@@ -302,6 +320,8 @@ scope_field: category
 scopes: [{scopes}]
 search_fields: [name, category]
 list_fields: [category]
+facets: [climate, coastal, languages]
+list_separator: ","
 """
 
 HUGO_CONFIG = """baseURL = "/"
@@ -381,7 +401,7 @@ def write_corpus(n, outdir, seed=42, layouts=("sift", "hugo")):
         for folder in page_folders:
             with open(os.path.join(folder, slug + ".md"), "wb") as f:
                 f.write(data)
-        rows.append((slug, name, category))
+        rows.append((slug, name, category, *facet_columns(seed, len(rows))))
         summary["total_words"] += words
         summary["total_markdown_bytes"] += len(data)
         summary["categories"][category] += 1
@@ -389,10 +409,10 @@ def write_corpus(n, outdir, seed=42, layouts=("sift", "hugo")):
         with open(os.path.join(outdir, "sift", "Content", "items", "items.csv"), "w",
                   encoding="utf-8", newline="") as f:
             writer = csv.writer(f, lineterminator="\n")  # RFC 4180 quoting
-            writer.writerow(["slug", "name", "category"])
+            writer.writerow(["slug", "name", "category", "climate", "coastal", "languages"])
             writer.writerows(rows)
 
-    names = [name for _, name, _ in rows]
+    names = [row[1] for row in rows]
     summary["avg_words"] = round(summary["total_words"] / max(n, 1), 1)
     summary["names"] = {
         "non_ascii": sum(not name.isascii() for name in names),

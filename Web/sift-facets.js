@@ -10,8 +10,11 @@ export class Facets {
     this.fields = {}; // {field: {value: members}}
     this.orders = {}; // {field: places}, 0 for a document without a value
     for (const { first, count, file } of loaded) {
-      for (const { name, values, postings } of file.facets) {
-        values.forEach((value, v) => decodePostings(postings[v], ((this.fields[name] ??= {})[value] ??= new Uint8Array(total)).subarray(first)));
+      for (const { name, values, postings, sets, ids } of file.facets) {
+        const members = values.map((value) => ((this.fields[name] ??= {})[value] ??= new Uint8Array(total)).subarray(first));
+        // Each value's postings, or each document's set of values as a code into `sets`.
+        if (postings) postings.forEach((list, v) => decodePostings(list, members[v]));
+        else decodeCodes(ids, count).forEach((code, doc) => sets[code].forEach((v) => (members[v][doc] = 1)));
       }
       for (const { name, order } of file.sorts) (this.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
     }

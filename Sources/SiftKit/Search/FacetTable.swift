@@ -18,7 +18,7 @@ enum FacetTable {
             let values = members.keys.sorted(by: ascending)
             j.raw("{"); j.key("name"); j.string(name)
             j.raw(","); j.key("values"); j.strings(values)
-            j.raw(","); j.key("postings"); j.strings(values.map { IndexFormat.encodePostings(members[$0]!) })
+            j.raw(","); j.raw(shorterColumn(values: values, members: members, of: docs.map { f < $0.facetValues.count ? $0.facetValues[f] : [] }))
             j.raw("}")
         }
         j.raw("],\"sorts\":[")
@@ -34,6 +34,26 @@ enum FacetTable {
         }
         j.raw("]}")
         return j.out
+    }
+
+    /// A facet's documents in the smaller of two forms once gzipped: each value's postings, or
+    /// each document's set of values as a code into the distinct sets.
+    static func shorterColumn(values: [String], members: [String: [Int32]], of docValues: [[String]]) -> String {
+        var p = JSONWriter()
+        p.key("postings"); p.strings(values.map { IndexFormat.encodePostings(members[$0]!) })
+        let number = Dictionary(uniqueKeysWithValues: values.enumerated().map { ($1, $0) })
+        var sets: [[Int]] = [], setNumber: [[Int]: Int] = [:], ids: [Int] = []
+        for held in docValues {
+            let set = held.map { number[$0]! }.sorted()
+            if setNumber[set] == nil { setNumber[set] = sets.count; sets.append(set) }
+            ids.append(setNumber[set]!)
+        }
+        var c = JSONWriter()
+        c.key("sets"); c.raw("[" + sets.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
+        c.raw(","); c.key("ids"); c.string(IndexFormat.codes(ids, limit: sets.count))
+        // Compared as served: gzip takes a code a document of few values to about their entropy.
+        let size = { (json: String) in Gzip.compress(Array(json.utf8), level: 9)?.count ?? json.utf8.count }
+        return size(c.out) < size(p.out) ? c.out : p.out
     }
 
     /// The order of values: numbers first, as numbers; then text, folded, then as written.

@@ -25,16 +25,13 @@ struct Facets {
                 throw store.corrupt(file, "collection “\(c.name)”: expected an object of facets and sorts")
             }
             for f in facets {
-                guard let name = f["name"] as? String, let values = f["values"] as? [String],
-                      let postings = f["postings"] as? [String], postings.count == values.count else {
-                    throw store.corrupt(file, "collection “\(c.name)”: a facet: expected a name, values and their postings")
+                guard let name = f["name"] as? String, let values = f["values"] as? [String] else {
+                    throw store.corrupt(file, "collection “\(c.name)”: a facet: expected a name and values")
                 }
+                let holders = try Self.holders(f, values: values, count: c.count, corrupt: { store.corrupt(file, "facet “\(name)”: \($0)") })
                 let i = fields.firstIndex { SearchIndex.same($0.name, name) } ?? fields.count
                 if i == fields.count { fields.append(Field(name: name)) }
-                for (value, p) in zip(values, postings) {
-                    guard let docs = IndexFormat.decodePostings(p, below: c.count) else {
-                        throw store.corrupt(file, "facet “\(name)”, “\(value)”: expected postings below \(c.count)")
-                    }
+                for (value, docs) in zip(values, holders) {
                     let v = fields[i].values.firstIndex { SearchIndex.same($0, value) } ?? fields[i].values.count
                     if v == fields[i].values.count {
                         fields[i].values.append(value)
@@ -53,6 +50,24 @@ struct Facets {
                 if orders[name] == nil { orders[name] = [:] }
             }
         }
+    }
+
+    /// Each value's documents within the collection, from its postings or from each document's set of values.
+    static func holders(_ f: [String: Any], values: [String], count: Int, corrupt: (String) -> SiftError) throws -> [Set<Int32>] {
+        if let postings = f["postings"] as? [String] {
+            guard postings.count == values.count else { throw corrupt("expected postings for \(values.count) values") }
+            return try postings.map { p in
+                guard let docs = IndexFormat.decodePostings(p, below: count) else { throw corrupt("expected postings below \(count)") }
+                return Set(docs)
+            }
+        }
+        guard let sets = f["sets"] as? [[Int]], sets.allSatisfy({ $0.allSatisfy { values.indices.contains($0) } }),
+              let codes = f["ids"] as? String, let ids = IndexFormat.decodeCodes(codes, count: count, limit: sets.count) else {
+            throw corrupt("expected postings, or sets of values and \(count) codes")
+        }
+        var holders = [Set<Int32>](repeating: [], count: values.count)
+        for (d, id) in ids.enumerated() { for v in sets[id] { holders[v].insert(Int32(d)) } }
+        return holders
     }
 
     /// The selected values by field, each field once, checked against the facets there are.
