@@ -107,7 +107,7 @@ public struct SiteBuilder: Sendable {
         try checkOutput()
         if let e = SiftError.combined(errors) { throw e }
         guard let site = loadedSite, let templates else { throw SiftError("build failed", at: nil) }
-        return (site, templates, try validate(site, display: loader.display))
+        return (site, templates, try validate(site, display: loader.display) + frontMatterWarnings(site, templates: templates))
     }
 
     /// Refuses an output folder that holds, or sits inside, the site's sources.
@@ -118,6 +118,13 @@ public struct SiteBuilder: Sendable {
         if site.hasPrefix(out) || sources.contains(where: { out.hasPrefix($0) }) || out == "/" {
             throw SiftError("the output folder \(outputURL.path) would replace the site's own files: choose another --output", at: nil)
         }
+    }
+
+    /// A standalone page's front matter key that has no meaning of its own and that no template
+    /// uses: a warning at the key, naming the closest known key or template variable.
+    func frontMatterWarnings(_ site: Site, templates: TemplateSet) -> [SiftError] {
+        let keys = SettingsKeys(known: FrontMatter.knownKeys + templates.names, open: [])
+        return site.pages.flatMap { keys.warnings($0.keyPositions) }
     }
 
     /// Checks that need the whole site; returns the warnings, throws the errors.

@@ -95,6 +95,7 @@ public struct SiteLoader: Sendable {
         page.titleFromHeading = loaded.titleFromHeading
         page.weight = fm["weight"]?.doubleValue
         page.searchable = fm["search"]?.boolValue ?? true
+        page.keyPositions = loaded.keyPositions
         if let problem = Self.nameProblem(page.slug) {
             errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
             return nil
@@ -259,6 +260,8 @@ public struct SiteLoader: Sendable {
         var fields: Fields
         /// nil for a file that is not published (a draft is still read, for its errors).
         var frontMatter: Fields?
+        /// Where each front matter key is written.
+        var keyPositions: [String: SourcePosition] = [:]
         var page: MarkdownSource
     }
 
@@ -280,8 +283,9 @@ public struct SiteLoader: Sendable {
 
     func readPage(_ url: URL, display path: String, unsafe: Bool) throws -> LoadedPage {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
-        let split = try FrontMatter.split(text, path: path)
-        var fields = split.fields
+        let split = try FrontMatter.splitNode(text, path: path)
+        var fields = split.node?.value.fields ?? Fields()
+        let keyPositions = Dictionary((split.node?.entries ?? []).map { ($0.key, $0.keyPosition) }, uniquingKeysWith: { a, _ in a })
         let base = (url.lastPathComponent as NSString).deletingPathExtension
         let slugSource = fields["slug"]?.text ?? base
         let slug = Slug.make(slugSource)
@@ -304,6 +308,7 @@ public struct SiteLoader: Sendable {
         var source = MarkdownSource(url: url, displayPath: path, bodyOffset: offset, bodyLine: split.bodyLine)
         source.keep(split.body, budget: keptBodies)
         return LoadedPage(slug: slug, title: title, fileTitle: base, titleFromHeading: fromHeading, fields: fields, frontMatter: frontMatter,
+                          keyPositions: keyPositions,
                           page: source)
     }
 }

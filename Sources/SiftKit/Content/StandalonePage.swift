@@ -8,5 +8,7 @@ public struct StandalonePage: Sendable {
     public var weight: Double?
     /// False when its front matter says `search: false`: the page is left out of the index.
     public var searchable = true
+    /// Where each front matter key is written, for the warnings about unknown ones.
+    public var keyPositions: [String: SourcePosition] = [:]
 }
 

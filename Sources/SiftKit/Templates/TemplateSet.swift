@@ -49,6 +49,12 @@ public struct TemplateSet: PartialResolver, Sendable {
     }
 
     /// Resolves partials and parents by name.
+    /// Every name a template looks up first (`author` in `{{author.name}}`): a page's front matter
+    /// key among them is a template variable, not a misspelling.
+    public var names: Set<String> {
+        templates.values.reduce(into: Set<String>()) { $0.formUnion(MustacheTemplate.names(in: $1.nodes)) }
+    }
+
     public func template(named name: String) throws -> MustacheTemplate? {
         templates[name] ?? templates["partials/" + name]
     }

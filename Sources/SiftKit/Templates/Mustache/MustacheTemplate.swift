@@ -4,6 +4,23 @@
 /// `{{.}}`, sections, inverted sections, comments, delimiter changes, partials and template
 /// inheritance (`{{< parent}}` with `{{$ block}}` overrides), following the Mustache spec.
 public struct MustacheTemplate: Sendable {
+    /// The names the tags of `nodes` look up first, in sections and blocks too.
+    static func names(in nodes: [MustacheNode]) -> Set<String> {
+        var out = Set<String>()
+        for node in nodes {
+            switch node {
+            case .variable(let name, _): if let head = name.head { out.insert(head) }
+            case .section(let name, let children, _):
+                if let head = name.head { out.insert(head) }
+                out.formUnion(names(in: children))
+            case .parent(_, _, let overrides, _): for block in overrides.values { out.formUnion(names(in: block.content)) }
+            case .block(let block): out.formUnion(names(in: block.content))
+            default: break
+            }
+        }
+        return out
+    }
+
     /// The path errors are reported against.
     public let path: String
     let nodes: [MustacheNode]
