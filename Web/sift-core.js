@@ -2,25 +2,40 @@
 // for node. `sift search` runs the same engine in Swift (Sources/SiftKit/Search/SearchIndex.swift
 // and IndexFormat.swift): the same steps under the same names, in the same order, each naming
 // its section of docs/search-index.md; Tests/Fixtures/search-vectors.json keeps the two answers
-// equal. What only this side has (field matches over one string, ranking in buckets, partial
-// answers, typing on from the previous answer) is there for a keystroke's speed.
+// equal. What only this side has (field matches over one string, only the first `limit` hits kept
+// in order, partial answers, typo sets kept while typing on) is there for a keystroke's speed.
 
 /** The index format this client reads: IndexFormat.swift's constants, compared by Tests/js/format.test.mjs. */
-export const IndexFormat = Object.freeze({ version: 2, buckets: 4096 });
+export const IndexFormat = Object.freeze({ version: 3, buckets: 4096 });
 
-const WORD_CODE_POINT_AT_END = /[\p{L}\p{M}\p{N}]$/u;
+const WORD_CODE_POINT_AT_END = /[\p{L}\p{M}\p{N}]$/u, WORD_CODE_POINT_AT_START = /^[\p{L}\p{M}\p{N}]/u;
 const PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;
 const codePoints = (text) => [...text];
+// IndexFormat.isCJKScalar's ranges.
+const CJK_RANGES = "\\u1100-\\u11ff\\u3005-\\u31ff\\u3400-\\u9fff\\uac00-\\ud7ff\\u{20000}-\\u{3134f}";
+const CJK = new RegExp(`[${CJK_RANGES}]`, "u"), CJK_TERM = new RegExp(`^[${CJK_RANGES}]+$`, "u");
+// Nonspacing marks but the kana voicing marks (U+3099, U+309A), which tell ガ from カ.
+const DROPPED_MARK = /(?![\u3099\u309a])\p{Mn}/gu;
 
 // "Folding and terms" (Fold.fold).
 export function fold(text) {
   // Pure ASCII has nothing to normalize: lowercasing it is its whole fold.
-  return /[^\0-\x7f]/.test(text) ? text.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/ς/g, "σ") : text.toLowerCase();
+  return /[^\0-\x7f]/.test(text) ? text.normalize("NFKD").replace(DROPPED_MARK, "").normalize("NFC").toLowerCase().replace(/ς/g, "σ") : text.toLowerCase();
 }
 
 // "Folding and terms" (Fold.terms).
 export function terms(query) {
   return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
+}
+
+// "Folding and terms" (SearchIndex.queryTerms): identical terms count once.
+function queryTerms(query) {
+  return [...new Set(terms(query))];
+}
+
+// "Matching" (IndexFormat.isCJK): every code point of the term is CJK (Han, Hiragana, Katakana, Hangul).
+function isCJK(term) {
+  return CJK_TERM.test(term);
 }
 
 // "Words and postings" (IndexFormat.pieces): a term splits as bodies do, into runs of word code
@@ -49,20 +64,21 @@ function shard(bucketNumber, bounds) {
 }
 
 // "Words and postings" (IndexFormat.decodePostings): marks each document of the postings in
-// `into`. Base64 of LEB128 varints of the gaps, or "!" and base64 of a bitmap.
-export function decodePostings(postings, into) {
+// `into`, or'ing `mark` (1 unless given) into each's marks. Base64 of LEB128 varints of the gaps, or
+// "!" and base64 of a bitmap.
+export function decodePostings(postings, into, mark = 1) {
   const bitmap = postings[0] === "!", bytes = atob(postings.slice(bitmap ? 1 : 0));
   for (let i = 0, doc = -1, gap = 0, shift = 0; i < bytes.length; i++) {
     const byte = bytes.charCodeAt(i);
     if (bitmap) {
-      for (let bit = 0; bit < 8; bit++) if ((byte >> bit) & 1) into[i * 8 + bit] = 1;
+      for (let bit = 0; bit < 8; bit++) if ((byte >> bit) & 1) into[i * 8 + bit] |= mark;
     } else {
       gap += (byte & 127) * 2 ** shift;
       shift += 7;
       // A varint's last byte is below 128.
       if (byte < 128) {
         doc += gap + 1;
-        into[doc] = 1;
+        into[doc] |= mark;
         gap = shift = 0;
       }
     }
@@ -131,17 +147,23 @@ export class SiftIndex {
     this.pools = {}; // the documents a search considers, by first document and count
     this.facetSets = {}; // their facets, as promises, by first document and number of collections
     this.hintedTerms = terms(hint?.() ?? "");
-    for (const term of this.hintedTerms) if (term.length > 2) this.words(key(term)).catch(String);
+    for (const term of this.hintedTerms) if (codePoints(term).length > 2 || isCJK(term) || this.hintedTerms.length > 1) this.words(key(term)).catch(String);
     this.tables = [];
     this.foldedTitles = [];
     this.documentScopes = []; // each document's scope name, or null
     this.collectionNumbers = [];
+    this.bodyLengths = [];
     const fields = [], offsets = [0];
     manifest.collections.forEach((collection, number) => this.loadCollection(collection, tables[number], number, fields, offsets));
     this.scopeNames = [...new Set([null, ...manifest.collections.flatMap((collection) => collection.scopes)])];
     this.scopeNumbers = Int32Array.from(this.documentScopes, (scope) => this.scopeNames.indexOf(scope));
     this.fieldOffsets = Int32Array.from(offsets);
     this.fieldText = fields.join("\n");
+    const count = this.foldedTitles.length || 1;
+    this.averageLengths = {
+      title: Math.max(1, this.foldedTitles.reduce((sum, title) => sum + title.length, 0) / count),
+      body: this.bodyLengths.reduce((sum, length) => sum + length, 0) / count,
+    };
   }
 
   // "The document table" (SearchIndex.load(_:number:)): one collection's table, checked against
@@ -155,7 +177,7 @@ export class SiftIndex {
       return { ids: field.scope ? scopeCodes : field.ids && decodeCodes(field.ids, count), values, folded: values.map(fold) };
     });
     this.tables.push({ collection, first: this.foldedTitles.length, urls: table.urls ?? {}, slugs: table.slugs, columns });
-    const { foldedTitles, documentScopes, collectionNumbers } = this;
+    const { foldedTitles, documentScopes, collectionNumbers, bodyLengths } = this, lengthCodes = table.lengths ? decodeCodes(table.lengths, count) : [];
     for (let i = 0, offset = offsets.at(-1); i < count; i++) {
       for (const { ids, folded } of columns) {
         fields.push(folded[ids ? ids[i] : i] ?? "");
@@ -164,82 +186,94 @@ export class SiftIndex {
       foldedTitles.push(fields[fields.length - columns.length]);
       collectionNumbers.push(number);
       documentScopes.push(collection.scopes[scopeCodes[i]] ?? null);
+      bodyLengths.push(bodyLength(lengthCodes[i] ?? 0));
       offsets.push(offset);
     }
   }
 
-  // "Matching", "Ranking" and "Typos" (SearchIndex.search). With `now`, a sharded index answers at
-  // once, without the body matches of terms whose shards are still on the way (fetched
-  // meanwhile), and the answer says `partial`. `filters` ({field: [values]}), `sort` ("-area")
-  // and `facets: true` (the counts wanted) read the collections' facet files: "Filters, counts
-  // and sorting".
+  // "Matching", "Partial matches", "Typos" and "Ranking" (SearchIndex.search). With `now`, a sharded
+  // index answers at once, without the body matches of terms whose shards are still on the way
+  // (fetched meanwhile), and the answer says `partial`. `filters` ({field: [values]}), `sort`
+  // ("-area") and `facets: true` (the counts wanted) read the collections' facet files: "Filters,
+  // counts and sorting".
   async search(query, { scope = "All", collection = null, limit = Infinity, now, filters = {}, sort, facets: counted } = {}) {
+    const { pool, scopes, chosen } = this.consideredDocuments(scope, collection);
+    const facets = counted || sort || Object.values(filters).some((values) => values.length) ? await this.facets(chosen) : null;
+    facets?.select(filters);
+    const searched = await this.searchedTerms(queryTerms(query), { now });
+    const partial = searched.some((term) => term.pending);
+    const viaBody = new Uint8Array(this.foldedTitles.length);
+    let hits = pool.documents;
+    for (const term of searched) hits = this.fullMatches(term, hits, viaBody);
+    const { scopeNames, documentScopes, scopeNumbers } = this, scopeHits = new Int32Array(scopeNames.length);
+    const wanted = (doc) => scope === "All" || documentScopes[doc] === scope, passes = (doc) => !facets || facets.passes(doc);
+    const facetCounts = facets?.counts(hits.filter(wanted));
+    if (facets) hits = hits.filter(passes);
+    for (let i = 0; i < hits.length; i++) scopeHits[scopeNumbers[hits[i]]]++;
+    const counts = { All: hits.length };
+    for (const name of scopes) counts[name] = scopeHits[scopeNames.indexOf(name)];
+    const few = (name) => counts[name] < 5, scopeCounts = { ...counts }, matched = counts[scope];
+    const extra = [];
+    // Not for a partial answer: its few may be many once body matches arrive. Only the items of
+    // scopes with few matches can show partial and typo matches, so only theirs are searched.
+    if (searched.length && !partial && (few("All") || scopes.some(few))) {
+      const fewScopes = few("All") ? "" : scopes.filter(few).join("\n");
+      const typos = (pool.typos[fewScopes] ??= { documents: fewScopes ? pool.documents.filter((doc) => few(documentScopes[doc])) : pool.documents, sets: {} });
+      const found = new Uint8Array(this.foldedTitles.length);
+      for (let i = 0; i < hits.length; i++) found[hits[i]] = 1;
+      const candidates = typos.documents.filter((doc) => !found[doc] && (few("All") || few(documentScopes[doc])) && passes(doc));
+      const partialHits = searched.length > 1 ? this.partialMatches(searched, candidates) : [];
+      for (const hit of partialHits) found[hit.doc] = 1;
+      const fuzzyHits = this.fuzzyMatches(searched, candidates.filter((doc) => !found[doc]), typos);
+      for (const hit of [...partialHits, ...fuzzyHits]) {
+        if (matched < 5 && wanted(hit.doc)) extra.push(hit);
+        for (const name of ["All", documentScopes[hit.doc]]) if (few(name)) scopeCounts[name]++;
+      }
+    }
+    let ordered = this.order(hits.filter(wanted), viaBody, extra, searched, sort ? Infinity : limit);
+    // Sorted by a field: full matches, then partial ones, then typo ones, each in the field's order.
+    if (sort) {
+      const hitOf = new Map(ordered.map((hit) => [hit.doc, hit])), kinds = [(hit) => hit.group < 4, (hit) => hit.group === 4, (hit) => hit.group === 5];
+      ordered = kinds.flatMap((kind) => facets.sorted(ordered.filter(kind).map((hit) => hit.doc), sort).map((doc) => hitOf.get(doc)));
+    }
+    const results = ordered.slice(0, limit).map((hit) => this.result(hit.doc, hit.match));
+    const total = scope === "All" ? scopeCounts.All : scopeCounts[scope];
+    return { query, scope, total, ...(facets && { facets: facetCounts }), results, scopeCounts, ...(partial && { partial: true }) };
+  }
+
+  // "Matching" (SearchIndex.consideredDocuments): the collections and documents asked for, the
+  // documents kept with their typo sets for the next query; the scope is applied as hits are listed.
+  consideredDocuments(scope, collection) {
     const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
     if (!chosen.length) throw Error(`unknown collection “${collection}”`);
     const scopes = orderedScopes(chosen.map((table) => table.collection));
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
-    const facets = counted || sort || Object.values(filters).some((values) => values.length) ? await this.facets(chosen) : null;
-    facets?.select(filters);
     const first = chosen[0].first, count = chosen.reduce((sum, table) => sum + table.collection.count, 0);
     const pool = (this.pools[first + " " + count] ??= { documents: Array.from({ length: count }, (_, i) => first + i), typos: {} });
-    const queryTerms = [...new Set(terms(query))], previous = this.previous;
-    // Typing on narrows when each new term matches only where an old one inside it did: the old
-    // hits and body-only marks hold, and a term searched before ("port" in "port l") is skipped.
-    const narrowing = previous?.pool === pool && previous.terms.every((old) => queryTerms.some((term) =>
-      term.includes(old) && (codePoints(term).length < 3 || (codePoints(old).length > 2 && pieces(term).length < 2))));
-    const viaBody = narrowing ? previous.viaBody.slice() : new Uint8Array(this.foldedTitles.length);
-    let hits = narrowing ? previous.hits : pool.documents, partial = false;
-    for (const term of queryTerms) {
-      if (narrowing && previous.terms.includes(term)) continue;
-      const inFields = this.fieldMatches(term, hits);
-      if (codePoints(term).length > 2 && inFields.length < hits.length) {
-        const search = this.bodyCandidates(term);
+    return { pool, scopes, chosen };
+  }
+
+  // "Matching" (SearchIndex.searchedTerms): each term with its body candidates. A term of 3+ code
+  // points, or a CJK term of 2, searches bodies on its own; a shorter one only beside such a term,
+  // as a whole word. With `now`, candidates still on the way are left out and the term `pending`.
+  async searchedTerms(queryTerms, { now }) {
+    const searchesAlone = (term) => codePoints(term).length > 2 || (codePoints(term).length === 2 && isCJK(term));
+    const anyAlone = queryTerms.some(searchesAlone);
+    return Promise.all(queryTerms.map(async (text) => {
+      const alone = searchesAlone(text), length = codePoints(text).length;
+      const term = { text, searchesAlone: alone, body: null, typoEdits: length > 3 && !CJK.test(text) ? (length > 7 ? 2 : 1) : 0 };
+      if (alone || anyAlone) {
+        const search = this.bodyCandidates(text, { wholeWord: !alone });
         // At once, in the keystroke's own task (a timer let Chromium paint a frame first), unless
         // the body matches are known or near: a one-file index, or shards fetched with the index.
-        if (now && this.manifest.shards && !(term in this.bodyCandidatesFound) && !this.hintedTerms.includes(term)) {
+        if (now && this.manifest.shards && !(text in this.bodyCandidatesFound) && !this.hintedTerms.includes(text)) {
           search.catch(String);
-          partial = true;
-          // The field matches as found: a pass over up to every hit would delay the answer.
-          hits = inFields;
-          continue;
-        }
-        const candidates = await search;
-        let field = 0;
-        hits = hits.filter((doc) => {
-          if (inFields[field] === doc) return ++field;
-          if (candidates && !candidates[doc]) return false;
-          viaBody[doc] = 1;
-          return true;
-        });
-      } else hits = inFields;
-    }
-    // A partial answer lacks body matches: typing on narrows from whole answers only.
-    if (!partial) this.previous = { pool, terms: queryTerms, hits, viaBody };
-    const facetCounts = facets?.counts(hits.filter((doc) => scope === "All" || this.documentScopes[doc] === scope));
-    if (facets) hits = hits.filter((doc) => facets.passes(doc));
-    const { scopeNames, documentScopes } = this, scopeHits = new Int32Array(scopeNames.length);
-    const ranks = this.rank(hits, viaBody, queryTerms, scope, sort ? Infinity : limit, scopeHits);
-    const counts = { All: hits.length };
-    for (const name of scopes) counts[name] = scopeHits[scopeNames.indexOf(name)];
-    const few = (name) => counts[name] < 5, fuzzy = [], scopeCounts = { ...counts }, matched = counts[scope];
-    // Not for a partial answer: its few may be many once body matches arrive. Only the items of
-    // scopes with few matches can show typos, so only theirs are searched.
-    if (queryTerms.length && !partial && (few("All") || scopes.some(few))) {
-      const fewScopes = few("All") ? "" : scopes.filter(few).join("\n");
-      const typos = (pool.typos[fewScopes] ??= { documents: fewScopes ? pool.documents.filter((doc) => few(documentScopes[doc])) : pool.documents, sets: {} });
-      const reached = new Int32Array(this.foldedTitles.length);
-      const sets = queryTerms.map((term) => (typos.sets[term] ??= this.fuzzyMatches(term, typos)));
-      for (const set of sets) for (const doc of set) reached[doc]++;
-      for (let i = 0; i < hits.length; i++) reached[hits[i]] = 0;
-      for (const doc of sets[0]) {
-        if (reached[doc] !== queryTerms.length || !(few("All") || few(documentScopes[doc])) || (facets && !facets.passes(doc))) continue;
-        if (matched < 5 && (scope === "All" || documentScopes[doc] === scope)) fuzzy.push(doc);
-        for (const name of ["All", documentScopes[doc]]) if (few(name)) scopeCounts[name]++;
+          term.pending = true;
+        } else term.body = await search;
       }
-    }
-    const ordered = sort ? facets.sorted([].concat(...ranks), sort).concat(facets.sorted(fuzzy, sort)) : [].concat(...ranks, fuzzy);
-    const results = ordered.slice(0, limit).map((doc, i) => this.result(doc, i >= matched ? "fuzzy" : viaBody[doc] ? "body" : "field"));
-    return { query, scope, total: matched + fuzzy.length, ...(facets && { facets: facetCounts }), results, scopeCounts, ...(partial && { partial: true }) };
+      term.idf = idf(this.foldedTitles.length, term.body ? term.body.holding : 0);
+      return term;
+    }));
   }
 
   // "Filters, counts and sorting" (Facets.init): the facets of the collections searched, their
@@ -249,6 +283,34 @@ export class SiftIndex {
     return (this.facetSets[chosen[0].first + " " + chosen.length] ??= Promise.all([import("./sift-facets.js"), ...chosen.filter((table) => table.collection.facets).map(async (table) =>
       ({ first: table.first, count: table.collection.count, file: await this.fetchJSON(table.collection.facets) }))])
       .then(([{ Facets }, ...loaded]) => new Facets(loaded, this.foldedTitles.length), corruptIndex));
+  }
+
+  // "Matching" (SearchIndex.fullMatch): the documents of `documents` (ascending) with the term in
+  // a field or in the body, those only in the body marked in `viaBody`.
+  fullMatches(term, documents, viaBody) {
+    const inFields = this.fieldMatches(term.text, documents), { body } = term;
+    if (!body || inFields.length === documents.length) return inFields;
+    let field = 0;
+    return documents.filter((doc) => {
+      if (inFields[field] === doc) return ++field;
+      if (!body[doc]) return false;
+      viaBody[doc] = 1;
+      return true;
+    });
+  }
+
+  // "Partial matches" (SearchIndex.partialMatch): the documents with every term but one, a term
+  // that searches bodies on its own among them.
+  partialMatches(searched, documents) {
+    const missing = new Uint8Array(this.foldedTitles.length), alone = new Uint8Array(this.foldedTitles.length);
+    for (const term of searched) {
+      const inFields = new Set(this.fieldMatches(term.text, documents));
+      for (const doc of documents) {
+        if (!inFields.has(doc) && !term.body?.[doc]) missing[doc]++;
+        else if (term.searchesAlone) alone[doc] = 1;
+      }
+    }
+    return documents.filter((doc) => missing[doc] === 1 && alone[doc]).map((doc) => ({ doc, match: "partial", group: 4, distance: 0 }));
   }
 
   // "Matching": the documents of `documents` (ascending) with the term in a folded field. One
@@ -263,26 +325,86 @@ export class SiftIndex {
     return out;
   }
 
-  // "Ranking": the hits in the five rank buckets, in list order, and each scope's hits counted.
-  // Once one bucket holds `limit` hits of the scope asked for, it and the buckets after it close:
-  // later hits are only counted. A sync method with an indexed loop, not part of search() nor a
-  // for…of: it meets up to every item before V8 has optimized it, and V8 optimizes such loops
-  // late inside an async function, and for…of loops late anywhere.
-  rank(hits, viaBody, queryTerms, scope, limit, scopeHits) {
-    const { foldedTitles, documentScopes, scopeNumbers } = this, ranks = [[], [], [], [], []];
-    const phrase = queryTerms.join(" "), firstTerm = queryTerms[0];
-    let open = 5; // the buckets below this one are open
-    for (let i = 0; i < hits.length; i++) {
-      const doc = hits[i];
-      scopeHits[scopeNumbers[doc]]++;
-      if (open && (scope === "All" || documentScopes[doc] === scope)) {
-        const title = foldedTitles[doc];
-        const rank = !firstTerm ? 3 : viaBody[doc] ? 4 : title === phrase ? 0
-          : open > 1 && title.startsWith(phrase) ? 1 : open > 2 && hasWordStarting(title, firstTerm) ? 2 : 3;
-        if (rank < open && ranks[rank].push(doc) >= limit) open = rank;
+  // "Typos" (SearchIndex.fuzzyMatch): the documents of `documents` with every term in a field or
+  // within its edits of a substring of the title, one at least the second way; the edits summed
+  // are the distance.
+  fuzzyMatches(searched, documents, typos) {
+    const out = [];
+    if (!searched.some((term) => term.typoEdits)) return out;
+    const edits = searched.map((term) => this.typoEdits(term, typos));
+    for (const doc of documents) {
+      let distance = 0, fits = true;
+      for (const made of edits) {
+        if (!made.has(doc)) fits = false;
+        else distance += made.get(doc);
       }
+      if (fits && distance) out.push({ doc, match: "fuzzy", group: 5, distance });
     }
-    return ranks;
+    return out;
+  }
+
+  // "Typos": the edits a term needs in each document of the typo set that it fits (0: in a field),
+  // kept for the page's lifetime. A title within k edits of "chocla" is within k of "chocl": a
+  // kept term inside this one, with the same k, gives the only documents to test.
+  typoEdits({ text, typoEdits: within }, typos) {
+    if (typos.sets[text]) return typos.sets[text];
+    let documents = typos.documents;
+    for (const kept in typos.sets) if (text.includes(kept) && typos.sets[kept].within === within) documents = [...typos.sets[kept].keys()];
+    const made = new Map(this.fieldMatches(text, documents).map((doc) => [doc, 0])), pattern = codePoints(text), counts = new Map();
+    // Indexed: the loop meets up to every item before V8 has optimized it.
+    for (let i = 0; within && i < documents.length; i++) {
+      const doc = documents[i], title = this.foldedTitles[doc];
+      const distance = made.has(doc) || tooFar(pattern, title, within, counts) ? null : substringDistance(pattern, title, within);
+      if (distance != null) made.set(doc, distance);
+    }
+    made.within = within;
+    return (typos.sets[text] = made);
+  }
+
+  // "Ranking" (SearchIndex.order): the full matches (`full`, with their body-only marks) and the
+  // partial and typo ones (`extra`) scored and put in order (group: 0 the title is the phrase, 1
+  // starts with its words, 2 starts with it, 3 the other full matches, 4 partial, 5 fuzzy; edits;
+  // a title's length in groups 0–2; score; title length; list order), the first `limit` of them.
+  // Past 4 × `limit` hits only the first ones are kept as the hits go by, in one reused probe.
+  order(full, viaBody, extra, searched, limit) {
+    if (!searched.length || !(limit > 0)) return full.slice(0, Math.max(0, limit)).map((doc) => ({ doc, match: "field", group: 3 }));
+    const phrase = searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [], probe = {};
+    const before = (a, b) => a.group - b.group || a.distance - b.distance || (a.group < 3 && a.titleLength - b.titleLength)
+      || b.score - a.score || a.titleLength - b.titleLength || a.doc - b.doc;
+    const all = full.length + extra.length <= limit * 4;
+    const consider = (doc, match, group, distance) => {
+      const title = foldedTitles[doc];
+      if (group === 3) group = title === phrase ? 0 : !title.startsWith(phrase) ? 3 : isWordAt(title, phrase.length) ? 2 : 1;
+      Object.assign(probe, { doc, match, group, distance, titleLength: title.length, score: this.score(doc, searched, phrase) });
+      if (all) return kept.push({ ...probe });
+      if (kept.length >= limit && before(probe, kept[kept.length - 1]) > 0) return;
+      let at = kept.length;
+      while (at > 0 && before(probe, kept[at - 1]) < 0) at--;
+      kept.splice(at, 0, { ...probe });
+      if (kept.length > limit) kept.pop();
+    };
+    for (const doc of full) consider(doc, viaBody[doc] ? "body" : "field", 3, 0);
+    for (const hit of extra) consider(hit.doc, hit.match, hit.group, hit.distance);
+    return all ? kept.sort(before).slice(0, limit) : kept;
+  }
+
+  // "Ranking", the score (SearchIndex.score): per term found, its rarity times its weight in the
+  // title, the other fields (as one text, "\n" between them) and the body; the phrase in a field
+  // lifts every term.
+  score(doc, searched, phrase) {
+    const title = this.foldedTitles[doc], others = this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1);
+    const average = this.averageLengths, bodyLength = this.bodyLengths[doc];
+    let total = 0, rarity = 0;
+    for (const { text, body, idf } of searched) {
+      let weight = 0;
+      if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
+      if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
+      if (body?.[doc]) weight += BODY_WEIGHT * place(body[doc]) * saturation(bodyLength, average.body, body[doc] & OFTEN ? OFTEN_COUNT : 1);
+      if (weight > 0) rarity += idf;
+      total += idf * weight;
+    }
+    if (searched.length > 1 && (title + "\n" + others).includes(phrase)) total += PHRASE_WEIGHT * rarity;
+    return total;
   }
 
   // A result as `sift search --json` prints it, plus its place in its collection's list order.
@@ -300,38 +422,18 @@ export class SiftIndex {
     };
   }
 
-  // "Typos" (SearchIndex.fuzzyMatches, there per document): the documents of `typos.documents`
-  // whose fields hold the term or, for 4+ code points, whose folded title holds a substring within
-  // k edits of it. Swift tests every title; here, k edits leave one of k + 1 pieces of the term
-  // whole, so only titles holding a piece are tested, and a kept set of a term inside this one
-  // (with the same k) holds every title this one can reach.
-  fuzzyMatches(term, typos) {
-    const pattern = codePoints(term), length = pattern.length, within = length > 7 ? 2 : 1;
-    const reach = new Uint8Array(this.foldedTitles.length), out = [];
-    let documents = typos.documents;
-    for (const kept in typos.sets) if (term.includes(kept) && typos.sets[kept].within === within) documents = typos.sets[kept];
-    out.within = length > 3 && within;
-    for (let piece = 0; length > 3 && piece <= within; piece++) {
-      const text = pattern.slice((piece * length) / (within + 1) | 0, ((piece + 1) * length) / (within + 1) | 0).join("");
-      for (const doc of this.fieldMatches(text, documents)) reach[doc] = 1;
-    }
-    for (const doc of this.fieldMatches(term, documents)) reach[doc] = 2;
-    // Indexed: the loop meets up to every item before V8 has optimized it.
-    for (let i = 0; i < documents.length; i++) {
-      const doc = documents[i];
-      if (reach[doc] > 1 || (reach[doc] && substringDistance(pattern, this.foldedTitles[doc], within))) out.push(doc);
-    }
-    return out;
-  }
-
   // "Matching", body candidates (SearchIndex.bodyCandidates): the documents whose body may hold the
-  // term, never missing one that does. One search per term, kept as a promise.
-  bodyCandidates(term) {
-    return (this.bodySearches[term] ??= this.searchBodies(term).catch(corruptIndex));
+  // term, never missing one that does, each with its marks (Score's: how a body word holds it,
+  // whether often); `holding` counts them. `wholeWord`: a short term, found as a word of its own (a CJK
+  // one as its gram). One search per term, kept as a promise.
+  bodyCandidates(term, { wholeWord }) {
+    return (this.bodySearches[term] ??= this.searchBodies(term, wholeWord).catch(corruptIndex));
   }
 
-  async searchBodies(term) {
-    const termPieces = pieces(term), last = termPieces.length - 1;
+  async searchBodies(term, wholeWord) {
+    const termPieces = wholeWord ? [term] : pieces(term), last = termPieces.length - 1;
+    // Only a one-piece term outside CJK text can be part of a word rather than all of one.
+    const alwaysWhole = wholeWord || last > 0 || isCJK(term);
     let candidates = null;
     for (let i = 0; i <= last; i++) {
       const piece = termPieces[i];
@@ -339,22 +441,28 @@ export class SiftIndex {
       if (last && codePoints(piece).length < 3 && (i === 0 || i === last)) continue;
       // One piece: the words holding it; of several, the first ends a word, the last starts one
       // and each middle one is a word.
-      const fits = !last ? (word) => word.includes(piece) : i === 0 ? (word) => word.endsWith(piece)
+      const fits = wholeWord ? (word) => word === piece : !last ? (word) => word.includes(piece) : i === 0 ? (word) => word.endsWith(piece)
         : i < last ? (word) => word === piece : (word) => word.startsWith(piece);
       const found = new Uint8Array(this.foldedTitles.length), words = await this.words(key(piece));
       // A task's pause before the work on the shard: a keystroke's field matches go first, and are painted.
       if (i === 0 && this.manifest.shards) await new Promise((resolve) => setTimeout(resolve));
-      // A " piece" marker: the union of the "@" words holding the piece is in the union file.
-      const union = !last && " " + piece in words && (await this.unions(key(piece)))[piece];
+      // A " piece" marker: the union of the "@" words holding the piece is in the union file; they
+      // hold it after their first code point, so inside a word.
+      const union = !last && !wholeWord && " " + piece in words && (await this.unions(key(piece)))[piece];
       await Promise.all(Object.keys(words).map(async (word) => {
         const entry = words[word];
         if (!fits(word) || (union && entry === "@")) return;
-        decodePostings(entry === "@" ? await this.primaryPostings(word) : entry, found);
+        const [postings, often] = (entry === "@" ? await this.primaryPostings(word) : entry).split(":"), starts = word.startsWith(piece);
+        decodePostings(postings, found, alwaysWhole || word === piece ? WHOLE_WORD : starts ? WORD_START : INSIDE_WORD);
+        // Only a word starting with the piece is read from its own entry by every reader, unions or not.
+        if (often && starts && !last) decodePostings(often, found, OFTEN);
       }));
-      if (union) decodePostings(union, found);
-      candidates = candidates ? candidates.map((bit, doc) => bit & found[doc]) : found;
-      if (!candidates.includes(1)) break;
+      if (union) decodePostings(union, found, alwaysWhole ? WHOLE_WORD : INSIDE_WORD);
+      candidates = candidates ? candidates.map((value, doc) => (found[doc] ? value : 0)) : found;
+      if (!candidates.some(Boolean)) break;
     }
+    candidates ??= new Uint8Array(this.foldedTitles.length).fill(WHOLE_WORD);
+    candidates.holding = candidates.reduce((sum, value) => sum + !!value, 0);
     return (this.bodyCandidatesFound[term] = candidates);
   }
 
@@ -387,34 +495,83 @@ function orderedScopes(collections) {
   return [...new Set(collections.flatMap((collection) => collection.scopes))];
 }
 
-// "Ranking", rank 2 (SearchIndex.hasWordStarting): the term starts the folded title or follows a
-// code point that is not a word code point. Folded, an ASCII neighbour is never A-Z.
-function hasWordStarting(title, term) {
-  for (let i = title.indexOf(term); i >= 0; i = title.indexOf(term, i + 1)) {
-    const before = title.charCodeAt(i - 1);
-    if (before < 128 ? !((before > 96 && before < 123) || (before > 47 && before < 58)) : !WORD_CODE_POINT_AT_END.test(title.substring(i - 2, i))) return true;
+// "Ranking" (SearchIndex.wordFit): how `value` holds `term` at best (Score's fit): as a whole word
+// (after and before a code point that is not a word code point, or the ends), at a word's start,
+// or inside a word. Folded, an ASCII neighbour is never A-Z.
+function wordFit(value, term) {
+  let best = INSIDE_WORD;
+  for (let i = value.indexOf(term); i >= 0; i = value.indexOf(term, i + 1)) {
+    if (isWordBefore(value, i)) continue;
+    if (!isWordAt(value, i + term.length)) return WHOLE_WORD;
+    best = WORD_START;
   }
-  return false;
+  return best;
 }
 
-// "Typos" (SearchIndex.substringDistance): whether some substring of `text` is within `within`
-// edits of `pattern` (code points). Sellers' algorithm as Swift runs it, in Myers' bit-parallel
-// form: the table's column is one machine word (a BigInt past 32 code points), its vertical and
-// horizontal deltas kept as bit vectors. The pattern's match masks are kept on it for the next title.
+const isWordCode = (code) => (code > 96 && code < 123) || (code > 47 && code < 58);
+// Whether the code point ending at UTF-16 offset i, or starting at it, is a word code point.
+const isWordBefore = (text, i) => (text.charCodeAt(i - 1) < 128 ? isWordCode(text.charCodeAt(i - 1)) : WORD_CODE_POINT_AT_END.test(text.substring(i - 2, i)));
+const isWordAt = (text, i) => (text.charCodeAt(i) < 128 ? isWordCode(text.charCodeAt(i)) : WORD_CODE_POINT_AT_START.test(text.substring(i, i + 2)));
+
+// "Typos" (SearchIndex.substringDistance): the fewest edits turning `pattern` into some substring
+// of `text` (code points), when at most `within`, else null: Sellers' algorithm (the edit-distance
+// table with a free start row) counting a swap of two adjacent code points as one edit (optimal
+// string alignment), a column at a time.
 function substringDistance(pattern, text, within) {
-  const length = pattern.length, Word = length > 32 ? BigInt : Number, one = Word(1), zero = Word(0), last = one << Word(length - 1);
-  const masks = (pattern.masks ??= pattern.reduce((out, char, i) => ((out[char] = (out[char] ?? zero) | (one << Word(i))), out), {}));
-  let verticalPlus = -one, verticalMinus = zero, distance = length;
+  const length = pattern.length;
+  let beforeLast = new Int32Array(length + 1), last = Int32Array.from({ length: length + 1 }, (_, i) => i), column = new Int32Array(length + 1);
+  let best = length, previous = "";
   for (const char of text) {
-    const matches = masks[char] ?? zero, vertical = matches | verticalMinus;
-    const horizontal = (((matches & verticalPlus) + verticalPlus) ^ verticalPlus) | matches;
-    const horizontalPlus = verticalMinus | ~(horizontal | verticalPlus), horizontalMinus = verticalPlus & horizontal;
-    distance += !!(horizontalPlus & last) - !!(horizontalMinus & last);
-    verticalPlus = (horizontalMinus << one) | ~(vertical | (horizontalPlus << one));
-    verticalMinus = (horizontalPlus << one) & vertical;
-    if (distance <= within) return true;
+    column[0] = 0;
+    for (let i = 1; i <= length; i++) {
+      let cell = Math.min(last[i - 1] + (pattern[i - 1] === char ? 0 : 1), last[i] + 1, column[i - 1] + 1);
+      if (i > 1 && pattern[i - 1] === previous && pattern[i - 2] === char) cell = Math.min(cell, beforeLast[i - 2] + 1);
+      column[i] = cell;
+    }
+    best = Math.min(best, column[length]);
+    [beforeLast, last, column] = [last, column, beforeLast];
+    previous = char;
   }
-  return false;
+  return best <= within ? best : null;
+}
+
+// A cheap test before substringDistance: each edit leaves at most one code point of the pattern
+// without its like in the text, so more than `within` of them left over means too far.
+function tooFar(pattern, text, within, counts) {
+  counts.clear();
+  for (const char of pattern) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let left = pattern.length;
+  for (const char of text) if (counts.get(char) > 0) counts.set(char, counts.get(char) - 1), left--;
+  return left > within;
+}
+
+// "Ranking" (Score): the score's constants, and formulas written with + − × ÷ only, so that Swift
+// and JavaScript compute the same doubles. The marks of a body candidate say how a body word holds
+// the term: inside a word (1), at a word's start (3), a whole word (7), and whether often (8:
+// OFTEN_COUNT times or more).
+const TITLE_WEIGHT = 8, FIELD_WEIGHT = 4, BODY_WEIGHT = 1, PHRASE_WEIGHT = 1.5, K1 = 1.2, B = 0.5, OFTEN_COUNT = 3;
+const INSIDE_WORD = 1, WORD_START = 3, WHOLE_WORD = 7, OFTEN = 8;
+
+// "Ranking" (Score.place): what a place counts, from its marks.
+function place(marks) {
+  return marks & 4 ? 1 : marks & 2 ? 0.75 : 0.5;
+}
+
+// "Ranking" (Score.saturation): BM25's weight of `count` occurrences in a field of `length` where fields average `average`.
+function saturation(length, average, count) {
+  return ((K1 + 1) * count) / (count + K1 * (1 - B + (B * length) / average));
+}
+
+// "Ranking" (Score.idf): BM25's rarity, log2 taken piecewise linearly between powers of two.
+function idf(documents, holding) {
+  let x = 1 + (documents - holding + 0.5) / (holding + 0.5), exponent = 0;
+  while (x >= 2) (x /= 2), exponent++;
+  return exponent + x - 1;
+}
+
+// "Ranking" (IndexFormat.bodyLength(code:)): the body length a code stands for, (4 + q % 4) · 2^(q / 4) / 4 words.
+function bodyLength(code) {
+  return ((4 + (code % 4)) * 2 ** (code >> 2)) / 4;
 }
 
 /** The UTF-16 ranges of `text` that hold the query's terms once folded, merged where they meet. */

@@ -198,7 +198,7 @@ export function queries(seed, count, info) {
   while (out.length < count) {
     const title = any(titles), body = any(bodies);
     let qs;
-    switch (r.int(14)) {
+    switch (r.int(16)) {
       case 0: qs = [cut(title, r)]; break;
       case 1: qs = [...title].slice(0, r.range(3, 12)).map((_, i, a) => a.slice(0, i + 1).join("")); break; // typing
       case 2: qs = [typo(any(title.split(/\s+/).filter((w) => [...w].length > 3)) || title, r)]; break;
@@ -212,6 +212,8 @@ export function queries(seed, count, info) {
       case 10: qs = [word(r) + " " + cut(title, r, 4)]; break;
       case 11: qs = [typo(cut(r.chance(0.5) ? title : body, r, 48), r)]; break; // long terms: bit vectors past 32
       case 12: qs = [rare(r)]; break;
+      case 13: qs = [cut(body, r, 6) + " " + (any(body.split(/\s+/).filter((w) => [...w].length < 3)) || cut(body, r, 2))]; break; // "files by"
+      case 14: qs = [...cut(body, r, 14)].map((_, i, a) => a.slice(0, i + 1).join("")); break; // typing across words
       default: qs = [cut(title, r, 3)];
     }
     const c = r.chance(0.25) ? r.pick(collections) : null;

@@ -22,6 +22,9 @@ enum DocumentTable {
             j.raw("\"scope\":"); j.string(IndexFormat.codes(ids, limit: scopes.count + 1)); j.raw(",")
             scopeValues = ids.map { $0 < scopes.count ? scopes[$0] : "" }
         }
+        if docs.contains(where: { $0.bodyWords > 0 }) {
+            j.raw("\"lengths\":"); j.string(IndexFormat.codes(docs.map { IndexFormat.lengthCode($0.bodyWords) }, limit: 64)); j.raw(",")
+        }
         writeSlugs(docs, into: &j)
         writeURLs(info, docs, into: &j)
         j.raw(",\"fields\":[")

@@ -4,7 +4,7 @@ import Foundation
 /// rule in docs/search-index.md that sift-core.js implements too.
 enum IndexFormat {
     /// Bumped whenever a client written for the old layout would misread the new one.
-    static let version = 2
+    static let version = 3
 
     // MARK: Character classes
 
@@ -22,6 +22,23 @@ enum IndexFormat {
         default:
             return false
         }
+    }
+
+    /// CJK code points (Han, Hiragana, Katakana, Hangul): text without spaces between words,
+    /// where a term of 2 code points is a word. Five blocks of folded text: Hangul Jamo, CJK
+    /// symbols to Bopomofo and Katakana extensions, CJK ideographs, Hangul syllables and the
+    /// supplementary ideographs (sift-core.js: `CJK_RANGES`).
+    @inline(__always)
+    static func isCJKScalar(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x1100 { return false }
+        return v <= 0x11FF || (0x3005...0x31FF).contains(v) || (0x3400...0x9FFF).contains(v)
+            || (0xAC00...0xD7FF).contains(v) || (0x20000...0x3134F).contains(v)
+    }
+
+    /// True when every code point of a term is CJK.
+    static func isCJK(_ term: String) -> Bool {
+        !term.isEmpty && term.unicodeScalars.allSatisfy(isCJKScalar)
     }
 
     @inline(__always)
@@ -290,6 +307,21 @@ enum IndexFormat {
             }
             return invalid & 0xC0 == 0 && largest < limit ? out : nil
         }
+    }
+
+    // MARK: Body lengths
+
+    /// The body length a code stands for: (4 + q % 4) · 2^(q / 4) / 4 words, a float with two
+    /// bits of mantissa, so one base64 digit spans 1 to 57,344 words.
+    static func bodyLength(code q: Int) -> Double {
+        Double(4 + q % 4) * Double(1 << (q / 4)) / 4
+    }
+
+    /// The largest code whose length is at most `words` (at least 1).
+    static func lengthCode(_ words: Int) -> Int {
+        var q = 0
+        while q < 63 && bodyLength(code: q + 1) <= Double(max(words, 1)) { q += 1 }
+        return q
     }
 
     // MARK: Derivable values

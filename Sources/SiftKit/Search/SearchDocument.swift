@@ -66,13 +66,17 @@ public struct SearchDigest: Sendable {
     var wordEnds: [UInt32]
     /// Each piece's 64-bit hash, which decides its partition and its slot when merged.
     var wordHashes: [UInt64]
+    /// How often each word occurs in the body (up to 255).
+    var wordCounts: [UInt8] = []
+    /// How many word pieces the body has: its length, for the score.
+    var bodyWords: Int = 0
 }
 
 extension SearchDigest {
     /// The digest as the index keeps it once its words are merged: everything but the words.
     var withoutWords: SearchDigest {
         var d = self
-        d.wordBytes = []; d.wordEnds = []; d.wordHashes = []
+        d.wordBytes = []; d.wordEnds = []; d.wordHashes = []; d.wordCounts = []
         return d
     }
 }

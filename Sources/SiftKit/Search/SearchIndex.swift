@@ -19,6 +19,8 @@ public struct SearchIndex {
         var url: String
         var scope: String?
         var folded: [String]
+        /// The body's length in words, from its code ("Ranking").
+        var bodyLength: Double
     }
 
     let directory: URL
@@ -26,8 +28,11 @@ public struct SearchIndex {
     private let shardCount: Int
     private var bounds: [Int] = []
     private var collections: [Collection] = []
-    private var docs: [Doc] = []
+    private(set) var docs: [Doc] = []
     private let store: ShardStore
+    /// The mean folded title length (UTF-16 code units) and body length, for the score.
+    private(set) var averageTitleLength = 1.0
+    private(set) var averageBodyLength = 1.0
 
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
@@ -81,6 +86,10 @@ public struct SearchIndex {
             throw store.corrupt(file, "collections: expected a list of objects")
         }
         for (i, c) in collections.enumerated() { try load(c, number: i) }
+        if !docs.isEmpty {
+            averageTitleLength = max(1, Double(docs.reduce(0) { $0 + ($1.folded.first?.utf16.count ?? 0) }) / Double(docs.count))
+            averageBodyLength = docs.reduce(0) { $0 + $1.bodyLength } / Double(docs.count)
+        }
     }
 
     /// Reads one collection and its document table, checking every count, code and length
@@ -112,6 +121,13 @@ public struct SearchIndex {
         }
         let scopeOf = { (i: Int) -> String? in
             i < scopeIDs.count && scopeIDs[i] < scopes.count ? scopes[scopeIDs[i]] : nil
+        }
+        var lengths = [Int](repeating: 0, count: count)
+        if let codes = table["lengths"] {
+            guard let codes = codes as? String, let decoded = IndexFormat.decodeCodes(codes, count: count, limit: 64) else {
+                throw store.corrupt(file, "\(what): lengths: expected \(plural(count, "code")) below 64")
+            }
+            lengths = decoded
         }
         guard let urls = table["urls"] as? [String: String] ?? (table["urls"] == nil ? [:] : nil) else {
             throw store.corrupt(file, "\(what): urls: expected an object of strings")
@@ -150,7 +166,8 @@ public struct SearchIndex {
             let slug = slugs[i].isEmpty ? (IndexFormat.derivedSlug(title) ?? "") : slugs[i]
             docs.append(Doc(collection: ci, slug: slug, title: title,
                             url: urls[String(i)] ?? "\(name)/\(slug)/", scope: scopeOf(i),
-                            folded: columns.map { Fold.fold($0[i]) }))
+                            folded: columns.map { Fold.fold($0[i]) },
+                            bodyLength: IndexFormat.bodyLength(code: lengths[i])))
         }
     }
 
@@ -160,10 +177,44 @@ public struct SearchIndex {
     public func search(_ query: String, scope: String? = nil, collection: String? = nil,
                        filters: [(field: String, value: String)] = [], sort: String? = nil,
                        limit: Int? = nil) throws -> SearchResponse {
-        var pool = Array(docs.indices)
         let considered = collections.filter { c in collection.map { Self.same(c.name, $0) } ?? true }
         let facets = try Facets(considered, store: store)
         let selection = try facets.selection(filters)
+        let pool = try consideredDocuments(scope: scope, collection: collection)
+        let terms = Self.queryTerms(query)
+        let searched = try searchedTerms(terms)
+        var hits = terms.isEmpty ? pool.map { Hit(doc: $0, match: .field, group: .scored) } : pool.compactMap { fullMatch($0, searched) }
+        let counts = facets.counts(hits.map(\.doc), selection)
+        hits = hits.filter { facets.passes($0.doc, selection) }
+        if !terms.isEmpty {
+            if hits.count < 5 {
+                let found = Set(hits.map(\.doc))
+                let passing = pool.filter { !found.contains($0) && facets.passes($0, selection) }
+                let partial = terms.count > 1 ? passing.compactMap { partialMatch($0, searched) } : []
+                let listed = Set(partial.map(\.doc))
+                hits += partial + passing.compactMap { listed.contains($0) ? nil : fuzzyMatch($0, searched) }
+            }
+            hits = order(hits, searched)
+        }
+        if let sort {
+            // Full matches, then partial ones, then typo ones, each in the sort field's order.
+            let hitOf = Dictionary(uniqueKeysWithValues: hits.map { ($0.doc, $0) })
+            let kinds: [(Hit) -> Bool] = [{ $0.group < .partial }, { $0.group == .partial }, { $0.group == .fuzzy }]
+            hits = try kinds.flatMap { kind in try facets.sorted(hits.filter(kind).map(\.doc), by: sort).map { hitOf[$0]! } }
+        }
+        let total = hits.count
+        if let limit, limit >= 0, hits.count > limit { hits = Array(hits.prefix(limit)) }
+        let results = hits.map { h -> SearchResult in
+            let doc = docs[h.doc]
+            return SearchResult(collection: collections[doc.collection].name, slug: doc.slug, title: doc.title,
+                                url: base + doc.url, scope: doc.scope, match: h.match)
+        }
+        return SearchResponse(query: query, scope: scope ?? "All", total: total, results: results, facets: counts)
+    }
+
+    /// "Matching": the documents of the collection asked for, then of the scope asked for.
+    private func consideredDocuments(scope: String?, collection: String?) throws -> [Int] {
+        var pool = Array(docs.indices)
         if let collection {
             guard let c = collections.firstIndex(where: { Self.same($0.name, collection) }) else {
                 let known = collections.map(\.name).joined(separator: ", ")
@@ -179,67 +230,13 @@ public struct SearchIndex {
             }
             pool = pool.filter { Self.same(docs[$0].scope, scope) }
         }
+        return pool
+    }
 
-        // Identical terms (the same code points) count once.
+    /// "Folding and terms": the query's terms, identical ones (the same code points) once.
+    static func queryTerms(_ query: String) -> [String] {
         var seen = Set<[UInt8]>()
-        let terms = Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
-        var hits: [(doc: Int, rank: Int, match: SearchResult.Match)] = []
-        if terms.isEmpty {
-            hits = pool.map { ($0, 3, .field) }
-        } else {
-            let phrase = terms.joined(separator: " ")
-            var bodyOnly: [Set<Int32>?] = Array(repeating: nil, count: terms.count)
-            var remaining = pool
-            var viaBody: Set<Int> = []
-            for (t, term) in terms.enumerated() {
-                var kept: [Int] = []
-                var needBody: [Int] = []
-                for d in remaining {
-                    if docs[d].folded.contains(where: { IndexFormat.contains($0, term) }) { kept.append(d) } else { needBody.append(d) }
-                }
-                if !needBody.isEmpty && term.unicodeScalars.count >= 3 {
-                    if bodyOnly[t] == nil { bodyOnly[t] = try bodyCandidates(term) }
-                    for d in needBody where bodyOnly[t]!.contains(Int32(d)) { kept.append(d); viaBody.insert(d) }
-                    kept.sort()
-                }
-                remaining = kept
-                if remaining.isEmpty { break }
-            }
-            for d in remaining {
-                let title = docs[d].folded.first ?? ""
-                let rank: Int
-                if viaBody.contains(d) { rank = 4 }
-                else if title.utf8.elementsEqual(phrase.utf8) { rank = 0 }
-                else if title.utf8.starts(with: phrase.utf8) { rank = 1 }
-                else if Self.hasWordStarting(title, with: terms[0]) { rank = 2 }
-                else { rank = 3 }
-                hits.append((d, rank, rank == 4 ? .body : .field))
-            }
-            hits.sort { ($0.rank, $0.doc) < ($1.rank, $1.doc) }
-        }
-        let counts = facets.counts(hits.map(\.doc), selection)
-        hits = hits.filter { facets.passes($0.doc, selection) }
-        if !terms.isEmpty {
-            if hits.count < 5 {
-                let matched = Set(hits.map(\.doc))
-                for d in pool where !matched.contains(d) && facets.passes(d, selection) && fuzzyMatches(docs[d], terms) {
-                    hits.append((d, 5, .fuzzy))
-                }
-            }
-        }
-        if let sort {
-            let byDoc = Dictionary(uniqueKeysWithValues: hits.map { ($0.doc, $0) })
-            let fuzzy = hits.filter { $0.match == .fuzzy }.map(\.doc)
-            hits = try (facets.sorted(hits.filter { $0.match != .fuzzy }.map(\.doc), by: sort) + facets.sorted(fuzzy, by: sort)).map { byDoc[$0]! }
-        }
-        let total = hits.count
-        if let limit, limit >= 0, hits.count > limit { hits = Array(hits.prefix(limit)) }
-        let results = hits.map { h -> SearchResult in
-            let doc = docs[h.doc]
-            return SearchResult(collection: collections[doc.collection].name, slug: doc.slug, title: doc.title,
-                                url: base + doc.url, scope: doc.scope, match: h.match)
-        }
-        return SearchResponse(query: query, scope: scope ?? "All", total: total, results: results, facets: counts)
+        return Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
     }
 
     private func orderedScopes(_ collection: String?) -> [String] {
@@ -256,93 +253,64 @@ public struct SearchIndex {
         a.map { $0.utf8.elementsEqual(b.utf8) } ?? false
     }
 
-    /// True when `term` starts the title or follows a code point that is not a word code point.
-    static func hasWordStarting(_ title: String, with term: String) -> Bool {
-        let t = Array(title.unicodeScalars), q = Array(term.unicodeScalars)
-        guard !q.isEmpty, q.count <= t.count else { return false }
-        for i in 0...(t.count - q.count) where i == 0 || !IndexFormat.isWordScalar(t[i - 1]) {
-            if Array(t[i..<(i + q.count)]) == q { return true }
-        }
-        return false
-    }
-
-    /// Every term either is in a field or, with 4+ code points, is within the allowed edit
-    /// distance of some substring of the title (1; 2 for 8+ code points); at least one is fuzzy.
-    private func fuzzyMatches(_ doc: Doc, _ terms: [String]) -> Bool {
-        let title = Array((doc.folded.first ?? "").unicodeScalars)
-        var anyFuzzy = false
-        for term in terms {
-            if doc.folded.contains(where: { IndexFormat.contains($0, term) }) { continue }
-            let q = Array(term.unicodeScalars)
-            guard q.count >= 4 else { return false }
-            let k = q.count >= 8 ? 2 : 1
-            guard title.count >= q.count - k, Self.substringDistance(q, title, within: k) else { return false }
-            anyFuzzy = true
-        }
-        return anyFuzzy
-    }
-
-    /// Sellers' algorithm: is there a substring of `text` within Levenshtein distance k of `pattern`?
-    static func substringDistance(_ pattern: [Unicode.Scalar], _ text: [Unicode.Scalar], within k: Int) -> Bool {
-        let m = pattern.count
-        var col = Array(0...m)
-        if col[m] <= k { return true }
-        for c in text {
-            var prevDiag = col[0]
-            col[0] = 0
-            for i in 1...m {
-                let old = col[i]
-                col[i] = min(prevDiag + (pattern[i - 1] == c ? 0 : 1), old + 1, col[i - 1] + 1)
-                prevDiag = old
-            }
-            if col[m] <= k { return true }
-        }
-        return false
-    }
-
-    /// Documents whose body may contain the term (never missing one that does), from the word
-    /// entries: see "Body candidates" in docs/search-index.md.
-    private func bodyCandidates(_ term: String) throws -> Set<Int32> {
-        let pieces = IndexFormat.pieces(term)
-        var result: Set<Int32>?
+    /// "Matching", body candidates: the documents whose body may hold the term (never missing one
+    /// that does), each with its marks (`Score`: how a body word holds it, whether often).
+    /// `wholeWord`: a short term, found as a word of its own (a CJK one as its gram).
+    func bodyCandidates(_ term: String, wholeWord: Bool) throws -> [Int32: Int] {
+        let pieces = wholeWord ? [IndexFormat.Piece(text: term, isWord: true)] : IndexFormat.pieces(term)
+        var result: [Int32: Int]?
         for (i, piece) in pieces.enumerated() {
             let n = piece.text.unicodeScalars.count
-            let mode: (String) -> Bool
-            if pieces.count == 1 {
-                mode = { IndexFormat.contains($0, piece.text) }
+            let fits: (String) -> Bool
+            if wholeWord {
+                fits = { $0.utf8.elementsEqual(piece.text.utf8) }
+            } else if pieces.count == 1 {
+                fits = { IndexFormat.contains($0, piece.text) }
             } else if i == 0 {
                 guard n >= 3 else { continue }
-                mode = { $0.utf8.reversed().starts(with: piece.text.utf8.reversed()) }
+                fits = { $0.utf8.reversed().starts(with: piece.text.utf8.reversed()) }
             } else if i == pieces.count - 1 {
                 guard n >= 3 else { continue }
-                mode = { $0.utf8.starts(with: piece.text.utf8) }
+                fits = { $0.utf8.starts(with: piece.text.utf8) }
             } else {
-                mode = { $0.utf8.elementsEqual(piece.text.utf8) }
+                fits = { $0.utf8.elementsEqual(piece.text.utf8) }
             }
-            var found = Set<Int32>()
+            // Only a one-piece term outside CJK text can be part of a word rather than all of one.
+            let alwaysWhole = wholeWord || pieces.count > 1 || IndexFormat.isCJK(term)
+            var found: [Int32: Int] = [:]
             let (file, words) = try words(for: IndexFormat.key(piece.text))
-            for (word, value) in words where mode(word) {
-                let (from, postings) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
-                guard let ids = IndexFormat.decodePostings(postings, below: docs.count) else {
+            for (word, value) in words where fits(word) {
+                let (from, entry) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
+                let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let ids = IndexFormat.decodePostings(String(parts[0]), below: docs.count) else {
                     throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
                 }
-                found.formUnion(ids)
+                let starts = word.utf8.starts(with: piece.text.utf8)
+                let marks = alwaysWhole || word.utf8.elementsEqual(piece.text.utf8) ? Score.wholeWord
+                    : starts ? Score.wordStart : Score.insideWord
+                for id in ids { found[id, default: 0] |= marks }
+                // Only a word starting with the piece is read from its own entry by every reader, unions or not.
+                guard parts.count > 1, starts, pieces.count == 1 else { continue }
+                guard let often = IndexFormat.decodePostings(String(parts[1]), below: docs.count) else {
+                    throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
+                }
+                for id in often { found[id, default: 0] |= Score.often }
             }
-            result = result.map { $0.intersection(found) } ?? found
+            result = result.map { $0.filter { found[$0.key] != nil } } ?? found
             if result!.isEmpty { break }
         }
-        return result ?? Set(docs.indices.map { Int32($0) })
+        return result ?? Dictionary(uniqueKeysWithValues: docs.indices.map { (Int32($0), Score.wholeWord) })
     }
 
     /// The file holding the words filed under `key`, and its entries.
-    private func words(for key: String) throws -> (file: String, words: [String: String]) {
+    func words(for key: String) throws -> (file: String, words: [String: String]) {
         if shardCount == 0 { return ("manifest.json", store.inline) }
         let n = IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds)
         return (IndexFormat.shardFileName(n), try store.shard(n))
     }
 
     /// The postings of a word whose entry in `file` says `@`: its entry in its primary shard.
-    private func primaryPostings(_ word: String, from file: String) throws -> (file: String, postings: String) {
+    func primaryPostings(_ word: String, from file: String) throws -> (file: String, postings: String) {
         let (primary, words) = try words(for: IndexFormat.key(word))
         guard let postings = words[word], postings != "@" else {
             throw store.corrupt(file, "“\(word)”: expected its postings in \(primary)")

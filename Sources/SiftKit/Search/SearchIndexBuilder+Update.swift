@@ -19,7 +19,9 @@ extension SearchIndexBuilder {
             let digest = records[i].digest
             let old = docs[i]
             if old.title != digest.title || old.url != digest.url || old.scope != digest.scope
-                || old.fieldNames != digest.fieldNames || old.fieldValues != digest.fieldValues { live!.tables = nil }
+                || old.fieldNames != digest.fieldNames || old.fieldValues != digest.fieldValues
+                || (old.bodyWords > 0) != (digest.bodyWords > 0)
+                || IndexFormat.lengthCode(old.bodyWords) != IndexFormat.lengthCode(digest.bodyWords) { live!.tables = nil }
             let tables = self.tables
             _ = ParallelMap.map(Array(tables.indices)) { p in
                 tables[p].replace(document: Int32(i), with: digest, part: UInt64(p), parts: UInt64(tables.count))

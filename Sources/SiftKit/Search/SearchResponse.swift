@@ -2,9 +2,9 @@ import Foundation
 
 /// One item found by a search.
 public struct SearchResult: Sendable, Equatable {
-    /// How an item matched: every term in a searched field, some term only in the body, or by
-    /// typo tolerance on the title.
-    public enum Match: String, Sendable { case field, body, fuzzy }
+    /// How an item matched: every term in a searched field, some term only in the body, every
+    /// term but one, or by typo tolerance on the title.
+    public enum Match: String, Sendable { case field, body, partial, fuzzy }
 
     public var collection: String
     public var slug: String

@@ -3,14 +3,21 @@
 enum Tokenizer {
     /// Folds a document and extracts its body vocabulary; pure, so callers may run it in parallel.
     static func digest(_ doc: SearchDocument) -> SearchDigest {
-        var set = WordSet()
+        var set = CountedWords()
+        var bodyWords = 0
         if !doc.body.isEmpty {
             let folded = foldedBody(doc.body)
             folded.withUnsafeBufferPointer { buf in
-                set.reserve(buf.count / 6)
-                tokenize(buf) { start, end, hash in
-                    set.insert(UnsafeBufferPointer(rebasing: buf[start..<end]), hash: hash)
+                set.words.reserve(buf.count / 6)
+                var joined = JoinedWord()
+                tokenize(buf) { start, end, isWord, hash in
+                    let piece = UnsafeBufferPointer(rebasing: buf[start..<end])
+                    set.add(piece, hash: hash, counted: isWord)
+                    if isWord { bodyWords += 1 }
+                    let cjk = isWord && end - start > 2 && piece.contains { $0 >= 0xE1 } && insertGrams(piece, into: &set)
+                    joined.add(start, end, isWord: isWord, isCJK: cjk, in: buf, into: &set)
                 }
+                joined.finish(buf, into: &set)
             }
         }
         return SearchDigest(collection: doc.collection, slug: doc.slug, title: doc.title, url: doc.url,
@@ -18,7 +25,34 @@ enum Tokenizer {
                             fieldValues: doc.fields.map(\.value),
                             facetNames: doc.facets.map(\.name), facetValues: doc.facets.map(\.values),
                             sortNames: doc.sortValues.map(\.name), sortValues: doc.sortValues.map(\.value),
-                            wordBytes: set.bytes, wordEnds: set.ends, wordHashes: set.hashes)
+                            wordBytes: set.words.bytes, wordEnds: set.words.ends, wordHashes: set.words.hashes,
+                            wordCounts: set.counts, bodyWords: bodyWords)
+    }
+
+    /// The CJK runs of a word piece as their single code points and pairs (docs/search-index.md,
+    /// "Words and postings"); true when the piece holds CJK.
+    static func insertGrams(_ piece: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) -> Bool {
+        var starts: [Int] = []  // byte offsets of the code points of the current CJK run, then its end
+        var any = false
+        func flush(_ end: Int) {
+            guard !starts.isEmpty else { return }
+            starts.append(end)
+            for k in 0..<(starts.count - 1) {
+                set.add(UnsafeBufferPointer(rebasing: piece[starts[k]..<starts[k + 1]]))
+                if k + 2 < starts.count { set.add(UnsafeBufferPointer(rebasing: piece[starts[k]..<starts[k + 2]])) }
+            }
+            starts.removeAll(keepingCapacity: true)
+        }
+        for (offset, scalar) in String(decoding: piece, as: UTF8.self).unicodeScalars.enumeratedOffsets() {
+            if IndexFormat.isCJKScalar(scalar) {
+                starts.append(offset)
+                any = true
+            } else {
+                flush(offset)
+            }
+        }
+        flush(piece.count)
+        return any
     }
 
     /// The body folded, as UTF-8.
@@ -40,10 +74,11 @@ enum Tokenizer {
         }
     }
 
-    /// Calls `piece` with the byte range and hash of every piece of folded UTF-8 text: white
-    /// space separates tokens, each token splits into runs of word and of other code points.
+    /// Calls `piece` with the byte range, class (word or other) and hash of every piece of folded
+    /// UTF-8 text: white space separates tokens, each token splits into runs of word and of other
+    /// code points.
     @inline(__always)
-    static func tokenize(_ buf: UnsafeBufferPointer<UInt8>, _ piece: (Int, Int, UInt64) -> Void) {
+    static func tokenize(_ buf: UnsafeBufferPointer<UInt8>, _ piece: (Int, Int, Bool, UInt64) -> Void) {
         var start = 0
         var cls: UInt8 = 0  // 0 space, 1 word, 2 other
         var h = WordHash.seed
@@ -55,7 +90,7 @@ enum Tokenizer {
                 if b < 0x80 {
                     let c = classes[Int(b)]
                     if c != cls {
-                        if cls != 0 { piece(start, i, WordHash.finish(h)) }
+                        if cls != 0 { piece(start, i, cls == 1, WordHash.finish(h)) }
                         start = i
                         cls = c
                         h = WordHash.seed
@@ -74,7 +109,7 @@ enum Tokenizer {
                 let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
                 let c: UInt8 = IndexFormat.isSpaceScalar(scalar) ? 0 : (IndexFormat.isWordScalar(scalar) ? 1 : 2)
                 if c != cls {
-                    if cls != 0 { piece(start, i, WordHash.finish(h)) }
+                    if cls != 0 { piece(start, i, cls == 1, WordHash.finish(h)) }
                     start = i
                     cls = c
                     h = WordHash.seed
@@ -83,6 +118,82 @@ enum Tokenizer {
                 i += len
             }
         }
-        if cls != 0 && start < n { piece(start, n, WordHash.finish(h)) }
+        if cls != 0 && start < n { piece(start, n, cls == 1, WordHash.finish(h)) }
+    }
+}
+
+/// A document's distinct words with how often each occurs (up to 255; punctuation and
+/// symbols count once).
+struct CountedWords {
+    var words = WordSet()
+    var counts: [UInt8] = []
+
+    @inline(__always)
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, counted: Bool = true) {
+        let id = words.insert(bytes, hash: hash)
+        if id == counts.count { counts.append(1) } else if counted && counts[id] < 255 { counts[id] += 1 }
+    }
+
+    /// Adds a word that is not a piece of the text (a joined word, a CJK gram).
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var h = WordHash.seed
+        for b in bytes { h = WordHash.adding(b, to: h) }
+        add(bytes, hash: WordHash.finish(h))
+    }
+}
+
+/// Words joined across inner punctuation: `e-mail` also gives `email`, `Wi-Fi` `wifi`. A chain is
+/// 2 to 4 word pieces of one token, each pair apart by one code point that is not a word one.
+struct JoinedWord {
+    private var pieces: [Range<Int>] = []
+    private var afterSeparator = false
+    private var lastEnd = -1
+
+    static let longest = 4
+
+    mutating func add(_ start: Int, _ end: Int, isWord: Bool, isCJK: Bool, in buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
+        if start != lastEnd { finish(buf, into: &set) }
+        lastEnd = end
+        if isCJK {
+            finish(buf, into: &set)
+        } else if isWord {
+            if !pieces.isEmpty && !afterSeparator { finish(buf, into: &set) }
+            pieces.append(start..<end)
+            afterSeparator = false
+        } else if !pieces.isEmpty && !afterSeparator && Self.isOneScalar(buf[start..<end]) {
+            afterSeparator = true
+        } else {
+            finish(buf, into: &set)
+        }
+    }
+
+    /// Adds the chain so far as one word, and starts again.
+    mutating func finish(_ buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
+        if pieces.count >= 2 && pieces.count <= Self.longest {
+            var bytes: [UInt8] = []
+            for r in pieces { bytes.append(contentsOf: buf[r]) }
+            bytes.withUnsafeBufferPointer { set.add($0) }
+        }
+        pieces.removeAll(keepingCapacity: true)
+        afterSeparator = false
+    }
+
+    private static func isOneScalar(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let first = bytes.first else { return false }
+        let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
+        return bytes.count == length
+    }
+}
+
+private extension String.UnicodeScalarView {
+    /// Each code point with its byte offset in the UTF-8.
+    func enumeratedOffsets() -> [(Int, Unicode.Scalar)] {
+        var out: [(Int, Unicode.Scalar)] = []
+        var offset = 0
+        for scalar in self {
+            out.append((offset, scalar))
+            offset += UTF8.width(scalar)
+        }
+        return out
     }
 }

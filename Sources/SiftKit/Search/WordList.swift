@@ -11,6 +11,9 @@ struct WordList {
     private var table: [Int32] = []
     private var id: [Int32] = []
     private(set) var encoded: [[UInt8]] = []
+    /// `:` and the postings of the documents holding the word often, written after its
+    /// postings in its primary entry only; empty when none.
+    private(set) var often: [[UInt8]] = []
     private(set) var bucket: [Int32] = []
     /// Buckets of the trigrams at code point offsets 1 … length−3, other than `bucket`.
     private(set) var secondary: [[Int32]] = []
@@ -30,6 +33,7 @@ struct WordList {
     /// One table's words as this render computed them.
     private struct Part {
         var encoded: [[UInt8]] = []
+        var often: [[UInt8]] = []
         var bucket: [Int32] = []
         var secondary: [[Int32]] = []
         var ids: [Int: [Int32]] = [:]
@@ -44,7 +48,7 @@ struct WordList {
             let t = tables[p]
             let part = renumber == nil && t.memo != nil ? Self.update(t) : Self.encode(t, renumber: renumber)
             if t.keepsPairs && renumber == nil {
-                t.memo = (part.encoded, part.bucket, part.secondary)
+                t.memo = (part.encoded, part.bucket, part.secondary, part.often)
             } else {
                 t.pairs = []
                 t.memo = nil
@@ -59,12 +63,13 @@ struct WordList {
             for w in 0..<part.encoded.count where !part.encoded[w].isEmpty {
                 table.append(Int32(p)); id.append(Int32(w))
                 let wordLength = tables[p].word(w).count
-                let entry = wordLength + part.encoded[w].count + 6
+                let entry = wordLength + part.encoded[w].count + part.often[w].count + 6
                 entryBytes += entry
                 bucketBytes[Int(part.bucket[w])] += entry
                 let reference = wordLength + (part.encoded[w].count <= 8 ? part.encoded[w].count : 1) + 6
                 for b in part.secondary[w] { bucketBytes[Int(b)] += reference }
                 encoded.append(part.encoded[w])
+                often.append(part.often[w])
                 bucket.append(part.bucket[w])
                 secondary.append(part.secondary[w])
                 ids.append(part.ids[w] ?? [])
@@ -79,12 +84,15 @@ struct WordList {
         part.encoded.reserveCapacity(t.count)
         let postings = t.postings()
         for w in 0..<t.count {
-            var ids = postings[w]
+            var ids = postings.all[w], often = postings.often[w]
             if let renumber {
                 for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
+                for k in often.indices { often[k] = renumber[Int(often[k])] }
                 ids.sort()
+                often.sort()
             }
             part.encoded.append(Array(IndexFormat.encodePostings(ids).utf8))
+            part.often.append(Self.oftenSuffix(often))
             if part.encoded[w].count > 8 { part.ids[w] = ids }
             let (b, sec) = buckets(t, w)
             part.bucket.append(b)
@@ -96,22 +104,28 @@ struct WordList {
     /// A live table: only the words touched since the last render, and new ones, are computed.
     private static func update(_ t: WordTable) -> Part {
         let memo = t.memo!
-        var part = Part(encoded: memo.encoded, bucket: memo.bucket, secondary: memo.secondary)
+        var part = Part(encoded: memo.encoded, often: memo.often, bucket: memo.bucket, secondary: memo.secondary)
         var touched = t.dirty
         for w in part.encoded.count..<t.count { touched.insert(Int32(w)) }
         let postings = t.postings(of: touched)
         for w in part.encoded.count..<t.count {
             let (b, sec) = buckets(t, w)
-            part.encoded.append([]); part.bucket.append(b); part.secondary.append(sec)
+            part.encoded.append([]); part.often.append([]); part.bucket.append(b); part.secondary.append(sec)
         }
         var buckets: Set<Int32> = []
-        for (w, ids) in postings {
-            part.encoded[Int(w)] = ids.isEmpty ? [] : Array(IndexFormat.encodePostings(ids).utf8)
+        for (w, lists) in postings {
+            part.encoded[Int(w)] = lists.all.isEmpty ? [] : Array(IndexFormat.encodePostings(lists.all).utf8)
+            part.often[Int(w)] = Self.oftenSuffix(lists.often)
             buckets.insert(part.bucket[Int(w)])
             buckets.formUnion(part.secondary[Int(w)])
         }
         part.touched = buckets
         return part
+    }
+
+    /// `:` and the postings of the documents holding a word often, or nothing.
+    private static func oftenSuffix(_ ids: [Int32]) -> [UInt8] {
+        ids.isEmpty ? [] : Array((":" + IndexFormat.encodePostings(ids)).utf8)
     }
 
     /// A word's primary bucket (of its key) and the other buckets of its trigrams at code
@@ -180,7 +194,7 @@ struct WordList {
             JSONWriter.string(word(g), into: &out)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "\""))
-            if primary || encoded[g].count <= 8 { out += encoded[g] } else { out.append(UInt8(ascii: "@")) }
+            if primary { out += encoded[g]; out += often[g] } else if encoded[g].count <= 8 { out += encoded[g] } else { out.append(UInt8(ascii: "@")) }
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "}"))

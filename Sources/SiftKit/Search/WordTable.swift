@@ -1,12 +1,20 @@
 /// The words of one partition with their postings (add order), touched by one thread at a time.
 final class WordTable: @unchecked Sendable {
     var words = WordSet(slotCount: 1 << 12)
-    /// (word id << 32 | document) for every word of every document, in add order.
+    /// (word id << 32 | often << 31 | document) for every word of every document, in add order;
+    /// often: the document holds the word `Score.oftenCount` times or more.
     var pairs: [UInt64] = []
     /// A live table keeps its pairs after a render, and per word what the render computed.
     var keepsPairs = false
-    /// Per word: encoded postings ("" once it has none), primary bucket, secondary buckets.
-    var memo: (encoded: [[UInt8]], bucket: [Int32], secondary: [[Int32]])?
+    /// Per word: encoded postings ("" once it has none), primary bucket, secondary buckets, and
+    /// the `:` and postings of the documents holding it often ("" when none).
+    var memo: (encoded: [[UInt8]], bucket: [Int32], secondary: [[Int32]], often: [[UInt8]])?
+
+    static let oftenBit: UInt64 = 1 << 31
+
+    /// The document of a pair.
+    @inline(__always)
+    static func document(_ pair: UInt64) -> Int32 { Int32(truncatingIfNeeded: pair & (oftenBit - 1)) }
     /// Words whose postings changed since the last render.
     var dirty: Set<Int32> = []
 
@@ -33,7 +41,8 @@ final class WordTable: @unchecked Sendable {
                     defer { start = Int(end) }
                     guard h % parts == part else { continue }
                     let id = words.insert(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]), hash: h)
-                    pairs.append(UInt64(id) << 32 | doc)
+                    let often = w < d.wordCounts.count && Int(d.wordCounts[w]) >= Score.oftenCount ? Self.oftenBit : 0
+                    pairs.append(UInt64(id) << 32 | often | doc)
                 }
             }
         }
@@ -43,12 +52,12 @@ final class WordTable: @unchecked Sendable {
     /// the postings of the words touched are sorted again when rendered).
     func replace(document: Int32, with digest: SearchDigest, part: UInt64, parts: UInt64) {
         var kept = 0
-        var removed: [Int32] = []
+        var removed: [UInt64] = []
         pairs.withUnsafeMutableBufferPointer { all in
             for k in all.indices {
                 let p = all[k]
-                if Int32(truncatingIfNeeded: p) == document {
-                    removed.append(Int32(p >> 32))
+                if Self.document(p) == document {
+                    removed.append(p >> 31)
                 } else {
                     all[kept] = p
                     kept += 1
@@ -57,36 +66,44 @@ final class WordTable: @unchecked Sendable {
         }
         pairs.removeLast(pairs.count - kept)
         merge([digest], first: document, part: part, parts: parts)
-        // Words the document kept keep their postings; only those it lost or gained change.
+        // Words the document kept, as often as before, keep their postings; only those it lost,
+        // gained or now holds more or less often change.
         let before = Set(removed)
-        let after = Set(pairs[kept...].map { Int32($0 >> 32) })
-        dirty.formUnion(before.symmetricDifference(after))
+        let after = Set(pairs[kept...].map { $0 >> 31 })
+        dirty.formUnion(before.symmetricDifference(after).map { Int32($0 >> 1) })
     }
 
-    /// Every word's documents, ascending: a counting sort of `pairs` by word.
-    func postings() -> [[Int32]] {
+    /// Every word's documents, ascending: a counting sort of `pairs` by word; and those holding
+    /// it often.
+    func postings() -> (all: [[Int32]], often: [[Int32]]) {
         var counts = [Int](repeating: 0, count: count)
         for p in pairs { counts[Int(p >> 32)] += 1 }
         var out = counts.map { n -> [Int32] in var a = [Int32](); a.reserveCapacity(n); return a }
-        for p in pairs { out[Int(p >> 32)].append(Int32(truncatingIfNeeded: p)) }
-        return out
+        var often = [[Int32]](repeating: [], count: count)
+        for p in pairs {
+            out[Int(p >> 32)].append(Self.document(p))
+            if p & Self.oftenBit != 0 { often[Int(p >> 32)].append(Self.document(p)) }
+        }
+        return (out, often)
     }
 
-    /// The postings of some words, ascending.
-    func postings(of words: Set<Int32>) -> [Int32: [Int32]] {
+    /// The postings of some words, ascending, and of the documents holding each often.
+    func postings(of words: Set<Int32>) -> [Int32: (all: [Int32], often: [Int32])] {
         var slot = [Int32](repeating: -1, count: count)
-        var lists: [[Int32]] = []
-        for w in words { slot[Int(w)] = Int32(lists.count); lists.append([]) }
+        var lists: [[Int32]] = [], often: [[Int32]] = []
+        for w in words { slot[Int(w)] = Int32(lists.count); lists.append([]); often.append([]) }
         pairs.withUnsafeBufferPointer { all in
             slot.withUnsafeBufferPointer { slot in
                 for p in all {
                     let s = slot[Int(p >> 32)]
-                    if s >= 0 { lists[Int(s)].append(Int32(truncatingIfNeeded: p)) }
+                    guard s >= 0 else { continue }
+                    lists[Int(s)].append(Self.document(p))
+                    if p & Self.oftenBit != 0 { often[Int(s)].append(Self.document(p)) }
                 }
             }
         }
-        var out: [Int32: [Int32]] = [:]
-        for w in words { out[w] = lists[Int(slot[Int(w)])].sorted() }
+        var out: [Int32: (all: [Int32], often: [Int32])] = [:]
+        for w in words { out[w] = (lists[Int(slot[Int(w)])].sorted(), often[Int(slot[Int(w)])].sorted()) }
         return out
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Search folding, shared bit for bit with `fold` in sift-core.js: Unicode NFKD, nonspacing
-/// marks dropped, each code point lowercased on its own (no locale, no context), final sigma
-/// as sigma.
+/// marks dropped except the kana voicing marks, composed again (NFC), each code point
+/// lowercased on its own (no locale, no context), final sigma as sigma.
 public enum Fold {
     /// Folds a string for matching.
     public static func fold(_ s: String) -> String {
@@ -57,13 +57,19 @@ public enum Fold {
         return out
     }
 
-    /// Folds a run of non-ASCII UTF-8 through NFKD.
+    /// Folds a run of non-ASCII UTF-8: NFKD, marks dropped (the kana voicing marks kept), NFC,
+    /// then each code point lowercased.
     static func foldRun(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let run = String(decoding: bytes, as: UTF8.self)
+        var kept = String.UnicodeScalarView()
         for scalar in run.decomposedStringWithCompatibilityMapping.unicodeScalars {
+            if scalar.value >= 0x80 && scalar.properties.generalCategory == .nonspacingMark
+                && !isVoicingMark(scalar) { continue }
+            kept.append(scalar)
+        }
+        for scalar in String(kept).precomposedStringWithCanonicalMapping.unicodeScalars {
             if scalar.value < 0x80 { out.append(UInt8(asciiLower(scalar).value)); continue }
             let props = scalar.properties
-            if props.generalCategory == .nonspacingMark { continue }
             if props.changesWhenLowercased {
                 for lower in props.lowercaseMapping.unicodeScalars { append(lower, to: &out) }
             } else {
@@ -71,6 +77,10 @@ public enum Fold {
             }
         }
     }
+
+    /// U+3099 and U+309A, which tell ガ from カ: kept, unlike every other nonspacing mark.
+    @inline(__always)
+    static func isVoicingMark(_ s: Unicode.Scalar) -> Bool { s.value == 0x3099 || s.value == 0x309A }
 
     /// The fold of each code point from U+0080 to U+07FF on its own.
     static let twoByteFolds: [[UInt8]] = (0x80..<0x800).map { v in

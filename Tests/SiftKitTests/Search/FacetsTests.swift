@@ -63,7 +63,8 @@ struct FacetsTests {
         let site = try TestSite([
             "Content/site.yml": "title: Atlas\n",
             "Content/index.md": "Welcome to the atlas of rivers.\n",
-            "Content/about.md": "---\ntitle: About\n---\n## Who\nWe map rivers.\n",
+            // A longer body than the intro's: the score puts the intro first, as list order does.
+            "Content/about.md": "---\ntitle: About\n---\n## Who\nWe map the rivers of the world, one by one, and their banks.\n",
             "Content/secret.md": "---\ntitle: Secret\nsearch: false\n---\nRivers nobody maps.\n",
             "Content/things/things.txt": "Alpha\n",
         ])

@@ -1,0 +1,225 @@
+import Foundation
+
+/// The matching and ordering steps of `SearchIndex.search`, as docs/search-index.md names them
+/// ("Matching", "Partial matches", "Typos", "Ranking") and sift-core.js runs them.
+extension SearchIndex {
+    /// A term of the query with what the index says of it.
+    struct SearchedTerm {
+        var text: String
+        var scalars: [Unicode.Scalar]
+        /// The body candidates, each with its marks (`Score`); nil when the term does not search
+        /// bodies.
+        var body: [Int32: Int]?
+        /// The term's rarity across the site's bodies.
+        var idf: Double
+        /// The edits a typo match may make (0: none).
+        var typoEdits: Int
+        /// Whether the term searches bodies on its own (3+ code points, or a CJK term of 2).
+        var searchesAlone: Bool
+    }
+
+    /// Where a match goes in the order, first to last.
+    enum Group: Int, Comparable {
+        case exactTitle, titleStartsWithWords, titlePrefix, scored, partial, fuzzy
+        static func < (a: Group, b: Group) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    struct Hit {
+        var doc: Int
+        var match: SearchResult.Match
+        var group: Group
+        var distance = 0
+        var score = 0.0
+    }
+
+    /// "Matching": each term with its body candidates. A term of 3+ code points, or a CJK term of
+    /// 2, searches bodies on its own; a shorter one only beside such a term, as a whole word.
+    func searchedTerms(_ terms: [String]) throws -> [SearchedTerm] {
+        let searchesAlone = { (term: String) -> Bool in
+            let n = term.unicodeScalars.count
+            return n >= 3 || (n == 2 && IndexFormat.isCJK(term))
+        }
+        let anyAlone = terms.contains(where: searchesAlone)
+        return try terms.map { term in
+            let scalars = Array(term.unicodeScalars)
+            let alone = searchesAlone(term)
+            let body = alone || anyAlone ? try bodyCandidates(term, wholeWord: !alone) : nil
+            let typos = scalars.count >= 4 && !term.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
+            return SearchedTerm(text: term, scalars: scalars, body: body,
+                                idf: Score.idf(documents: docs.count, holding: body?.count ?? 0),
+                                typoEdits: typos ? (scalars.count >= 8 ? 2 : 1) : 0, searchesAlone: alone)
+        }
+    }
+
+    private func inFields(_ doc: Doc, _ term: SearchedTerm) -> Bool {
+        doc.folded.contains(where: { IndexFormat.contains($0, term.text) })
+    }
+
+    /// "Matching": every term in a field or in the body.
+    func fullMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
+        let doc = docs[d]
+        var allInFields = true
+        for term in terms where !inFields(doc, term) {
+            guard term.body?[Int32(d)] != nil else { return nil }
+            allInFields = false
+        }
+        let title = doc.folded.first ?? "", phrase = terms.map(\.text).joined(separator: " ")
+        let group: Group = title.utf8.elementsEqual(phrase.utf8) ? .exactTitle
+            : !title.utf8.starts(with: phrase.utf8) ? .scored
+            : Self.endsAWord(title, at: phrase.unicodeScalars.count) ? .titleStartsWithWords : .titlePrefix
+        return Hit(doc: d, match: allInFields ? .field : .body, group: group)
+    }
+
+    /// "Partial matches": every term but one, a term that searches bodies on its own among them.
+    func partialMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
+        let doc = docs[d]
+        let found = terms.map { inFields(doc, $0) || $0.body?[Int32(d)] != nil }
+        let fits = found.filter { !$0 }.count == 1 && zip(terms, found).contains { $0.searchesAlone && $1 }
+        return fits ? Hit(doc: d, match: .partial, group: .partial) : nil
+    }
+
+    /// "Typos": every term in a field or within its edits of a substring of the title, one at
+    /// least the second way; the edits made, summed, are the hit's distance.
+    func fuzzyMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
+        let doc = docs[d]
+        var title: [Unicode.Scalar]?
+        var distance = 0, anyFuzzy = false
+        for term in terms where !inFields(doc, term) {
+            guard term.typoEdits > 0 else { return nil }
+            title = title ?? Array((doc.folded.first ?? "").unicodeScalars)
+            guard let edits = Self.substringDistance(term.scalars, title!, within: term.typoEdits) else { return nil }
+            distance += edits
+            anyFuzzy = true
+        }
+        return anyFuzzy ? Hit(doc: d, match: .fuzzy, group: .fuzzy, distance: distance) : nil
+    }
+
+    /// "Ranking": each hit scored, then in order: group, edits, a title's length in the title
+    /// groups, score, title length, list order.
+    func order(_ hits: [Hit], _ terms: [SearchedTerm]) -> [Hit] {
+        let phrase = terms.map(\.text).joined(separator: " ")
+        let scored = hits.map { hit -> (Hit, Int) in
+            var hit = hit
+            hit.score = score(docs[hit.doc], Int32(hit.doc), terms, phrase: phrase)
+            return (hit, docs[hit.doc].folded.first?.utf16.count ?? 0)
+        }
+        return scored.sorted { a, b in
+            let (x, xLength) = a, (y, yLength) = b
+            if x.group != y.group { return x.group < y.group }
+            if x.distance != y.distance { return x.distance < y.distance }
+            if x.group < .scored && xLength != yLength { return xLength < yLength }
+            if x.score != y.score { return x.score > y.score }
+            if xLength != yLength { return xLength < yLength }
+            return x.doc < y.doc
+        }.map(\.0)
+    }
+
+    /// "Ranking", the score: per term found, its rarity times its weight in the title, the other
+    /// fields (as one text, "\n" between them) and the body; and the phrase in a field lifts every term.
+    func score(_ doc: Doc, _ d: Int32, _ terms: [SearchedTerm], phrase: String) -> Double {
+        let title = doc.folded.first ?? "", others = doc.folded.dropFirst().joined(separator: "\n")
+        var total = 0.0, rarity = 0.0
+        for term in terms {
+            var weight = 0.0
+            if IndexFormat.contains(title, term.text) {
+                weight += Score.titleWeight * Score.place(Self.wordFit(title, term.text))
+                    * Score.saturation(length: Double(title.utf16.count), average: averageTitleLength, count: 1)
+            }
+            if IndexFormat.contains(others, term.text) {
+                weight += Score.fieldWeight * Score.place(Self.wordFit(others, term.text))
+                    * Score.saturation(length: Double(others.utf16.count), average: averageTitleLength, count: 1)
+            }
+            if let marks = term.body?[d] {
+                weight += Score.bodyWeight * Score.place(marks) * Score.saturation(
+                    length: doc.bodyLength, average: averageBodyLength, count: marks & Score.often != 0 ? Double(Score.oftenCount) : 1)
+            }
+            if weight > 0 { rarity += term.idf }
+            total += term.idf * weight
+        }
+        if terms.count > 1 && doc.folded.contains(where: { IndexFormat.contains($0, phrase) }) {
+            total += Score.phraseWeight * rarity
+        }
+        return total
+    }
+
+    /// Whether the code point at `offset` is not a word code point, or the text ends there.
+    static func endsAWord(_ value: String, at offset: Int) -> Bool {
+        let t = value.unicodeScalars
+        guard let i = t.index(t.startIndex, offsetBy: offset, limitedBy: t.endIndex), i < t.endIndex else { return true }
+        return !IndexFormat.isWordScalar(t[i])
+    }
+
+    /// How `value` holds `term` at best, as `Score`'s marks: as a whole word (after and before a code
+    /// point that is not a word code point, or the ends), at a word's start, or inside a word.
+    static func wordFit(_ value: String, _ term: String) -> Int {
+        let t = Array(value.unicodeScalars), q = Array(term.unicodeScalars)
+        guard !q.isEmpty, q.count <= t.count else { return Score.insideWord }
+        var best = Score.insideWord
+        for i in 0...(t.count - q.count) where i == 0 || !IndexFormat.isWordScalar(t[i - 1]) {
+            guard Array(t[i..<(i + q.count)]) == q else { continue }
+            if i + q.count == t.count || !IndexFormat.isWordScalar(t[i + q.count]) { return Score.wholeWord }
+            best = Score.wordStart
+        }
+        return best
+    }
+
+    /// The fewest edits turning `pattern` into some substring of `text`, when at most k: Sellers'
+    /// algorithm (the edit-distance table with a free start row) counting a swap of two adjacent
+    /// code points as one edit (optimal string alignment), a column at a time.
+    static func substringDistance(_ pattern: [Unicode.Scalar], _ text: [Unicode.Scalar], within k: Int) -> Int? {
+        let m = pattern.count
+        var beforeLast = [Int](repeating: 0, count: m + 1)
+        var last = Array(0...m)
+        var column = [Int](repeating: 0, count: m + 1)
+        var best = last[m]
+        for (j, c) in text.enumerated() {
+            column[0] = 0
+            for i in 1...m {
+                var cell = min(last[i - 1] + (pattern[i - 1] == c ? 0 : 1), last[i] + 1, column[i - 1] + 1)
+                if i > 1 && j > 0 && pattern[i - 1] == text[j - 1] && pattern[i - 2] == c {
+                    cell = min(cell, beforeLast[i - 2] + 1)
+                }
+                column[i] = cell
+            }
+            best = min(best, column[m])
+            (beforeLast, last, column) = (last, column, beforeLast)
+        }
+        return best <= k ? best : nil
+    }
+
+}
+
+/// The score's constants and formulas (docs/search-index.md, "Ranking"), written with + − × ÷
+/// only, so that Swift and JavaScript compute the same doubles.
+enum Score {
+    static let titleWeight = 8.0
+    static let fieldWeight = 4.0
+    static let bodyWeight = 1.0
+    static let phraseWeight = 1.5
+
+    /// The marks of a body candidate (and a field's fit) say how a word holds the term: inside a
+    /// word (1), at a word's start (3), a whole word (7); and in a body, whether often (8).
+    static let insideWord = 1, wordStart = 3, wholeWord = 7, often = 8
+    /// A body holding a word this many times holds it often.
+    static let oftenCount = 3
+    /// What a place counts, from its marks.
+    static func place(_ marks: Int) -> Double { marks & 4 != 0 ? 1 : marks & 2 != 0 ? 0.75 : 0.5 }
+    static let k1 = 1.2
+    static let b = 0.5
+
+    /// BM25's weight of `count` occurrences in a field of `length` where fields average `average`.
+    static func saturation(length: Double, average: Double, count: Double) -> Double {
+        (k1 + 1) * count / (count + k1 * (1 - b + b * length / average))
+    }
+
+    /// BM25's rarity, log2 taken piecewise linearly between powers of two.
+    static func idf(documents: Int, holding: Int) -> Double {
+        var x = 1 + (Double(documents - holding) + 0.5) / (Double(holding) + 0.5)
+        var exponent = 0.0
+        while x >= 2 {
+            x /= 2
+            exponent += 1
+        }
+        return exponent + x - 1
+    }
+}
