@@ -13,10 +13,10 @@ version=$(esbuild --version)
 [ "$version" = "$expected" ] || echo "Web/build.sh: esbuild $version, not $expected: the output may differ from the shipped files" >&2
 # --charset=utf8: “quotes” and · as they are, not as \u escapes.
 flags="--minify --charset=utf8 --log-level=warning"
-# The files a page loads only when it needs them (facets, arrival marks) stay apart, imported by
+# The files a page loads only when it needs them (facets, arrival marks, typo matching) stay apart, imported by
 # their names beside these.
-lazy="--external:./sift-core.js --external:./sift-facets.js --external:./sift-facet-bar.js --external:./sift-marks.js"
-for name in sift sift-core sift-facets sift-facet-bar sift-marks; do
+lazy="--external:./sift-core.js --external:./sift-facets.js --external:./sift-facet-bar.js --external:./sift-marks.js --external:./sift-typos.js"
+for name in sift sift-core sift-facets sift-facet-bar sift-marks sift-typos; do
   esbuild "$web/$name.js" --bundle --format=esm $lazy $flags --outfile="$out/$name.js"
 done
 esbuild "$web/sift.css" $flags --outfile="$out/sift.css"

@@ -224,7 +224,7 @@ export class SiftIndex {
       const candidates = typos.documents.filter((doc) => !found[doc] && (few("All") || few(documentScopes[doc])) && passes(doc));
       const partialHits = searched.length > 1 ? this.partialMatches(searched, candidates) : [];
       for (const hit of partialHits) found[hit.doc] = 1;
-      const fuzzyHits = this.fuzzyMatches(searched, candidates.filter((doc) => !found[doc]), typos);
+      const fuzzyHits = await this.fuzzyMatches(searched, candidates.filter((doc) => !found[doc]), typos);
       for (const hit of [...partialHits, ...fuzzyHits]) {
         if (matched < 5 && wanted(hit.doc)) extra.push(hit);
         for (const name of ["All", documentScopes[hit.doc]]) if (few(name)) scopeCounts[name]++;
@@ -325,40 +325,12 @@ export class SiftIndex {
     return out;
   }
 
-  // "Typos" (SearchIndex.fuzzyMatch): the documents of `documents` with every term in a field or
-  // within its edits of a substring of the title, one at least the second way; the edits summed
-  // are the distance.
-  fuzzyMatches(searched, documents, typos) {
-    const out = [];
-    if (!searched.some((term) => term.typoEdits)) return out;
-    const edits = searched.map((term) => this.typoEdits(term, typos));
-    for (const doc of documents) {
-      let distance = 0, fits = true;
-      for (const made of edits) {
-        if (!made.has(doc)) fits = false;
-        else distance += made.get(doc);
-      }
-      if (fits && distance) out.push({ doc, match: "fuzzy", group: 5, distance });
-    }
-    return out;
-  }
-
-  // "Typos": the edits a term needs in each document of the typo set that it fits (0: in a field),
-  // kept for the page's lifetime. A title within k edits of "chocla" is within k of "chocl": a
-  // kept term inside this one, with the same k, gives the only documents to test.
-  typoEdits({ text, typoEdits: within }, typos) {
-    if (typos.sets[text]) return typos.sets[text];
-    let documents = typos.documents;
-    for (const kept in typos.sets) if (text.includes(kept) && typos.sets[kept].within === within) documents = [...typos.sets[kept].keys()];
-    const made = new Map(this.fieldMatches(text, documents).map((doc) => [doc, 0])), pattern = codePoints(text), counts = new Map();
-    // Indexed: the loop meets up to every item before V8 has optimized it.
-    for (let i = 0; within && i < documents.length; i++) {
-      const doc = documents[i], title = this.foldedTitles[doc];
-      const distance = made.has(doc) || tooFar(pattern, title, within, counts) ? null : substringDistance(pattern, title, within);
-      if (distance != null) made.set(doc, distance);
-    }
-    made.within = within;
-    return (typos.sets[text] = made);
+  // "Typos" (SearchIndex.fuzzyMatch): in sift-typos.js, which only a query with few matches needs,
+  // fetched once.
+  async fuzzyMatches(searched, documents, typos) {
+    if (!searched.some((term) => term.typoEdits)) return [];
+    const { fuzzyMatches } = await (this.typoCode ??= import("./sift-typos.js"));
+    return fuzzyMatches(this, searched, documents, typos);
   }
 
   // "Ranking" (SearchIndex.order): the full matches (`full`, with their body-only marks) and the
@@ -512,38 +484,6 @@ const isWordCode = (code) => (code > 96 && code < 123) || (code > 47 && code < 5
 // Whether the code point ending at UTF-16 offset i, or starting at it, is a word code point.
 const isWordBefore = (text, i) => (text.charCodeAt(i - 1) < 128 ? isWordCode(text.charCodeAt(i - 1)) : WORD_CODE_POINT_AT_END.test(text.substring(i - 2, i)));
 const isWordAt = (text, i) => (text.charCodeAt(i) < 128 ? isWordCode(text.charCodeAt(i)) : WORD_CODE_POINT_AT_START.test(text.substring(i, i + 2)));
-
-// "Typos" (SearchIndex.substringDistance): the fewest edits turning `pattern` into some substring
-// of `text` (code points), when at most `within`, else null: Sellers' algorithm (the edit-distance
-// table with a free start row) counting a swap of two adjacent code points as one edit (optimal
-// string alignment), a column at a time.
-function substringDistance(pattern, text, within) {
-  const length = pattern.length;
-  let beforeLast = new Int32Array(length + 1), last = Int32Array.from({ length: length + 1 }, (_, i) => i), column = new Int32Array(length + 1);
-  let best = length, previous = "";
-  for (const char of text) {
-    column[0] = 0;
-    for (let i = 1; i <= length; i++) {
-      let cell = Math.min(last[i - 1] + (pattern[i - 1] === char ? 0 : 1), last[i] + 1, column[i - 1] + 1);
-      if (i > 1 && pattern[i - 1] === previous && pattern[i - 2] === char) cell = Math.min(cell, beforeLast[i - 2] + 1);
-      column[i] = cell;
-    }
-    best = Math.min(best, column[length]);
-    [beforeLast, last, column] = [last, column, beforeLast];
-    previous = char;
-  }
-  return best <= within ? best : null;
-}
-
-// A cheap test before substringDistance: each edit leaves at most one code point of the pattern
-// without its like in the text, so more than `within` of them left over means too far.
-function tooFar(pattern, text, within, counts) {
-  counts.clear();
-  for (const char of pattern) counts.set(char, (counts.get(char) ?? 0) + 1);
-  let left = pattern.length;
-  for (const char of text) if (counts.get(char) > 0) counts.set(char, counts.get(char) - 1), left--;
-  return left > within;
-}
 
 // "Ranking" (Score): the score's constants, and formulas written with + − × ÷ only, so that Swift
 // and JavaScript compute the same doubles. The marks of a body candidate say how a body word holds

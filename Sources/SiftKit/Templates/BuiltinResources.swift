@@ -26,6 +26,7 @@ public enum BuiltinResources {
         ("sift-facets.js", PackageResources.sift_facets_js),
         ("sift-facet-bar.js", PackageResources.sift_facet_bar_js),
         ("sift-marks.js", PackageResources.sift_marks_js),
+        ("sift-typos.js", PackageResources.sift_typos_js),
     ]
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -1,0 +1,72 @@
+// Typo matching for sift-core.js ("Typos" in docs/search-index.md; SearchIndex.fuzzyMatch and
+// substringDistance in Swift): loaded only when a query has fewer than 5 matches.
+
+const codePoints = (text) => [...text];
+
+// "Typos" (SearchIndex.fuzzyMatch): the documents of `documents` with every term in a field or
+// within its edits of a substring of the title, one at least the second way; the edits summed
+// are the distance.
+export function fuzzyMatches(index, searched, documents, typos) {
+  const out = [];
+  const edits = searched.map((term) => typoEdits(index, term, typos));
+  for (const doc of documents) {
+    let distance = 0, fits = true;
+    for (const made of edits) {
+      if (!made.has(doc)) fits = false;
+      else distance += made.get(doc);
+    }
+    if (fits && distance) out.push({ doc, match: "fuzzy", group: 5, distance });
+  }
+  return out;
+}
+
+// "Typos": the edits a term needs in each document of the typo set that it fits (0: in a field),
+// kept for the page's lifetime. A title within k edits of "chocla" is within k of "chocl": a
+// kept term inside this one, with the same k, gives the only documents to test.
+function typoEdits(index, { text, typoEdits: within }, typos) {
+  if (typos.sets[text]) return typos.sets[text];
+  let documents = typos.documents;
+  for (const kept in typos.sets) if (text.includes(kept) && typos.sets[kept].within === within) documents = [...typos.sets[kept].keys()];
+  const made = new Map(index.fieldMatches(text, documents).map((doc) => [doc, 0])), pattern = codePoints(text), counts = new Map();
+  // Indexed: the loop meets up to every item before V8 has optimized it.
+  for (let i = 0; within && i < documents.length; i++) {
+    const doc = documents[i], title = index.foldedTitles[doc];
+    const distance = made.has(doc) || tooFar(pattern, title, within, counts) ? null : substringDistance(pattern, title, within);
+    if (distance != null) made.set(doc, distance);
+  }
+  made.within = within;
+  return (typos.sets[text] = made);
+}
+
+// "Typos" (SearchIndex.substringDistance): the fewest edits turning `pattern` into some substring
+// of `text` (code points), when at most `within`, else null: Sellers' algorithm (the edit-distance
+// table with a free start row) counting a swap of two adjacent code points as one edit (optimal
+// string alignment), a column at a time.
+function substringDistance(pattern, text, within) {
+  const length = pattern.length;
+  let beforeLast = new Int32Array(length + 1), last = Int32Array.from({ length: length + 1 }, (_, i) => i), column = new Int32Array(length + 1);
+  let best = length, previous = "";
+  for (const char of text) {
+    column[0] = 0;
+    for (let i = 1; i <= length; i++) {
+      let cell = Math.min(last[i - 1] + (pattern[i - 1] === char ? 0 : 1), last[i] + 1, column[i - 1] + 1);
+      if (i > 1 && pattern[i - 1] === previous && pattern[i - 2] === char) cell = Math.min(cell, beforeLast[i - 2] + 1);
+      column[i] = cell;
+    }
+    best = Math.min(best, column[length]);
+    [beforeLast, last, column] = [last, column, beforeLast];
+    previous = char;
+  }
+  return best <= within ? best : null;
+}
+
+// A cheap test before substringDistance: each edit leaves at most one code point of the pattern
+// without its like in the text, so more than `within` of them left over means too far.
+function tooFar(pattern, text, within, counts) {
+  counts.clear();
+  for (const char of pattern) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let left = pattern.length;
+  for (const char of text) if (counts.get(char) > 0) counts.set(char, counts.get(char) - 1), left--;
+  return left > within;
+}
+
