@@ -29,3 +29,17 @@ for (const [name, core] of Object.entries({ source, shipped })) {
     for (const v of vectors.derivedSlug) assert.equal(core.derivedSlug(core.fold(v.title)), v.slug ?? "", v.note ?? v.title);
   });
 }
+
+// The score's constants (docs/search-index.md, "Ranking"): Swift's `enum Score` and sift-core.js's
+// constants of the same names, read from both sources.
+test("sift-core.js scores with the constants of Swift's Score", () => {
+  const ranking = readFileSync(root + "Sources/SiftKit/Search/SearchIndex+Ranking.swift", "utf8");
+  const core = readFileSync(root + "Web/sift-core.js", "utf8");
+  const names = { titleWeight: "TITLE_WEIGHT", fieldWeight: "FIELD_WEIGHT", bodyWeight: "BODY_WEIGHT", phraseWeight: "PHRASE_WEIGHT",
+    k1: "K1", b: "B", oftenCount: "OFTEN_COUNT", insideWord: "INSIDE_WORD", wordStart: "WORD_START", wholeWord: "WHOLE_WORD", often: "OFTEN" };
+  for (const [swiftName, jsName] of Object.entries(names)) {
+    const inSwift = ranking.match(new RegExp(`(?:static let |, )${swiftName} = ([0-9.]+)`)), inJS = core.match(new RegExp(`\\b${jsName} = ([0-9.]+)`));
+    assert.ok(inSwift && inJS, `${swiftName} / ${jsName}`);
+    assert.equal(Number(inJS[1]), Number(inSwift[1]), `${swiftName} / ${jsName}`);
+  }
+});
