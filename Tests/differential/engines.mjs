@@ -90,7 +90,8 @@ function text(r, n, opts) {
  * `size` fixes the number of items, and then every collection has bodies (a large one shards).
  */
 export function site(seed, { size: fixed } = {}) {
-  const r = rng(seed), files = {};
+  // Facets and sort fields from a generator of their own: the rest of a seed's site stays as it was.
+  const r = rng(seed), files = {}, facetRng = rng(seed * 31 + 7);
   const random = r.chance(0.15) ? r.range(1, 5) : r.chance(0.2) ? r.range(1500, 5000) : r.range(5, 400), size = fixed ?? random;
   const names = ["alpha", "beta", "gamma", "delta"].slice(0, r.range(1, size < 3 ? 1 : 3));
   let left = size;
@@ -108,6 +109,8 @@ export function site(seed, { size: fixed } = {}) {
     }
     if (format !== "txt" && r.chance(size > 1000 ? 0.8 : 0.5)) settings.push(`search_fields: [name${r.chance(size > 1000 ? 0.8 : 0.5) ? ", tag" : ""}${scoped && r.chance(0.3) ? ", kind" : ""}]`);
     if (r.chance(0.15) && !fixed) settings.push("search_body: false");
+    const faceted = format !== "txt" && facetRng.chance(0.6);
+    if (faceted) settings.push("facets: [hue, tags]", "sort_fields: [size, name]", ...(format === "csv" ? ['list_separator: ";"'] : []));
     files[`Content/${name}/collection.yml`] = settings.join("\n") + "\n";
     const rows = [];
     for (let i = 0; i < count; i++) {
@@ -117,12 +120,18 @@ export function site(seed, { size: fixed } = {}) {
       if (!explicit) title = r.chance(0.7) ? `${title} n${i}` : `n${i}${r.pick([" ", "-"])}${title}`;
       rows.push({ slug: explicit ? `s${i}` : null, name: title, kind: scoped && r.chance(0.9) ? r.pick(kinds) : "",
         tag: size > 1000 ? text(r, r.range(4, 16)) : r.chance(0.6) ? (r.chance(0.5) ? r.pick(kinds) + " " + r.pick(SYL) : text(r, r.range(1, 2))) : "" });
+      // A hue (or none), 0-3 tags (a value may hold a comma), a size: a number, text or nothing.
+      if (faceted) Object.assign(rows.at(-1), { hue: facetRng.chance(0.9) ? facetRng.pick(HUES) : "",
+        tags: Array.from({ length: facetRng.int(4) }, () => facetRng.pick(TAGS)),
+        size: facetRng.chance(0.8) ? String(facetRng.range(-50, 5000) / facetRng.pick([1, 10])) : facetRng.chance(0.5) ? facetRng.pick(TAGS) : "" });
     }
     if (format === "json") {
       files[`Content/${name}/${name}.json`] = JSON.stringify(rows.map(({ slug, ...row }) => (slug ? { slug, ...row } : row)), null, 1);
+      // A CSV cell of tags: split on ";", a tag with ";" or a quote inside written in quotes.
     } else if (format === "csv") {
       const cell = (v) => (/[",\n\r]/.test(v) || v !== v.trim() ? `"${v.replace(/"/g, '""')}"` : v);
-      const head = rows.some((x) => x.slug) ? ["slug", "name", "kind", "tag"] : ["name", "kind", "tag"];
+      const head = [...(rows.some((x) => x.slug) ? ["slug"] : []), "name", "kind", "tag", ...(faceted ? ["hue", "tags", "size"] : [])];
+      for (const x of rows) if (faceted) x.tags = x.tags.map((t) => (/[;"]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t)).join(";");
       // With a slug column every row names its own.
       if (head[0] === "slug") rows.forEach((x, i) => (x.slug ??= `d${i}`));
       files[`Content/${name}/${name}.csv`] = [head.join(","), ...rows.map((x) => head.map((h) => cell(x[h] ?? "")).join(","))].join("\n") + "\n";
@@ -143,6 +152,9 @@ export function site(seed, { size: fixed } = {}) {
   for (let p = r.int(3); p > 0; p--) files[`Content/page${p}.md`] = `# ${text(r, r.range(1, 3))} ${p}\n\n${text(r, r.range(5, 30), { made: 0.5 })}\n`;
   return files;
 }
+
+const HUES = ["Red", "red", "Grün", "Blau", "10", "9", "日本", "Zéro, Space"];
+const TAGS = ["a", "b", "Ünï", "x, y", "semi;colon", "1.5", "-2", "ça"];
 
 /** Sift's slug (docs/content.md, "Slugs") for file names: NFKD, marks dropped, lowercase, non-letters to "-". */
 function slugOf(s) {
@@ -192,7 +204,7 @@ const cut = (s, r, max = 8) => {
 
 /** Random requests for a built site: `{query, scope, collection, limit}`, typing sequences in order. */
 export function queries(seed, count, info) {
-  const r = rng(seed), out = [];
+  const r = rng(seed), out = [], facetRng = rng(seed * 31 + 11);
   const { titles, bodies, collections } = info;
   const any = (list) => (list.length ? r.pick(list) : "");
   while (out.length < count) {
@@ -222,7 +234,12 @@ export function queries(seed, count, info) {
     // A scope is matched exactly: not folded, not normalized.
     if (r.chance(0.03)) scope = r.pick([scope.normalize("NFD"), scope.toLowerCase(), scope + " "]);
     const limit = r.chance(0.2) ? r.pick([0, 1, 3, 10]) : null;
-    for (const q of qs) out.push({ query: mangle(q, r), scope, collection: c?.name ?? null, limit });
+    // Filters and a sort from a generator of their own, among the facets the collections offer.
+    const facets = Object.assign({}, ...(c ? [c] : collections).map((x) => x.facets ?? {}));
+    const fields = Object.keys(facets), pick = facetRng.chance(0.5) && fields.length;
+    const filters = pick ? Object.fromEntries(fields.filter(() => facetRng.chance(0.6)).map((f) => [f, facets[f].filter(() => facetRng.chance(0.3))])) : null;
+    const sort = pick && facetRng.chance(0.5) ? facetRng.pick(["size", "-size", "name", "-name"]) : null;
+    for (const q of qs) out.push({ query: mangle(q, r), scope, collection: c?.name ?? null, limit, ...(pick && { filters, sort, facets: true }) });
   }
   return out;
 }
@@ -234,7 +251,8 @@ export function describe(dir, files) {
   for (const c of m.collections) {
     const t = typeof c.docs === "string" ? JSON.parse(readFileSync(join(dir, "public/search", c.docs), "utf8")) : c.docs;
     titles.push(...t.fields[0].values.slice(0, 400));
-    collections.push({ name: c.name, scopes: c.scopes });
+    const facets = c.facets && JSON.parse(readFileSync(join(dir, "public/search", c.facets), "utf8")).facets;
+    collections.push({ name: c.name, scopes: c.scopes, facets: facets && Object.fromEntries(facets.map((f) => [f.name, f.values])) });
   }
   const bodies = Object.entries(files).filter(([k]) => k.endsWith(".md")).slice(0, 400).map(([, v]) => v);
   return { titles, bodies, collections };
@@ -269,7 +287,8 @@ export async function compare(dir, requests, { scopeCounts = true } = {}) {
   const js = [];
   for (const q of requests) {
     try {
-      js.push(await index.search(q.query, { scope: q.scope, collection: q.collection, limit: q.limit ?? Infinity }));
+      js.push(await index.search(q.query, { scope: q.scope, collection: q.collection, limit: q.limit ?? Infinity,
+        filters: q.filters ?? {}, sort: q.sort ?? undefined, facets: q.facets }));
     } catch (e) {
       js.push({ error: e.message });
     }
