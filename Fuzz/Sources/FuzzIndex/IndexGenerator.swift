@@ -171,7 +171,7 @@ struct IndexGenerator {
     }
 
     /// Word entries: postings of documents below `documents` (now and then beyond it), bitmaps,
-    /// `@`, union markers and text that is not postings.
+    /// "often" postings after a colon, `@`, union markers and text that is not postings.
     private mutating func wordEntries(documents: Int) -> [String: Any] {
         var words: [String: Any] = [:]
         for _ in 0..<choices.number(0...10) {
@@ -187,6 +187,8 @@ struct IndexGenerator {
                 let ids = Set((0..<choices.number(0...6)).map { _ in Int32(choices.number(0...max(0, limit - 1))) }).sorted()
                 var postings = IndexFormat.encodePostings(limit == 0 ? [] : ids)
                 if choices.oneIn(16) { postings = "!" + postings }
+                // A primary entry's "often" postings: the documents holding the word 3 times or more.
+                if choices.oneIn(3) { postings += ":" + (choices.oneIn(8) ? choices.text() : IndexFormat.encodePostings(Array(ids.prefix(choices.number(0...2))))) }
                 words[word] = postings
             }
         }

@@ -1,12 +1,17 @@
 import Foundation
 @testable import SiftKit
 
-/// Any bytes as an item's body, through the tokenizer: for every term the folded body holds (a
-/// run of 3 or more code points without white space), the body's words must include those that
-/// docs/search-index.md's "Matching" looks up for it, so that "body matches never miss an item
-/// whose folded body holds the term" (docs/search.md). One input in 16 (by its length) also goes
-/// through the index writer and the reader, sharded or not: the files must read back, and each
-/// such term must find the item.
+/// Any bytes as an item's body, through the tokenizer, checked against docs/search-index.md
+/// ("Words and postings", "Matching") as written there, not as the tokenizer does it:
+/// - for every term the folded body holds (a run of 3 or more code points without white space),
+///   the body's words include those matching looks up for it, so that "body matches never miss
+///   an item whose folded body holds the term" (docs/search.md);
+/// - each code point and each adjacent pair of a CJK run is a word (CJK grams);
+/// - 2 to 4 word pieces of a token, each apart from the next by one other code point and none
+///   holding CJK, give their concatenation as a word (`e-mail` gives `email`).
+/// One input in 16 (by its length) also goes through the index writer and the reader, sharded or
+/// not: the files must read back, and each such term, pair and joined word must find the item,
+/// as must a short word or single CJK code point beside a held term.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     ParallelMap.jobs = 1
@@ -16,12 +21,76 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let words = Set(zip([0] + digest.wordEnds.dropLast(), digest.wordEnds).map { start, end in
         String(decoding: digest.wordBytes[Int(start)..<Int(end)], as: UTF8.self)
     })
+    let folded = Fold.fold(body)
     let terms = heldTerms(body)
     for term in terms {
         precondition(bodyWordsFind(term, in: words), "“\(term)”: the body's words lack what matching looks up")
     }
-    if size % 16 == 0 { roundTrip(item, terms, sharded: size % 32 == 0) }
+    let grams = cjkGrams(folded), joined = joinedWords(folded)
+    for word in grams + joined {
+        precondition(words.contains(word), "“\(word)”: a CJK gram or joined word the body's words lack")
+    }
+    if size % 16 == 0 {
+        let pairs = grams.filter { $0.unicodeScalars.count == 2 }
+        let singles = grams.filter { $0.unicodeScalars.count == 1 }
+        let short = (shortWords(folded).prefix(2) + singles.prefix(2)).compactMap { word in terms.first.map { $0 + " " + word } }
+        let queries = terms + pairs.prefix(4) + joined.prefix(4).filter { $0.unicodeScalars.count >= 3 } + short
+        roundTrip(item, queries.filter { Fold.terms($0).joined(separator: " ") == $0 }, sharded: size % 32 == 0)
+    }
     return 0
+}
+
+/// Each code point and each pair of adjacent ones of every maximal CJK run in a word piece.
+func cjkGrams(_ folded: String) -> [String] {
+    var grams: [String] = []
+    for piece in IndexFormat.pieces(folded) where piece.isWord {
+        var run: [Unicode.Scalar] = []
+        for scalar in Array(piece.text.unicodeScalars) + ["a"] {
+            if IndexFormat.isCJKScalar(scalar) { run.append(scalar); continue }
+            for (n, first) in run.enumerated() {
+                grams.append(String(first))
+                if n + 1 < run.count { grams.append(String(first) + String(run[n + 1])) }
+            }
+            run = []
+        }
+    }
+    return grams
+}
+
+/// The joined words of every token: chains of 2 to 4 word pieces without CJK, one other code
+/// point between each and the next.
+func joinedWords(_ folded: String) -> [String] {
+    var joined: [String] = []
+    for token in folded.unicodeScalars.split(whereSeparator: IndexFormat.isSpaceScalar) {
+        var chain: [String] = []
+        var afterSeparator = false
+        func finish() {
+            if (2...4).contains(chain.count) { joined.append(chain.joined()) }
+            chain = []
+            afterSeparator = false
+        }
+        for piece in IndexFormat.pieces(String(String.UnicodeScalarView(token))) {
+            let cjk = piece.text.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
+            if piece.isWord && !cjk && (chain.isEmpty || afterSeparator) {
+                chain.append(piece.text)
+                afterSeparator = false
+            } else if !piece.isWord && !chain.isEmpty && !afterSeparator && piece.text.unicodeScalars.count == 1 {
+                afterSeparator = true
+            } else {
+                finish()
+                if piece.isWord && !cjk { chain = [piece.text] }
+            }
+        }
+        finish()
+    }
+    return joined
+}
+
+/// Word pieces of 1 or 2 code points outside CJK: whole words a short term of a longer query finds.
+func shortWords(_ folded: String) -> [String] {
+    IndexFormat.pieces(folded).filter { piece in
+        piece.isWord && piece.text.unicodeScalars.count <= 2 && !piece.text.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
+    }.map(\.text)
 }
 
 /// Whether the words hold what a body match of `term` looks for: for a term of one piece, a word
@@ -43,7 +112,7 @@ func bodyWordsFind(_ term: String, in words: Set<String>) -> Bool {
     return true
 }
 
-/// The item and another through the writer and the reader: each term must find the item.
+/// The item and another through the writer and the reader: each query must find the item.
 func roundTrip(_ item: SearchDocument, _ terms: [String], sharded: Bool) {
     var builder = SearchIndexBuilder(shardThreshold: sharded ? 0 : 192 * 1024, shardTarget: 200)
     builder.addCollection(SearchCollectionInfo(name: "c", title: "C"))
