@@ -111,24 +111,33 @@ function corruptIndex(cause) {
   throw Error("sift: bad index", { cause });
 }
 
+// "File names" (IndexFileNames.path): where the file the index calls `name` is, beside the manifest.
+function filePath(name, files = {}) {
+  const hash = files[name];
+  return hash ? `immutable/${name.replace(/(\.[^.]*)?$/, `.${hash}$1`)}` : name;
+}
+
 /** A search index read from a built site's search/manifest.json, answering as `sift search` does. */
 export class SiftIndex {
   /**
    * Fetches the manifest and the document tables it names. `hint()` is the text typed meanwhile:
    * its terms' shards are requested before the tables are built, so their round trip overlaps it.
    */
-  static async load(manifestURL, { fetch = globalThis.fetch, hint } = {}) {
+  static async load(manifestURL, { fetch = globalThis.fetch, hint, revalidate = false } = {}) {
     const url = new URL(manifestURL, globalThis.location?.href);
-    const fetchJSON = async (name) => {
-      const response = await fetch(new URL(name, url).href);
+    const fetchJSON = async (name, init) => {
+      const response = await fetch(new URL(name, url).href, init);
       if (!response.ok) throw Error(`sift: ${name}: ${response.status}`);
       return response.json();
     };
     try {
-      const manifest = await fetchJSON(url.href);
-      if (manifest.version !== IndexFormat.version) throw Error(`sift: index version ${manifest.version}`);
-      const tables = await Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchJSON(collection.docs))));
-      return new SiftIndex(manifest, tables, fetchJSON, hint);
+      // `revalidate`: past the browser's cache, as after a deploy (docs/deploy.md).
+      const manifest = await fetchJSON(url.href, revalidate ? { cache: "no-cache" } : undefined);
+      const { version } = manifest;
+      if (version !== IndexFormat.version) throw Object.assign(Error(`sift: index version ${version}`), { newer: version > IndexFormat.version });
+      const fetchFile = (name) => fetchJSON(filePath(name, manifest.files));
+      const tables = await Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))));
+      return new SiftIndex(manifest, tables, fetchFile, hint);
     } catch (error) {
       corruptIndex(error);
     }

@@ -15,3 +15,14 @@ private enum TestRunFolder {
         return url
     }()
 }
+
+/// The files under a folder, by their paths relative to it, sorted (none when it is missing).
+func filesUnder(_ folder: URL) -> [String] {
+    var out: [String] = []
+    guard let walk = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    for case let rel as String in walk {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path + "/" + rel, isDirectory: &isDirectory), !isDirectory.boolValue { out.append(rel) }
+    }
+    return out.sorted()
+}

@@ -1,8 +1,9 @@
 """Builds Sift sites into temporary folders and serves them on 127.0.0.1, for the browser tests and screenshots.py.
 
 SIFT=path picks the sift binary (default: .build/release/sift of this repository).
-SIFT_ASSETS=dir overlays the files of dir onto public/assets/ after each build, to try
-edits of Web/ without rebuilding sift (`Web/build.sh dir` writes sift.js, sift-core.js and sift.css there).
+SIFT_ASSETS=dir overlays the files of dir onto public/assets/ after each build, under their own and
+their immutable names, to try edits of Web/ without rebuilding sift (`Web/build.sh dir` writes
+sift.js, sift-core.js and sift.css there).
 """
 import contextlib
 import functools
@@ -26,7 +27,8 @@ def build(site: Path, into: Path) -> Path:
     subprocess.run([SIFT, "build", "--site", str(site), "--output", str(out), "--quiet"], check=True)
     if os.environ.get("SIFT_ASSETS"):
         for f in Path(os.environ["SIFT_ASSETS"]).iterdir():
-            shutil.copy(f, out / "assets" / f.name)
+            for target in [out / "assets" / f.name, *(out / "assets").glob(f"{f.stem}.{'[0-9a-f]' * 12}{f.suffix}")]:
+                shutil.copy(f, target)
     return out
 
 

@@ -5,7 +5,7 @@
 // FUZZ_SEED=S another seed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SiftIndex } from "../../Web/sift-core.js";
 import { rng } from "../differential/engines.mjs";
@@ -14,9 +14,17 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const CASES = Number(process.env.FUZZ_CASES ?? 3000), SEED = Number(process.env.FUZZ_SEED ?? 19);
 
 /** The files of an index folder, by name, as text. */
+// A recorded index as {name: text} by the names the index gives its files: those stored under
+// their immutable names (docs/search-index.md, "File names") under their plain ones, and the
+// manifest without `files`, so that cases corrupt "shard-0.json" as any client asks for it.
 function files(dir) {
+  const manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8"));
   const out = {};
-  for (const name of readdirSync(dir)) out[name] = readFileSync(dir + "/" + name, "utf8");
+  for (const [name, hash] of Object.entries(manifest.files ?? {})) {
+    out[name] = readFileSync(`${dir}/immutable/${name.replace(/(\.[^.]*)?$/, `.${hash}$1`)}`, "utf8");
+  }
+  delete manifest.files;
+  out["manifest.json"] = JSON.stringify(manifest);
   return out;
 }
 

@@ -157,7 +157,8 @@ public struct SiteBuilder: Sendable {
         var report = Report(output: outputURL)
         var lap = start
         report.lap("load", since: &lap)
-        let renderer = PageRenderer(site: site, templates: templates, writer: target.writer, checksLinks: options.mode.checksLinks)
+        let assets = try SiteAssets(site: site, siteFolder: options.site)
+        let renderer = PageRenderer(site: site, templates: templates, assets: assets, writer: target.writer, checksLinks: options.mode.checksLinks)
         var errors: [SiftError] = []
         var sitemap: [String] = [""]
         var pages = PagesCollection()
@@ -177,7 +178,8 @@ public struct SiteBuilder: Sendable {
         if let e = SiftError.combined(errors) { throw e }
         report.lap("pages", since: &lap)
 
-        try renderer.assets(site, siteFolder: options.site)
+        try assets.write(to: target.writer)
+        try target.writer.write(HeadersFile.name, text: HeadersFile(basePath: renderer.context.urls.basePath, hashedAssets: assets.hashed.values).text)
         try writeSitemap(sitemap, site: site, target: target)
         report.lap("assets", since: &lap)
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }

@@ -29,10 +29,10 @@ enum NewCommand: Command {
         ]
     }
 
-    /// The built-in layout with a link to assets/custom.css after the built-in styles.
+    /// The built-in layout with a link to assets/custom.css (by its immutable name) after the built-in styles.
     static var layout: String {
         let base = BuiltinResources.templates.first { $0.0 == "layout" }?.1 ?? ""
-        let link = "<link rel=\"stylesheet\" href=\"{{site.base}}assets/custom.css\">\n"
+        let link = "<link rel=\"stylesheet\" href=\"{{assets.custom_css}}\">\n"
         if let r = base.range(of: "{{/assets.theme_css}}\n") { return base.replacingCharacters(in: r, with: base[r] + link) }
         if let r = base.range(of: "</head>") { return base.replacingCharacters(in: r, with: link + "</head>") }
         return base

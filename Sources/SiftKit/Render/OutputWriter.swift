@@ -219,7 +219,11 @@ public final class OutputWriter: @unchecked Sendable {
     private func commitInPlace(previous: [String: UInt64]) throws {
         defer { FileSystem.remove(stagingPath) }
         var made: Set<String> = []
-        for rel in changed.withLock({ $0 }) {
+        // Pages and the index's entry point last, once every file they name is in place.
+        let (names, entryPoints) = changed.withLock { $0 }.reduce(into: ([String](), [String]())) { lists, rel in
+            if rel.hasSuffix(".html") || rel == "search/" + IndexFileNames.manifest { lists.1.append(rel) } else { lists.0.append(rel) }
+        }
+        for rel in names + entryPoints {
             if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
             guard rename(stagingPath + "/" + rel, output.path + "/" + rel) == 0 else {
                 throw SiftError("cannot write \(output.path)/\(rel): \(FileSystem.errorText())", at: nil)

@@ -2,18 +2,19 @@
 struct PageContext: Sendable {
     let site: Site
     let urls: SiteURLs
-    let hasTheme: Bool
+    /// Each asset's template name and immutable URL (`SiteAssets.templateNames`).
+    let assets: [String: String]
     /// The site, nav, assets and search parts, the same on every page of a collection ("" for
     /// pages of none), built once with their hash rather than for each of 100k pages.
     private let shared: [String: (fields: Fields, hash: UInt64)]
 
-    init(site: Site, urls: SiteURLs, hasTheme: Bool) {
+    init(site: Site, urls: SiteURLs, assets: [String: String]) {
         self.site = site
         self.urls = urls
-        self.hasTheme = hasTheme
+        self.assets = assets
         var shared: [String: (Fields, UInt64)] = [:]
         for name in [""] + site.collections.map(\.name) {
-            let f = Self.sharedFields(site: site, urls: urls, hasTheme: hasTheme, collection: name, relative: "")
+            let f = Self.sharedFields(site: site, urls: urls, assets: assets, collection: name, relative: "")
             var h = StableHasher()
             h.combine(.map(f))
             shared[name] = (f, h.finalize())
@@ -21,7 +22,7 @@ struct PageContext: Sendable {
         self.shared = shared
     }
 
-    static func sharedFields(site: Site, urls: SiteURLs, hasTheme: Bool, collection: String, relative: String) -> Fields {
+    static func sharedFields(site: Site, urls: SiteURLs, assets: [String: String], collection: String, relative: String) -> Fields {
         let s = site.settings
         var f = Fields()
         f["site"] = ["title": .string(s.title), "language": .string(s.language), "rtl": .bool(s.isRightToLeft), "base": .string(urls.basePath), "url": .string(urls.absoluteBase)]
@@ -32,12 +33,9 @@ struct PageContext: Sendable {
             ["title": .string(p.title), "url": .string(urls.link("\(p.slug)/")), "current": .bool(relative == "\(p.slug)/")]
         }
         f["nav"] = .list(nav)
-        f["assets"] = [
-            "css": .string(urls.link("assets/site.css")),
-            "sift_css": .string(urls.link("assets/sift.css")),
-            "sift_js": .string(urls.link("assets/sift.js")),
-            "theme_css": .string(hasTheme ? urls.link("assets/theme.css") : ""),
-        ]
+        var assetFields = Fields()
+        for name in assets.keys.sorted() { assetFields[name] = .string(urls.link(assets[name]!)) }
+        f["assets"] = .map(assetFields)
         let search = s.search
         f["search"] = [
             "index": .string(urls.link("search/manifest.json")),
@@ -59,8 +57,8 @@ struct PageContext: Sendable {
     func base(kind: String, title: String, url relative: String, collection: String = "") -> Fields {
         // A standalone page marks itself current in the nav, so it gets its own.
         var f = kind == "page"
-            ? Self.sharedFields(site: site, urls: urls, hasTheme: hasTheme, collection: collection, relative: relative)
-            : shared[collection]?.fields ?? Self.sharedFields(site: site, urls: urls, hasTheme: hasTheme, collection: collection, relative: relative)
+            ? Self.sharedFields(site: site, urls: urls, assets: assets, collection: collection, relative: relative)
+            : shared[collection]?.fields ?? Self.sharedFields(site: site, urls: urls, assets: assets, collection: collection, relative: relative)
         var page: Fields = ["title": .string(title), "url": .string(urls.link(relative)), "kind": .string(kind),
                             "permalink": .string(urls.absoluteBase.isEmpty ? "" : urls.absoluteBase + relative)]
         for (k, flag) in Self.kindFlags { page[flag] = .bool(k == kind) }

@@ -13,9 +13,9 @@ struct PageRenderer {
     /// The links of every Markdown page rendered, when they are to be checked.
     let links: Locked<[PageLinks]>?
 
-    init(site: Site, templates: TemplateSet, writer: OutputWriter, checksLinks: Bool) {
+    init(site: Site, templates: TemplateSet, assets: SiteAssets, writer: OutputWriter, checksLinks: Bool) {
         self.templates = templates
-        self.context = PageContext(site: site, urls: SiteURLs(settings: site.settings), hasTheme: !site.settings.theme.isEmpty)
+        self.context = PageContext(site: site, urls: SiteURLs(settings: site.settings), assets: assets.templateNames())
         self.writer = writer
         self.unsafeMarkdown = site.settings.unsafeMarkdown
         self.links = checksLinks ? Locked([]) : nil
@@ -56,29 +56,4 @@ struct PageRenderer {
         return ("\(p.slug)/", md)
     }
 
-    /// The built-in assets, the theme's variables, and Templates/assets copied as they are.
-    func assets(_ site: Site, siteFolder: URL) throws {
-        for (name, bytes) in BuiltinResources.assets { try writer.write("assets/\(name)", bytes) }
-        if !site.settings.theme.isEmpty {
-            let vars = site.settings.theme.map { "--sift-\($0.key.replacingOccurrences(of: "_", with: "-")):\($0.value)" }
-            try writer.write("assets/theme.css", text: ":root{\(vars.joined(separator: ";"))}\n")
-        }
-        try copyTree(siteFolder.appendingPathComponent("Templates/assets"), relative: "assets")
-    }
-
-    /// Copies a folder into the output; links are skipped so nothing outside the site is read.
-    private func copyTree(_ folder: URL, relative: String) throws {
-        guard FileSystem.isDirectory(folder) else { return }
-        for name in FileSystem.list(folder) where !name.hasPrefix(".") {
-            let url = folder.appendingPathComponent(name)
-            let attrs = try? FileManager.default.attributesOfItem(atPath: url.path)
-            let type = attrs?[.type] as? FileAttributeType
-            if type == .typeSymbolicLink { continue }
-            if type == .typeDirectory {
-                try copyTree(url, relative: "\(relative)/\(name)")
-            } else {
-                try writer.write("\(relative)/\(name)", try FileSystem.read(url, displayPath: url.path))
-            }
-        }
-    }
 }

@@ -64,6 +64,11 @@ public struct SearchIndex {
             throw store.corrupt(file, "base: expected a string")
         }
         self.base = base
+        guard let files = manifest["files"] as? [String: String] ?? (manifest["files"] == nil ? [:] : nil),
+              files.values.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } }) else {
+            throw store.corrupt(file, "files: expected an object of hashes")
+        }
+        store.files = files
         guard let shardCount = manifest["shards"] as? Int, shardCount >= 0 else {
             throw store.corrupt(file, "shards: expected a whole number")
         }

@@ -79,14 +79,14 @@ public struct SearchIndexBuilder {
 
     /// Writes manifest.json (and, when sharded, docs-N.json and shard-N.json) into the directory.
     public mutating func write(to searchDirectory: URL, baseURL: String) throws {
-        try FileManager.default.createDirectory(at: searchDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: searchDirectory.appendingPathComponent(IndexFileNames.folder), withIntermediateDirectories: true)
         try write(baseURL: baseURL) { name, bytes in try Data(bytes).write(to: searchDirectory.appendingPathComponent(name)) }
     }
 
-    /// Renders the index files and hands each to `save` (name, bytes), on every core; the
-    /// first error is thrown.
+    /// Renders the index files and hands each to `save` (path under search/, bytes) under its
+    /// immutable name (`IndexFileNames`), on every core; the first error is thrown.
     mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
-        let files = render(baseURL: baseURL)
+        let files = IndexFileNames.named(render(baseURL: baseURL))
         let failures = ErrorBox()
         _ = ParallelMap.map(files) { file in
             do { try save(file.0, file.1) } catch { failures.set(error) }
@@ -148,7 +148,10 @@ public struct SearchIndexBuilder {
             bytes += Array("}\n".utf8)
             return [("manifest.json", bytes)] + files
         }
-        let bounds = words.packBuckets(target: max(shardTarget, words.estimatedBytes / 1024))
+        // Past about 1,024 shards the target doubles, in steps, so an edit leaves it alone.
+        var target = shardTarget
+        while target * 1024 < words.estimatedBytes { target *= 2 }
+        let bounds = words.packBuckets(target: target)
         m.raw(",\"shards\":\(bounds.count + 1),\"bounds\":"); m.ints(bounds)
         writeCollections(layout, documentTables, into: &m, files: &files)
         m.raw("}\n")

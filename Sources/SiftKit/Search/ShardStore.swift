@@ -8,6 +8,8 @@ final class ShardStore {
     var inline: [String: String] = [:]
     var shards: [Int: [String: String]] = [:]
     var read: [(name: String, bytes: Int)] = []
+    /// The manifest's `files`: each name's hash, where the file is stored under its immutable name.
+    var files: [String: String] = [:]
     /// Files already parsed (name → JSON value), read instead of the directory's.
     private let parsed: [String: Any]?
 
@@ -25,7 +27,14 @@ final class ShardStore {
 
     /// An error about one file of the index, printed as `public/search/shard-3.json: error: …`.
     func corrupt(_ name: String, _ message: String) -> SiftError {
-        SiftError(message, at: SourcePosition(path: displayPath + "/" + name, line: 0))
+        SiftError(message, at: SourcePosition(path: displayPath + "/" + path(name), line: 0))
+    }
+
+    /// Where the file the index calls `name` is, relative to its folder (docs/search-index.md,
+    /// "File names"); files already parsed go by the names the index calls them.
+    func path(_ name: String) -> String {
+        guard parsed == nil else { return name }
+        return files[name].map { IndexFileNames.path(name, hash: $0) } ?? name
     }
 
     func object(_ name: String) throws -> Any {
@@ -38,12 +47,12 @@ final class ShardStore {
             read.append((name, 0))
             return value
         }
-        let url = directory.appendingPathComponent(name)
+        let url = directory.appendingPathComponent(path(name))
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw corrupt(name, "cannot read the search index: run `sift build` again")
         }
-        read.append((name, data.count))
+        read.append((path(name), data.count))
         do { return try JSONSerialization.jsonObject(with: data) } catch {
             throw corrupt(name, "not valid JSON")
         }

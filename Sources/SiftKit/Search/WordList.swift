@@ -165,18 +165,37 @@ struct WordList {
     }
 
     /// Contiguous runs of buckets of about `target` bytes each: the first bucket of every
-    /// shard but the first.
+    /// shard but the first. A shard starts at bucket b when b comes first in a fixed pseudo-random
+    /// order (`landmark`) among the buckets starting within `target / 2` bytes of it, so bounds
+    /// are at least that far apart and `target` on average, and whether b starts one depends only
+    /// on the buckets near it: an edit moves no bound away from the buckets it changed, and the
+    /// shards between keep their bytes and names (docs/search-index.md, "Sharding").
     func packBuckets(target: Int) -> [Int] {
+        let reach = max(1, target / 2)
+        var starts = [Int](repeating: 0, count: IndexFormat.buckets + 1) // bytes before bucket b
+        for b in 0..<IndexFormat.buckets { starts[b + 1] = starts[b] + bucketBytes[b] }
+        let total = starts[IndexFormat.buckets]
         var bounds: [Int] = []
-        var size = 0
-        for b in 0..<IndexFormat.buckets {
-            if size > 0 && size + bucketBytes[b] / 2 > target {
-                bounds.append(b)
-                size = 0
+        var low = 0 // the first bucket within reach of b
+        for b in 1..<IndexFormat.buckets where starts[b] >= reach && total - starts[b] >= reach {
+            while starts[low] < starts[b] - reach { low += 1 }
+            var first = true
+            var c = low
+            while first && c < IndexFormat.buckets && starts[c] <= starts[b] + reach {
+                if c != b && Self.landmark(c) < Self.landmark(b) { first = false }
+                c += 1
             }
-            size += bucketBytes[b]
+            if first { bounds.append(b) }
         }
         return bounds
+    }
+
+    /// A fixed pseudo-random order of the buckets, the same in every build.
+    private static func landmark(_ b: Int) -> UInt32 {
+        var h = UInt32(truncatingIfNeeded: b) &* 0x9E37_79B1
+        h ^= h >> 15
+        h = h &* 0x85EB_CA77
+        return h ^ (h >> 13)
     }
 
     /// `{"word":"postings",…}` for the given words, each with its postings (primary) or as a

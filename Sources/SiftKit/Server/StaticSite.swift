@@ -44,8 +44,10 @@ final class StaticSite: @unchecked Sendable {
             }
             if path == "/__sift/events" { return live.events() }
         }
+        // What a host does with it: read, never served.
+        if path == "/" + HeadersFile.name { return .response(notFound(request)) }
         switch resolve(String(path)) {
-        case .file(let file): return .response(serve(file, request: request, status: 200))
+        case .file(let file): return .response(serve(file, request: request, status: 200, cacheControl: cacheControl(for: String(path))))
         case .redirect:
             // path starts with one "/" only (resolve refused "//"), so this never leaves the site.
             let location = path + "/" + (query.map { "?" + $0 } ?? "")
@@ -91,7 +93,13 @@ final class StaticSite: @unchecked Sendable {
         return HTTPResponse(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: body)
     }
 
-    private func serve(_ file: String, request: HTTPRequest, status: Int) -> HTTPResponse {
+    /// The Cache-Control the build's `_headers` gives a path, as Netlify and Cloudflare Pages send it.
+    private func cacheControl(for path: String) -> String {
+        let rules = (try? String(contentsOfFile: root.path + "/" + HeadersFile.name, encoding: .utf8)).map(HeadersFile.init(parsing:))
+        return rules?.cacheControl(for: path) ?? HeadersFile.revalidate
+    }
+
+    private func serve(_ file: String, request: HTTPRequest, status: Int, cacheControl: String = "no-cache") -> HTTPResponse {
         var st = stat()
         guard stat(file, &st) == 0, let data = FileManager.default.contents(atPath: file) else { return HTTPResponse.text(404) }
         let type = StaticSite.contentType(file)
@@ -109,7 +117,7 @@ final class StaticSite: @unchecked Sendable {
         if let copy { etag += "-" + copy.coding } else if gzip { etag += "-gz" }
         var headers: [(name: String, value: String)] = [
             ("Content-Type", type), ("ETag", "\"\(etag)\""), ("Last-Modified", HTTPDate.format(mtime)),
-            ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff"),
+            ("Cache-Control", cacheControl), ("X-Content-Type-Options", "nosniff"),
         ]
         if compressible { headers.append(("Vary", "Accept-Encoding")) }
         if status == 200 {

@@ -156,7 +156,7 @@ enum UnionCorpus {
 @Test func unionsLeaveAnswersAlone() throws {
     let with = try SearchIndex(directory: UnionCorpus.build(unionFanOut: 0))
     let without = try SearchIndex(directory: UnionCorpus.build(unionFanOut: Int.max))
-    let unionFiles = try FileManager.default.contentsOfDirectory(atPath: with.directory.path).filter { $0.hasPrefix("union-") }
+    let unionFiles = filesUnder(with.directory).filter { $0.hasPrefix("immutable/union-") }
     #expect(!unionFiles.isEmpty)
     for stem in UnionCorpus.stems {
         for n in 3...5 {
@@ -202,14 +202,17 @@ enum UnionCorpus {
 func snapshot(_ name: String, _ built: URL) throws {
     let fm = FileManager.default
     let snapshot = Fixtures.url("search-index").appendingPathComponent(name)
-    let files = try fm.contentsOfDirectory(atPath: built.path).sorted()
+    let files = filesUnder(built)
     if ProcessInfo.processInfo.environment["SIFT_RECORD"] == "1" {
         try? fm.removeItem(at: snapshot)
-        try fm.createDirectory(at: snapshot, withIntermediateDirectories: true)
-        for f in files { try fm.copyItem(at: built.appendingPathComponent(f), to: snapshot.appendingPathComponent(f)) }
+        for f in files {
+            let target = snapshot.appendingPathComponent(f)
+            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fm.copyItem(at: built.appendingPathComponent(f), to: target)
+        }
         return
     }
-    let recorded = (try? fm.contentsOfDirectory(atPath: snapshot.path).sorted()) ?? []
+    let recorded = filesUnder(snapshot)
     #expect(recorded == files, "Tests/Fixtures/search-index/\(name) is out of date: SIFT_RECORD=1 swift test")
     for f in files where recorded.contains(f) {
         let same = try Data(contentsOf: built.appendingPathComponent(f)) == Data(contentsOf: snapshot.appendingPathComponent(f))

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The files of public/assets/: the built-in ones, the theme's variables and Templates/assets,
+/// each under its own name and under its immutable name (docs/deploy.md, "Immutable names"),
+/// which is the one templates get as `assets.NAME`.
+struct SiteAssets: Sendable {
+    /// Every file by its path under assets/, in the order written: a site's own replaces a built-in one.
+    let files: [(path: String, bytes: [UInt8])]
+    /// Each file's immutable path under assets/.
+    let hashed: [String: String]
+
+    /// Reads Templates/assets (links skipped, so nothing outside the site is read) over the built-in assets.
+    init(site: Site, siteFolder: URL) throws {
+        var files = BuiltinResources.assets.map { (path: $0.0, bytes: $0.1) }
+        if !site.settings.theme.isEmpty {
+            let vars = site.settings.theme.map { "--sift-\($0.key.replacingOccurrences(of: "_", with: "-")):\($0.value)" }
+            files.append(("theme.css", Array(":root{\(vars.joined(separator: ";"))}\n".utf8)))
+        }
+        for (path, bytes) in try Self.tree(siteFolder.appendingPathComponent("Templates/assets"), relative: "") {
+            if let i = files.firstIndex(where: { $0.path == path }) { files[i].bytes = bytes } else { files.append((path, bytes)) }
+        }
+        self.files = files
+        self.hashed = Self.immutableNames(files)
+    }
+
+    /// The search bar's modules import one another (`"./sift-core.js"`, and back from
+    /// sift-facets.js): their immutable copies import the immutable names instead, so each name
+    /// hashes the bytes of every module together, a cycle needing no order.
+    static let modules = Set(BuiltinResources.assets.map(\.0).filter { $0.hasSuffix(".js") })
+
+    private static func immutableNames(_ files: [(path: String, bytes: [UInt8])]) -> [String: String] {
+        var together: [UInt8] = []
+        for (path, bytes) in files where modules.contains(path) { together += Array(path.utf8) + [0] + bytes }
+        var hashed: [String: String] = [:]
+        for (path, bytes) in files {
+            hashed[path] = ContentHash.name(path, for: modules.contains(path) ? bytes + [0] + together : bytes)
+        }
+        return hashed
+    }
+
+    /// The bytes of a file's immutable copy: a module's imports of the others by their immutable names.
+    private static func immutableBytes(_ path: String, _ bytes: [UInt8], _ hashed: [String: String]) -> [UInt8] {
+        guard modules.contains(path) else { return bytes }
+        var text = String(decoding: bytes, as: UTF8.self)
+        for module in modules.sorted() { text = text.replacingOccurrences(of: "\"./\(module)\"", with: "\"./\(hashed[module]!)\"") }
+        return Array(text.utf8)
+    }
+
+    /// The template names of the assets: every path with each run of characters other than
+    /// letters and digits as `_` (`sift.js` → `sift_js`, `img/logo.png` → `img_logo_png`), each
+    /// the file's immutable path under the output, and `css` for site.css.
+    func templateNames() -> [String: String] {
+        var names: [String: String] = [:]
+        for (path, _) in files {
+            let name = path.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).joined(separator: "_")
+            names[name] = "assets/" + hashed[path]!
+        }
+        names["css"] = names["site_css"]
+        return names
+    }
+
+    /// Writes every file under both names.
+    func write(to writer: OutputWriter) throws {
+        for (path, bytes) in files {
+            try writer.write("assets/\(path)", bytes)
+            try writer.write("assets/" + hashed[path]!, Self.immutableBytes(path, bytes, hashed))
+        }
+    }
+
+    /// The files of a folder by their path under it.
+    private static func tree(_ folder: URL, relative: String) throws -> [(String, [UInt8])] {
+        guard FileSystem.isDirectory(folder) else { return [] }
+        var out: [(String, [UInt8])] = []
+        for name in FileSystem.list(folder).sorted() where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+            if type == .typeSymbolicLink { continue }
+            let path = relative.isEmpty ? name : "\(relative)/\(name)"
+            if type == .typeDirectory { out += try tree(url, relative: path) } else { out.append((path, try FileSystem.read(url, displayPath: url.path))) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,36 @@
+/// The index's immutable names (docs/search-index.md, "File names"): every file of the index but
+/// the manifest is written as `immutable/NAME.HASH.EXT`, and the manifest's `files` maps each
+/// NAME to its HASH. Readers resolve every name through `files`, so a file the writer adds gets
+/// its immutable name without either side knowing it.
+enum IndexFileNames {
+    /// The entry point, the one file of the index whose name stays.
+    static let manifest = "manifest.json"
+    /// The folder, beside the manifest, of the files named by their hash.
+    static let folder = "immutable/"
+
+    /// The files of a render (names relative to search/) under their immutable names, the
+    /// manifest first and holding `files`; a render of the manifest alone is left as it is.
+    static func named(_ files: [(String, [UInt8])]) -> [(String, [UInt8])] {
+        guard let m = files.firstIndex(where: { $0.0 == manifest }) else { return files }
+        let others = files.indices.filter { $0 != m }.map { files[$0] }
+        guard !others.isEmpty else { return files }
+        let hashes = ParallelMap.map(others) { ContentHash.of($0.1) }
+        var entries: [UInt8] = Array(",\"files\":{".utf8)
+        let order = others.indices.sorted { others[$0].0.utf8.lexicographicallyPrecedes(others[$1].0.utf8) }
+        for (k, i) in order.enumerated() {
+            if k > 0 { entries.append(UInt8(ascii: ",")) }
+            JSONWriter.string(others[i].0.utf8, into: &entries)
+            entries.append(UInt8(ascii: ":"))
+            JSONWriter.string(hashes[i].utf8, into: &entries)
+        }
+        entries.append(UInt8(ascii: "}"))
+        var bytes = files[m].1
+        // The manifest is one object and a newline: `files` goes in before its closing brace.
+        guard bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "}") else { return files }
+        bytes.insert(contentsOf: entries, at: bytes.count - 2)
+        return [(manifest, bytes)] + zip(others, hashes).map { (path($0.0.0, hash: $0.1), $0.0.1) }
+    }
+
+    /// Where the file of `name` and `hash` is, relative to the manifest's folder.
+    static func path(_ name: String, hash: String) -> String { folder + ContentHash.name(name, hash: hash) }
+}

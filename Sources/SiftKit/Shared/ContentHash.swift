@@ -1,0 +1,29 @@
+/// Content-hashed file names, for files a host may cache forever (docs/deploy.md, "Immutable
+/// names"): `NAME.HASH.EXT`, HASH the first 12 hex digits of the bytes' `StableHasher` hash, so
+/// the same bytes get the same name in every build and other bytes another name.
+enum ContentHash {
+    /// Hex digits in a name's hash.
+    static let digits = 12
+
+    /// The hash of some bytes as it goes into a name.
+    static func of(_ bytes: some Collection<UInt8>) -> String {
+        var h = StableHasher()
+        let done: Void? = bytes.withContiguousStorageIfAvailable { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if done == nil { Array(bytes).withUnsafeBytes { h.combine(bytes: $0) } }
+        let hex = String(h.finalize(), radix: 16)
+        return String((String(repeating: "0", count: 16 - hex.count) + hex).prefix(digits))
+    }
+
+    /// `name` with the hash before its extension: `shard-3.json` → `shard-3.0123456789ab.json`,
+    /// `assets/img/logo.png` → `assets/img/logo.0123456789ab.png`; a name without one ends with it.
+    static func name(_ name: String, hash: String) -> String {
+        let file = name.lastIndex(of: "/").map { name.index(after: $0) } ?? name.startIndex
+        guard let dot = name[file...].lastIndex(of: "."), dot > file else { return name + "." + hash }
+        return name[..<dot] + "." + hash + name[dot...]
+    }
+
+    /// `name` with the hash of `bytes`.
+    static func name(_ name: String, for bytes: some Collection<UInt8>) -> String {
+        Self.name(name, hash: of(bytes))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// Files a page or the index names carry their content's hash (docs/deploy.md, "Immutable
+/// names"): the same content gets the same names, and an edit renames only what it changed.
+struct ImmutableNamesTests {
+    /// A site large enough to shard: 400 pages of 40 random six-letter words each.
+    static func shardedSite() throws -> (TestSite, bodies: [[String]]) {
+        var rng = SeededRNG(state: 17)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let bodies = (0..<400).map { _ in (0..<40).map { _ in String((0..<6).map { _ in letters.randomElement(using: &rng)! }) } }
+        var files = ["Content/notes/notes.txt": (0..<400).map { "Note \($0)" }.joined(separator: "\n") + "\n",
+                     "Templates/assets/extra.css": "body{margin:0}\n"]
+        for (i, words) in bodies.enumerated() { files["Content/notes/note-\(i).md"] = words.joined(separator: " ") + "\n" }
+        return (try TestSite(files), bodies)
+    }
+
+    func build(_ site: TestSite, into output: URL, _ extra: [String] = []) throws -> [String: Data] {
+        let outcome = site.build(["--output", output.path] + extra)
+        try #require(outcome.status == 0, "\(outcome.stderr)")
+        return site.snapshot(of: output)
+    }
+
+    @Test func twoCleanBuildsGiveTheSameNamesAndBytes() throws {
+        let (site, _) = try Self.shardedSite()
+        defer { site.delete() }
+        let first = try build(site, into: site.root.appendingPathComponent("one"), ["--clean"])
+        let second = try build(site, into: site.root.appendingPathComponent("two"), ["--clean"])
+        #expect(first == second)
+        let index = first.keys.filter { $0.hasPrefix("search/") }.sorted()
+        #expect(index.allSatisfy { $0 == "search/manifest.json" || $0.contains(/^search\/immutable\/(shard|union|docs)-\d+\.[0-9a-f]{12}\.json$/) })
+        #expect(index.count > 10, "the site is sharded")
+        // Every file the manifest names is there under the name of its bytes.
+        let manifest = try #require(JSONSerialization.jsonObject(with: first["search/manifest.json"]!) as? [String: Any])
+        let files = try #require(manifest["files"] as? [String: String])
+        #expect(files.count == index.count - 1)
+        for (name, hash) in files {
+            let bytes = try #require(first["search/" + IndexFileNames.path(name, hash: hash)], "\(name)")
+            #expect(ContentHash.of(bytes) == hash)
+        }
+    }
+
+    @Test func changingOnePageRenamesOnlyThePageItsShardsAndTheManifest() throws {
+        let (site, bodies) = try Self.shardedSite()
+        defer { site.delete() }
+        let before = try build(site, into: site.output)
+        var words = bodies[7]
+        let removed = words[3]
+        words[3] = "quokka"
+        try site.write("Content/notes/note-7.md", words.joined(separator: " ") + "\n")
+        let after = try build(site, into: site.output)
+
+        let changed = Set(after.keys.filter { before[$0] != after[$0] })
+        let renamed = Set(after.keys.filter { before[$0] == nil })
+        let manifest = try #require(JSONSerialization.jsonObject(with: after["search/manifest.json"]!) as? [String: Any])
+        let bounds = try #require(manifest["bounds"] as? [Int])
+        let oldManifest = try #require(JSONSerialization.jsonObject(with: before["search/manifest.json"]!) as? [String: Any])
+        #expect(oldManifest["bounds"] as? [Int] == bounds, "an edit of a few bytes cuts the shards where they were")
+        // The shards of the words that came and went: their own and their trigrams'.
+        var shards = Set<Int>()
+        for word in [removed, "quokka"] {
+            let points = Array(word.unicodeScalars).map(String.init)
+            for offset in 0...max(0, points.count - 3) {
+                let key = points[offset..<min(points.count, offset + 3)].joined()
+                shards.insert(IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds))
+            }
+        }
+        let allowed = Set(shards.flatMap { ["shard-\($0).", "union-\($0)."] })
+        for file in renamed {
+            let name = file.replacingOccurrences(of: "search/immutable/", with: "")
+            #expect(file.hasPrefix("search/immutable/") && allowed.contains { name.hasPrefix($0) }, "\(file) renamed")
+        }
+        #expect(!renamed.isEmpty)
+        #expect(changed.subtracting(renamed) == ["search/manifest.json", "notes/note-7/index.html"])
+    }
+
+    @Test func anEditedAssetGetsANewNameThatEveryPageLinks() throws {
+        let (site, _) = try Self.shardedSite()
+        defer { site.delete() }
+        let layout = "{{< layout}}{{$ head}}<link rel=\"stylesheet\" href=\"{{assets.extra_css}}\">{{/ head}}{{/ layout}}"
+        try site.write("Templates/detail.mustache", layout.replacingOccurrences(of: "{{/ layout}}", with: "{{$ main}}{{item.title}}{{/ main}}{{/ layout}}"))
+        let before = try build(site, into: site.output)
+        let oldName = try #require(before.keys.first { $0.contains(/^assets\/extra\.[0-9a-f]{12}\.css$/) })
+        try site.write("Templates/assets/extra.css", "body{margin:1px}\n")
+        let after = try build(site, into: site.output)
+        let newName = try #require(after.keys.first { $0.contains(/^assets\/extra\.[0-9a-f]{12}\.css$/) })
+        #expect(newName != oldName)
+        #expect(after[newName] == Data("body{margin:1px}\n".utf8))
+        #expect(after["assets/extra.css"] == Data("body{margin:1px}\n".utf8), "the file keeps its own name too")
+        let page = String(decoding: try #require(after["notes/note-3/index.html"]), as: UTF8.self)
+        #expect(page.contains("href=\"/\(newName)\""))
+        let headers = String(decoding: try #require(after["_headers"]), as: UTF8.self)
+        #expect(headers.contains("/\(newName)\n  Cache-Control: public, max-age=31536000, immutable\n"))
+        #expect(headers.contains("/search/immutable/*\n  Cache-Control: public, max-age=31536000, immutable\n"))
+        #expect(headers.contains("/search/manifest.json\n  Cache-Control: public, max-age=0, must-revalidate\n"))
+    }
+
+    @Test func theImmutableScriptImportsTheImmutableCore() throws {
+        let (site, _) = try Self.shardedSite()
+        defer { site.delete() }
+        let built = try build(site, into: site.output)
+        let script = try #require(built.keys.first { $0.contains(/^assets\/sift\.[0-9a-f]{12}\.js$/) })
+        let core = try #require(built.keys.first { $0.contains(/^assets\/sift-core\.[0-9a-f]{12}\.js$/) })
+        let text = String(decoding: built[script]!, as: UTF8.self)
+        #expect(text.contains("from\"./\(core.dropFirst("assets/".count))\""))
+        #expect(!text.contains("./sift-core.js"))
+        #expect(String(decoding: built["index.html"]!, as: UTF8.self).contains("src=\"/\(script)\""))
+    }
+}
