@@ -112,9 +112,9 @@ function corruptIndex(cause) {
 }
 
 // "File names" (IndexFileNames.path): where the file the index calls `name` is, beside the manifest.
-function filePath(name, files = {}) {
+export function filePath(name, files = {}) {
   const hash = files[name];
-  return hash ? `immutable/${name.replace(/(\.[^.]*)?$/, `.${hash}$1`)}` : name;
+  return hash ? `immutable/${name.replace(/(-\d+)?(\.[^.]*)?$/, `.${hash}$2`)}` : name;
 }
 
 /** A search index read from a built site's search/manifest.json, answering as `sift search` does. */

@@ -411,7 +411,7 @@ def focus_with_shards_held(page, url, role):
     """Opens url with every shard request held, and focuses the search field once its index is
     in. Returns the field and release(), which lets the held shards (and later ones) through."""
     held = []
-    page.route("**/search/immutable/shard-*.json", lambda route: held.append(route))
+    page.route("**/search/immutable/shard.*.json", lambda route: held.append(route))
     page.goto(url)
     box = page.get_by_role(role)
     # Focus loads the index; its first results (the empty query's) say it is in.
@@ -421,7 +421,7 @@ def focus_with_shards_held(page, url, role):
 
     def release():
         assert held, "no shard was asked for"
-        page.route("**/search/immutable/shard-*.json", lambda route: route.continue_())
+        page.route("**/search/immutable/shard.*.json", lambda route: route.continue_())
         for route in held:
             route.continue_()
     return box, release

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { SiftIndex, terms } from "../../Sources/SiftKit/Resources/sift-core.js";
+import { SiftIndex, filePath, terms } from "../../Sources/SiftKit/Resources/sift-core.js";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const bin = process.env.SIFT_BIN ?? root + ".build/release/sift";
@@ -249,7 +249,7 @@ export function describe(dir, files) {
   const m = JSON.parse(readFileSync(join(dir, "public/search/manifest.json"), "utf8"));
   const titles = [], collections = [];
   for (const c of m.collections) {
-    const t = typeof c.docs === "string" ? JSON.parse(readFileSync(join(dir, "public/search", c.docs), "utf8")) : c.docs;
+    const t = typeof c.docs === "string" ? JSON.parse(readFileSync(join(dir, "public/search", filePath(c.docs, m.files)), "utf8")) : c.docs;
     titles.push(...t.fields[0].values.slice(0, 400));
     const facets = c.facets && JSON.parse(readFileSync(join(dir, "public/search", c.facets), "utf8")).facets;
     collections.push({ name: c.name, scopes: c.scopes, facets: facets && Object.fromEntries(facets.map((f) => [f.name, f.values])) });

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SiftIndex } from "../../Web/sift-core.js";
+import { SiftIndex, filePath } from "../../Web/sift-core.js";
 import { rng } from "../differential/engines.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -20,8 +20,8 @@ const CASES = Number(process.env.FUZZ_CASES ?? 3000), SEED = Number(process.env.
 function files(dir) {
   const manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8"));
   const out = {};
-  for (const [name, hash] of Object.entries(manifest.files ?? {})) {
-    out[name] = readFileSync(`${dir}/immutable/${name.replace(/(\.[^.]*)?$/, `.${hash}$1`)}`, "utf8");
+  for (const name of Object.keys(manifest.files ?? {})) {
+    out[name] = readFileSync(`${dir}/${filePath(name, manifest.files)}`, "utf8");
   }
   delete manifest.files;
   out["manifest.json"] = JSON.stringify(manifest);

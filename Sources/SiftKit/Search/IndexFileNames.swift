@@ -1,7 +1,8 @@
 /// The index's immutable names (docs/search-index.md, "File names"): every file of the index but
-/// the manifest is written as `immutable/NAME.HASH.EXT`, and the manifest's `files` maps each
-/// NAME to its HASH. Readers resolve every name through `files`, so a file the writer adds gets
-/// its immutable name without either side knowing it.
+/// the manifest is written as `immutable/KIND.HASH.EXT`, and the manifest's `files` maps each of
+/// its names (`shard-3.json`, KIND `shard`) to its HASH. Readers resolve every name through
+/// `files`, so a file the writer adds gets its immutable name without either side knowing it. The
+/// name's number is left out of the path: a shard renumbered when one before it splits keeps its file.
 enum IndexFileNames {
     /// The entry point, the one file of the index whose name stays.
     static let manifest = "manifest.json"
@@ -28,9 +29,23 @@ enum IndexFileNames {
         // The manifest is one object and a newline: `files` goes in before its closing brace.
         guard bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "}") else { return files }
         bytes.insert(contentsOf: entries, at: bytes.count - 2)
-        return [(manifest, bytes)] + zip(others, hashes).map { (path($0.0.0, hash: $0.1), $0.0.1) }
+        // Files of the same bytes are one file, written once.
+        var seen: Set<String> = []
+        return [(manifest, bytes)] + zip(others, hashes).compactMap { file, hash in
+            let path = path(file.0, hash: hash)
+            return seen.insert(path).inserted ? (path, file.1) : nil
+        }
     }
 
-    /// Where the file of `name` and `hash` is, relative to the manifest's folder.
-    static func path(_ name: String, hash: String) -> String { folder + ContentHash.name(name, hash: hash) }
+    /// Where the file of `name` and `hash` is, relative to the manifest's folder:
+    /// `shard-3.json` → `immutable/shard.HASH.json`.
+    static func path(_ name: String, hash: String) -> String {
+        let dot = name.lastIndex(of: ".") ?? name.endIndex
+        var kind = name[..<dot]
+        if let dash = kind.lastIndex(of: "-"), kind.index(after: dash) < kind.endIndex,
+           kind[kind.index(after: dash)...].allSatisfy(\.isASCII), kind[kind.index(after: dash)...].allSatisfy(\.isNumber) {
+            kind = kind[..<dash]
+        }
+        return folder + kind + "." + hash + name[dot...]
+    }
 }

@@ -199,8 +199,8 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     let dir = temporaryFolder("sift-tables")
     try builder.write(to: dir, baseURL: "/")
     let files = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("immutable").path)
-    #expect(files.contains { $0.hasPrefix("docs-0.") })
-    #expect(!files.contains { $0.hasPrefix("shard-") })
+    #expect(files.contains { $0.hasPrefix("docs.") })
+    #expect(!files.contains { $0.hasPrefix("shard.") })
     #expect(try SearchIndex(directory: dir).search("Document number 7 of a long table").results.first?.slug == "d7")
 }
 

@@ -156,7 +156,7 @@ enum UnionCorpus {
 @Test func unionsLeaveAnswersAlone() throws {
     let with = try SearchIndex(directory: UnionCorpus.build(unionFanOut: 0))
     let without = try SearchIndex(directory: UnionCorpus.build(unionFanOut: Int.max))
-    let unionFiles = filesUnder(with.directory).filter { $0.hasPrefix("immutable/union-") }
+    let unionFiles = filesUnder(with.directory).filter { $0.hasPrefix("immutable/union.") }
     #expect(!unionFiles.isEmpty)
     for stem in UnionCorpus.stems {
         for n in 3...5 {
