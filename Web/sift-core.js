@@ -122,8 +122,11 @@ export class SiftIndex {
   /**
    * Fetches the manifest and the document tables it names. `hint()` is the text typed meanwhile:
    * its terms' shards are requested before the tables are built, so their round trip overlaps it.
+   * `revalidate`: the manifest past the browser's cache. A file fetched `recheckAfter` ms or more
+   * after the manifest waits for the manifest to be asked again, and fails when a deploy changed
+   * the files it names (docs/deploy.md, "Deploys under an open page").
    */
-  static async load(manifestURL, { fetch = globalThis.fetch, hint, revalidate = false } = {}) {
+  static async load(manifestURL, { fetch = globalThis.fetch, hint, revalidate = false, recheckAfter = 10_000 } = {}) {
     const url = new URL(manifestURL, globalThis.location?.href);
     const fetchJSON = async (name, init) => {
       const response = await fetch(new URL(name, url).href, init);
@@ -131,11 +134,22 @@ export class SiftIndex {
       return response.json();
     };
     try {
-      // `revalidate`: past the browser's cache, as after a deploy (docs/deploy.md).
-      const manifest = await fetchJSON(url.href, revalidate ? { cache: "no-cache" } : undefined);
+      const latest = () => fetchJSON(url.href, { cache: "no-cache" });
+      const manifest = await (revalidate ? latest() : fetchJSON(url.href));
       const { version } = manifest;
       if (version !== IndexFormat.version) throw Object.assign(Error(`sift: index version ${version}`), { newer: version > IndexFormat.version });
-      const fetchFile = (name) => fetchJSON(filePath(name, manifest.files));
+      const files = JSON.stringify(manifest.files);
+      let checked = Date.now(), check;
+      const fetchFile = async (name) => {
+        if (Date.now() - checked >= recheckAfter) {
+          checked = Date.now();
+          check = latest().then((now) => {
+            if (JSON.stringify(now.files) != files) throw Error("sift: the site was deployed again");
+          });
+        }
+        await check;
+        return fetchJSON(filePath(name, manifest.files));
+      };
       const tables = await Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))));
       return new SiftIndex(manifest, tables, fetchFile, hint);
     } catch (error) {

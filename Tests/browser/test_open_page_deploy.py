@@ -1,0 +1,158 @@
+"""A page opened before a deploy and searched after it (docs/deploy.md, "Deploys under an open
+page"): the site is served through a small caching proxy that keeps each answer for the max-age
+the build's `_headers` gives it, as a CDN does, and rebuilt while the page stays open. The page
+must answer from the new index, with no console error and no failed request."""
+import http.server
+import re
+import shutil
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import siftsite
+
+WORDS = 600
+
+
+def notes(changes: dict) -> dict:
+    """A site of WORDS notes, sharded: each note's body holds its own made-up words."""
+    files = {"Content/notes/notes.txt": "".join(f"Note {i}\n" for i in range(WORDS)),
+             "Content/notes/collection.yml": "title: Notes\n"}
+    for i in range(WORDS):
+        body = " ".join(f"w{i}x{k}{'abcdefghij'[(i * 7 + k) % 10]}{'klmnopqrst'[(i + k * 3) % 10]}word" for k in range(40))
+        files[f"Content/notes/note-{i}.md"] = changes.get(i, body) + "\n"
+    return files
+
+
+class CachingProxy:
+    """Forwards GETs to `origin` and keeps each answer for its Cache-Control max-age, as a CDN
+    does; a file removed at the origin is still answered while its copy is fresh."""
+
+    def __init__(self, origin: str):
+        cache, self.requests, lock = {}, [], threading.Lock()
+        requests = self.requests
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                with lock:
+                    requests.append(self.path)
+                    hit = cache.get(self.path)
+                if hit and hit[0] > time.monotonic():
+                    return self.answer(*hit[1:])
+                try:
+                    with urllib.request.urlopen(origin + self.path) as r:
+                        status, headers, body = r.status, r.headers, r.read()
+                except urllib.error.HTTPError as e:
+                    status, headers, body = e.code, e.headers, e.read()
+                age = re.search(r"max-age=(\d+)", headers.get("Cache-Control", ""))
+                if status == 200 and age and int(age.group(1)) > 0:
+                    with lock:
+                        cache[self.path] = (time.monotonic() + int(age.group(1)), status, headers, body)
+                self.answer(status, headers, body)
+
+            def answer(self, status, headers, body):
+                self.send_response(status)
+                for k in ["Content-Type", "Cache-Control", "Last-Modified"]:
+                    if headers.get(k):
+                        self.send_header(k, headers.get(k))
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def headers_of(built: Path) -> dict:
+    """The build's _headers as {path or prefix*: Cache-Control}."""
+    rules, path = {}, None
+    for line in (built / "_headers").read_text().splitlines():
+        if line and not line[0].isspace() and not line.startswith("#"):
+            path = line.strip()
+        elif path and line.strip().lower().startswith("cache-control:"):
+            rules[path] = line.split(":", 1)[1].strip()
+    return rules
+
+
+@pytest.fixture
+def deployed():
+    """The notes site built and served as a host with the build's _headers would, behind the
+    caching proxy: yields (proxy, deploy(changes)), which rebuilds the site in place."""
+    site = siftsite.fixture_site(notes({5: "quokkaone lives here"}))
+    tmp = Path(tempfile.mkdtemp(prefix="sift-open-page-"))
+    built = siftsite.build(site, tmp)
+
+    def cache_control(path: str) -> str:
+        for rule, value in headers_of(built).items():
+            if path == rule or rule.endswith("*") and path.startswith(rule[:-1]):
+                return value
+        return "public, max-age=0, must-revalidate"
+
+    class Origin(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            self.send_header("Cache-Control", cache_control(self.path))
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    import functools
+    origin = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Origin, directory=str(built)))
+    threading.Thread(target=origin.serve_forever, daemon=True).start()
+    proxy = CachingProxy(f"http://127.0.0.1:{origin.server_address[1]}")
+
+    def deploy(changes: dict):
+        for rel, text in notes(changes).items():
+            (site / rel).write_text(text, encoding="utf-8")
+        siftsite.build(site, tmp)
+
+    try:
+        yield proxy, deploy
+    finally:
+        proxy.close()
+        origin.shutdown()
+        origin.server_close()
+        shutil.rmtree(site, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def shown(page) -> list:
+    return page.locator("[data-sift-list=notes]").get_by_role("link").all_inner_texts()
+
+
+def test_a_page_open_across_a_deploy_searches_the_new_index(page, deployed):
+    proxy, deploy = deployed
+    failed = []
+    page.on("response", lambda r: r.status >= 400 and failed.append(r.url))
+    page.goto(proxy.url + "/notes/")
+    field = page.get_by_role("searchbox")
+    field.fill("quokkaone")
+    expect(page.get_by_role("status")).to_have_text("1 result")
+    assert shown(page) == ["Note 5"]
+
+    # The word moves from note 5 to note 9, and note 5 gets another: their shards change names.
+    deploy({5: "wombatwo lives here now", 9: "quokkaone moved in"})
+    # Past the time an index trusts its manifest without asking again.
+    time.sleep(10.5)
+    field.fill("wombatwo")
+    expect(page.get_by_role("status")).to_have_text("1 result")
+    assert shown(page) == ["Note 5"]
+    field.fill("quokkaone")
+    expect(page.get_by_role("status")).to_have_text("1 result")
+    assert shown(page) == ["Note 9"]
+    assert failed == []
+    assert proxy.requests.count("/search/manifest.json") >= 2, proxy.requests
