@@ -287,6 +287,7 @@ def main():
                     print(f"{'':>8} pagefind first query {t!r:<12} {q['requests']} requests, {q['gzip']/1e3:.1f} KB gzip"
                           f" ({q['raw']/1e3:.0f} KB as served), {q['hits']} results; Chromium, import to top 10 data():"
                           f" {q['cold_median_ms']:.0f} ms ({timed})")
+        deploy_figures(site, out, page, terms)
         if hugo and os.path.isdir(os.path.join(d, "hugo")):
             hsite = os.path.join(d, "hugo")
             hruns = 2 if n >= 100000 else runs
@@ -294,6 +295,46 @@ def main():
                                           prepare=lambda: shutil.rmtree(os.path.join(hsite, "public"), ignore_errors=True))
             print(f"{n:>8} {'hugo':<6} {med:>9.2f} {best:>8.2f} {peak:>8.0f}")
         sys.stdout.flush()
+
+
+def output_files(out):
+    """{path: bytes' hash} of every file of the output but the compressed copies."""
+    files = {}
+    for dirpath, _, names in os.walk(out):
+        for name in names:
+            if not name.endswith((".gz", ".br")):
+                path = os.path.join(dirpath, name)
+                files[os.path.relpath(path, out)] = hash(open(path, "rb").read())
+    return files
+
+
+def deploy_figures(site, out, page, terms):
+    """What a deploy costs (docs/deploy.md): the first queries served with the build's
+    precompressed copies, and the files a one-page edit renames (the ones every visitor's cache
+    must fetch again)."""
+    subprocess.run([SIFT, "build", "--site", site, "--quiet", "--precompress"], check=True)
+    for q in first_queries(os.path.join(out, "search"), terms[:4]):
+        print(f"{'':>8} first query {q['term']!r:<12} with --precompress: {q['requests']} requests after the page,"
+              f" {q['precompressed']/1e3:.1f} KB on the wire (the build's .br copies)")
+    before = output_files(out)
+    original = open(page, "rb").read()
+    text = original.decode()
+    body = text.split("\n---\n", 1)[-1]
+    word = next(w for w in body.split() if w.isalpha() and len(w) > 5)
+    open(page, "w").write(text.replace(word, "quokkazz", 1))
+    subprocess.run([SIFT, "build", "--site", site, "--quiet", "--precompress"], check=True)
+    after = output_files(out)
+    open(page, "wb").write(original)
+    renamed = sorted(p for p in after if p not in before)
+    rewritten = sorted(p for p in after if p in before and after[p] != before[p])
+    index = sum(1 for p in after if p.startswith("search/immutable/"))
+    kinds = {}
+    for p in renamed:
+        kind = os.path.basename(p).split(".")[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print(f"{'':>8} deploy  one page's word {word!r} changed: {len(renamed)} files renamed"
+          f" ({', '.join(f'{v} {k}' for k, v in sorted(kinds.items())) or 'none'}) of {index} index files,"
+          f" {len(rewritten)} rewritten under their names ({', '.join(rewritten)})")
 
 
 def serve_rebuilds(site, page, edits):

@@ -1,6 +1,9 @@
 // The cost of a visitor's first query, measured with the real client: sift-core.js loads the
 // built index through a fetch that counts files, then answers each term from a cold start.
+// `precompressed`: the bytes of the build's own FILE.br (else FILE.gz, else FILE) for each file
+// read, what a host serving `--precompress` copies sends a browser that accepts brotli.
 //   node Benchmarks/first_query.mjs SEARCH_DIR TERM...   -> one JSON line per term
+import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -8,10 +11,11 @@ import { SiftIndex } from "../Sources/SiftKit/Resources/sift-core.js";
 
 const [dir, ...terms] = process.argv.slice(2);
 for (const term of terms) {
-  const read = [];
+  const read = [], sent = [];
   const fetch = async (url) => {
-    const bytes = await readFile(fileURLToPath(url));
+    const path = fileURLToPath(url), bytes = await readFile(path);
     read.push(bytes);
+    sent.push([".br", ".gz"].map((ext) => path + ext).filter(existsSync).map((copy) => statSync(copy).size)[0] ?? bytes.length);
     return { ok: true, status: 200, json: async () => JSON.parse(bytes) };
   };
   const start = performance.now();
@@ -24,7 +28,7 @@ for (const term of terms) {
   const warm = performance.now() - done;
   console.log(JSON.stringify({
     term, requests: read.length, raw: read.reduce((a, b) => a + b.length, 0),
-    gzip: read.reduce((a, b) => a + gzipSync(b, { level: 6 }).length, 0), total: r.total,
+    gzip: read.reduce((a, b) => a + gzipSync(b, { level: 6 }).length, 0), precompressed: sent.reduce((a, b) => a + b, 0), total: r.total,
     load_ms: +(loaded - start).toFixed(1), query_ms: +(done - loaded).toFixed(1), warm_ms: +warm.toFixed(1),
   }));
 }

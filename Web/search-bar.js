@@ -232,7 +232,8 @@ export class SiftSearch {
     } catch (error) {
       if (error.cause?.newer && reloadOnce()) return;
       console.warn(error);
-      this.say("Search is unavailable");
+      // Unless Cancel came while the index was asked for again.
+      if (this.active) this.say("Search is unavailable");
     }
   }
 

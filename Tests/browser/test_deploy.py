@@ -30,9 +30,15 @@ http {{
     fastcgi_temp_path {tmp}/fastcgi;
     uwsgi_temp_path {tmp}/uwsgi;
     scgi_temp_path {tmp}/scgi;
+    map $uri $sift_cache_control {{
+        "~^/repo/search/immutable/"                 "public, max-age=31536000, immutable";
+        "~^/repo/assets/.+\\.[0-9a-f]{{12}}\\.[^./]+$"  "public, max-age=31536000, immutable";
+        default                                     "public, max-age=0, must-revalidate";
+    }}
     server {{
         listen 127.0.0.1:{port};
         gzip_static on;
+        add_header Cache-Control $sift_cache_control;
         location /repo/ {{ alias {tmp}/site/public/; }}
     }}
 }}
@@ -76,7 +82,9 @@ def test_search_under_a_subpath_with_precompressed_files(page, nginx):
     encodings = {}
     requests = []
     page.on("request", lambda r: requests.append(r.url))
+    headers = {}
     page.on("response", lambda r: encodings.__setitem__(r.url, r.headers.get("content-encoding")))
+    page.on("response", lambda r: headers.__setitem__(r.url, r.headers.get("cache-control")))
     page.goto(url + "/repo/candies/")
     page.get_by_role("searchbox").fill("choc")
     expected = siftsite.search(built, "choc", collection="candies")
@@ -86,6 +94,13 @@ def test_search_under_a_subpath_with_precompressed_files(page, nginx):
     manifest = url + "/repo/search/manifest.json"
     assert encodings.get(manifest) == "gzip", encodings
     assert (built / "search/manifest.json.gz").exists()
+    # The cache headers of docs/deploy.md's nginx block: what _headers says.
+    rules = {line.strip() for line in (built / "_headers").read_text().splitlines()}
+    immutable = [u for u in headers if "/search/immutable/" in u or re.search(r"/assets/.+\.[0-9a-f]{12}\.", u)]
+    assert immutable and "/repo/search/immutable/*" in rules
+    for u in immutable:
+        assert headers[u] == "public, max-age=31536000, immutable", u
+    assert headers[manifest] == "public, max-age=0, must-revalidate"
     # The page loads the assets by their immutable names, compressed too.
     for stem, ext in [("sift", "js"), ("sift-core", "js"), ("sift", "css")]:
         loaded = [u for u in encodings if re.fullmatch(rf"{url}/repo/assets/{stem}\.[0-9a-f]{{12}}\.{ext}", u)]

@@ -43,6 +43,19 @@ import Glibc
         return try check()
     }
 
+    /// The cache headers of the build's `_headers`, as Netlify and Cloudflare Pages send them.
+    @Test func sendsTheCacheHeadersOfTheBuildsHeadersFile() throws {
+        let s = try start()
+        defer { s.done() }
+        let home = try RawHTTP.get(s.port, "/")
+        let script = try #require(home.text.firstMatch(of: /src="(\/assets\/sift\.[0-9a-f]{12}\.js)"/)?.output.1)
+        #expect(try RawHTTP.get(s.port, String(script)).headers["cache-control"] == "public, max-age=31536000, immutable")
+        #expect(try RawHTTP.get(s.port, "/assets/sift.js").headers["cache-control"] == "public, max-age=0, must-revalidate")
+        #expect(try RawHTTP.get(s.port, "/search/manifest.json").headers["cache-control"] == "public, max-age=0, must-revalidate")
+        #expect(home.headers["cache-control"] == "public, max-age=0, must-revalidate")
+        #expect(try RawHTTP.get(s.port, "/_headers").status == 404)
+    }
+
     @Test func servesPagesFoldersAndTypes() throws {
         let s = try start()
         defer { s.done() }
