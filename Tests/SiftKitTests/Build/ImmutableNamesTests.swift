@@ -97,15 +97,23 @@ struct ImmutableNamesTests {
         #expect(headers.contains("/search/manifest.json\n  Cache-Control: public, max-age=0, must-revalidate\n"))
     }
 
-    @Test func theImmutableScriptImportsTheImmutableCore() throws {
+    @Test func theImmutableModulesImportOneAnotherByTheirImmutableNames() throws {
         let (site, _) = try Self.shardedSite()
         defer { site.delete() }
         let built = try build(site, into: site.output)
         let script = try #require(built.keys.first { $0.contains(/^assets\/sift\.[0-9a-f]{12}\.js$/) })
-        let core = try #require(built.keys.first { $0.contains(/^assets\/sift-core\.[0-9a-f]{12}\.js$/) })
-        let text = String(decoding: built[script]!, as: UTF8.self)
-        #expect(text.contains("from\"./\(core.dropFirst("assets/".count))\""))
-        #expect(!text.contains("./sift-core.js"))
         #expect(String(decoding: built["index.html"]!, as: UTF8.self).contains("src=\"/\(script)\""))
+        let modules = built.keys.filter { $0.contains(/^assets\/sift[a-z-]*\.[0-9a-f]{12}\.js$/) }
+        #expect(modules.count == SiteAssets.modules.count)
+        for module in modules {
+            let text = String(decoding: built[module]!, as: UTF8.self)
+            let imports = text.matches(of: /"\.\/(sift[a-z-]*\.js)"/).map { String($0.output.1) }
+            for name in imports {
+                #expect(name.contains(/\.[0-9a-f]{12}\.js$/), "\(module) imports \(name)")
+                #expect(built["assets/" + name] != nil, "\(module) imports \(name), which is not there")
+            }
+        }
+        let core = try #require(modules.first { $0.hasPrefix("assets/sift-core.") })
+        #expect(String(decoding: built[script]!, as: UTF8.self).contains("from\"./\(core.dropFirst("assets/".count))\""))
     }
 }
