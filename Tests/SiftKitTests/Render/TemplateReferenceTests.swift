@@ -19,7 +19,8 @@ import Testing
             "Content/candies/bar.md": "---\ndate: 2026-02-14\n---\nA bar.\n",
         ])
         let loaded = try SiteLoader(root: site.root, displayRoot: ".").load()
-        let context = PageContext(site: loaded, urls: SiteURLs(settings: loaded.settings), hasTheme: true)
+        let assets = try SiteAssets(site: loaded, siteFolder: site.root)
+        let context = PageContext(site: loaded, urls: SiteURLs(settings: loaded.settings), assets: assets.templateNames())
         let candies = try #require(loaded.collections.first)
         let collection = context.collectionValue(candies)
         let detail = context.detail(candies, (collection, 0), index: 1)
