@@ -185,7 +185,10 @@ public struct SearchIndex {
                        filters: [(field: String, value: String)] = [], sort: String? = nil,
                        limit: Int? = nil) throws -> SearchResponse {
         let considered = collections.filter { c in collection.map { Self.same(c.name, $0) } ?? true }
-        let facets = try Facets(considered, store: store)
+        // Read once for each set of collections, as a browser fetches each facets file once.
+        let facetsKey = considered.map(\.name).joined(separator: "\n")
+        let facets = try store.facets[facetsKey] ?? Facets(considered, store: store)
+        store.facets[facetsKey] = facets
         let selection = try facets.selection(filters)
         let pool = try consideredDocuments(scope: scope, collection: collection)
         let terms = Self.queryTerms(query)

@@ -10,6 +10,8 @@ final class ShardStore {
     var read: [(name: String, bytes: Int)] = []
     /// The manifest's `files`: each name's hash, where the file is stored under its immutable name.
     var files: [String: String] = [:]
+    /// The facets read, by the names of the collections they were read for.
+    var facets: [String: Facets] = [:]
     /// Files already parsed (name → JSON value), read instead of the directory's.
     private let parsed: [String: Any]?
 
