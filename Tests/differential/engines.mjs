@@ -251,7 +251,7 @@ export function describe(dir, files) {
   for (const c of m.collections) {
     const t = typeof c.docs === "string" ? JSON.parse(readFileSync(join(dir, "public/search", filePath(c.docs, m.files)), "utf8")) : c.docs;
     titles.push(...t.fields[0].values.slice(0, 400));
-    const facets = c.facets && JSON.parse(readFileSync(join(dir, "public/search", c.facets), "utf8")).facets;
+    const facets = c.facets && JSON.parse(readFileSync(join(dir, "public/search", filePath(c.facets, m.files)), "utf8")).facets;
     collections.push({ name: c.name, scopes: c.scopes, facets: facets && Object.fromEntries(facets.map((f) => [f.name, f.values])) });
   }
   const bodies = Object.entries(files).filter(([k]) => k.endsWith(".md")).slice(0, 400).map(([, v]) => v);
