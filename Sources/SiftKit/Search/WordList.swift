@@ -169,7 +169,8 @@ struct WordList {
     /// order (`landmark`) among the buckets starting within `target / 2` bytes of it, so bounds
     /// are at least that far apart and `target` on average, and whether b starts one depends only
     /// on the buckets near it: an edit moves no bound away from the buckets it changed, and the
-    /// shards between keep their bytes and names (docs/search-index.md, "Sharding").
+    /// shards between keep their bytes and names (docs/search-index.md, "Sharding"). A shard that
+    /// would pass 1.5 × `target` ends there instead, so no first query pays for a heavy shard.
     func packBuckets(target: Int) -> [Int] {
         let reach = max(1, target / 2)
         var starts = [Int](repeating: 0, count: IndexFormat.buckets + 1) // bytes before bucket b
@@ -185,7 +186,7 @@ struct WordList {
                 if c != b && Self.landmark(c) < Self.landmark(b) { first = false }
                 c += 1
             }
-            if first { bounds.append(b) }
+            if first || starts[b] - starts[bounds.last ?? 0] + bucketBytes[b] > target * 3 / 2 { bounds.append(b) }
         }
         return bounds
     }
