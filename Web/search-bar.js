@@ -20,18 +20,6 @@ const ROWS = 50;
 const indexes = {};
 let bars = 0;
 
-// Reloads the page, once a session per page: a host still serving an older page does not loop.
-function reloadOnce() {
-  try {
-    if (sessionStorage["sift:reload"] == location.href) return false;
-    sessionStorage["sift:reload"] = location.href;
-  } catch {
-    return false;
-  }
-  location.reload();
-  return true;
-}
-
 /** A search bar built into `mount`; its options default to the mount's data- attributes. */
 export class SiftSearch {
   constructor(mount, opts = {}) {
@@ -218,23 +206,19 @@ export class SiftSearch {
    * among the recent ones; `more`: the next rows of a list, below those shown.
    */
   search({ remember = false, more = false } = {}) {
-    return this.run({ remember, more }).catch(() => this.recover({ remember, more }));
-  }
-
-  // A deploy since the index was read can have removed the files it names, or brought an index
-  // newer than this script: read the manifest again past the cache and search once more, or
-  // reload the page once (docs/deploy.md, "Deploys under an open page"). A corrupt or missing
-  // index, or a failed search, is said in the bar, the reason in the console.
-  async recover(options) {
-    try {
-      if (indexes[this.indexURL] == this.loading) indexes[this.indexURL] = SiftIndex.load(this.indexURL, { hint: () => this.field.value, revalidate: true });
-      await this.run(options);
-    } catch (error) {
-      if (error.cause?.newer && reloadOnce()) return;
-      console.warn(error);
-      // Unless Cancel came while the index was asked for again.
-      if (this.active) this.say("Search is unavailable");
-    }
+    // A failed search reads the manifest again past the cache and tries once more: a deploy since
+    // the index was read may have removed its files (docs/deploy.md, "Deploys under an open page").
+    // A corrupt or missing index, or a failed search, is then said in the bar, the reason in the console.
+    return this.run({ remember, more })
+      .catch(() => {
+        indexes[this.indexURL] = SiftIndex.load(this.indexURL);
+        return this.run({ remember, more });
+      })
+      .catch((error) => {
+        console.warn(error);
+        // Unless Cancel came while the index was asked for again.
+        if (this.active) this.say("Search is unavailable");
+      });
   }
 
   async run({ remember, more }) {
@@ -243,7 +227,7 @@ export class SiftSearch {
     this.start();
     this.update();
     this.urlState.saveSoon();
-    const loading = (this.loading = this.loadIndex());
+    const loading = this.loadIndex();
     if (this.listResults && (query || scope != "All" || this.chosen())) this.listResults.showResults(true);
     this.index = await loading;
     await this.showScopes();

@@ -122,11 +122,11 @@ export class SiftIndex {
   /**
    * Fetches the manifest and the document tables it names. `hint()` is the text typed meanwhile:
    * its terms' shards are requested before the tables are built, so their round trip overlaps it.
-   * `revalidate`: the manifest past the browser's cache. A file fetched `recheckAfter` ms or more
-   * after the manifest waits for the manifest to be asked again, and fails when a deploy changed
-   * the files it names (docs/deploy.md, "Deploys under an open page").
+   * The manifest is always asked for past the browser's cache (a conditional request). A file
+   * fetched over 10 s after the manifest waits for the manifest to be asked again, and fails
+   * when a deploy renamed it (docs/deploy.md, "Deploys under an open page").
    */
-  static async load(manifestURL, { fetch = globalThis.fetch, hint, revalidate = false, recheckAfter = 10_000 } = {}) {
+  static async load(manifestURL, { fetch = globalThis.fetch, hint } = {}) {
     const url = new URL(manifestURL, globalThis.location?.href);
     const fetchJSON = async (name, init) => {
       const response = await fetch(new URL(name, url).href, init);
@@ -135,19 +135,12 @@ export class SiftIndex {
     };
     try {
       const latest = () => fetchJSON(url.href, { cache: "no-cache" });
-      const manifest = await (revalidate ? latest() : fetchJSON(url.href));
-      const { version } = manifest;
-      if (version !== IndexFormat.version) throw Object.assign(Error(`sift: index version ${version}`), { newer: version > IndexFormat.version });
-      const files = JSON.stringify(manifest.files);
-      let checked = Date.now(), check;
+      const manifest = await latest();
+      if (manifest.version !== IndexFormat.version) throw Error(`sift: index version ${manifest.version}`);
+      let checked = Date.now();
       const fetchFile = async (name) => {
-        if (Date.now() - checked >= recheckAfter) {
-          checked = Date.now();
-          check = latest().then((now) => {
-            if (JSON.stringify(now.files) != files) throw Error("sift: the site was deployed again");
-          });
-        }
-        await check;
+        // A deploy since the manifest was read gave this file another name: the index is stale.
+        if (Date.now() - checked > 1e4 && ((checked = Date.now()), (await latest()).files?.[name] != manifest.files?.[name])) throw Error("sift: deployed");
         return fetchJSON(filePath(name, manifest.files));
       };
       const tables = await Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))));
