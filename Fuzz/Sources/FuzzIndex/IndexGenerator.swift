@@ -80,6 +80,11 @@ struct IndexGenerator {
         } else {
             shard(words, into: shards, bounds: bounds)
         }
+        // The manifest's `files` (name → hash): an index read already parsed goes by the names
+        // themselves, but the map is still checked.
+        if choices.oneIn(4) {
+            manifest["files"] = choices.oneIn(8) ? ["shard-0.json": 7] as [String: Any] : Dictionary(uniqueKeysWithValues: files.keys.map { ($0, "0123abcd") })
+        }
         files["manifest.json"] = manifest
     }
 
