@@ -15,8 +15,8 @@ version=$(esbuild --version)
 flags="--minify --charset=utf8 --log-level=warning"
 # The files a page loads only when it needs them (facets, arrival marks, typo matching) stay apart, imported by
 # their names beside these.
-lazy="--external:./sift-core.js --external:./sift-facets.js --external:./sift-facet-bar.js --external:./sift-marks.js --external:./sift-typos.js"
-for name in sift sift-core sift-facets sift-facet-bar sift-marks sift-typos; do
+lazy="--external:./sift-core.js --external:./sift-facets.js --external:./sift-facet-bar.js --external:./sift-marks.js --external:./sift-typos.js --external:./sift-excerpts.js --external:./sift-excerpt-view.js"
+for name in sift sift-core sift-facets sift-facet-bar sift-marks sift-typos sift-excerpts sift-excerpt-view; do
   esbuild "$web/$name.js" --bundle --format=esm $lazy $flags --outfile="$out/$name.js"
 done
 esbuild "$web/sift.css" $flags --outfile="$out/sift.css"

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { SiftIndex, filePath, terms } from "../../Sources/SiftKit/Resources/sift-core.js";
+import { excerpts } from "../../Sources/SiftKit/Resources/sift-excerpts.js";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const bin = process.env.SIFT_BIN ?? root + ".build/release/sift";
@@ -144,7 +145,8 @@ export function site(seed, { size: fixed } = {}) {
       if (!r.chance(bodyShare)) return;
       const slug = x.slug ?? slugOf(format === "txt" ? x.name.replace(/\s+/g, " ") : x.name);
       if (!slug) return;
-      const paragraphs = Array.from({ length: r.range(1, 3) * long }, () => text(r, r.range(3, 40), { made: 0.5 }));
+      // Some paragraphs open a section: excerpts and sections are compared too.
+      const paragraphs = Array.from({ length: r.range(1, 3) * long }, (_, k) => (k && r.chance(0.3) ? `### ${text(r, r.range(1, 3))}\n\n` : "") + text(r, r.range(3, 40), { made: 0.5 }));
       const heading = r.chance(0.4) ? `## ${text(r, r.range(1, 3))}\n\n` : "";
       files[`Content/${name}/${slug}.md`] = `${heading}${paragraphs.join("\n\n")}\n`;
     });
@@ -277,6 +279,9 @@ export function swiftAnswers(dir, requests) {
   return out.trimEnd().split("\n").map((line) => JSON.parse(line));
 }
 
+// The results of each answer whose excerpts and sections are compared too.
+const EXCERPTS = 10;
+
 /**
  * Every request through both engines; sift-core.js answers them in order on one index, as a
  * visitor typing would (its narrowing of the last answer is under test too). Each scope count
@@ -287,8 +292,10 @@ export async function compare(dir, requests, { scopeCounts = true } = {}) {
   const js = [];
   for (const q of requests) {
     try {
-      js.push(await index.search(q.query, { scope: q.scope, collection: q.collection, limit: q.limit ?? Infinity,
-        filters: q.filters ?? {}, sort: q.sort ?? undefined, facets: q.facets }));
+      const answer = await index.search(q.query, { scope: q.scope, collection: q.collection, limit: q.limit ?? Infinity,
+        filters: q.filters ?? {}, sort: q.sort ?? undefined, facets: q.facets });
+      await excerpts(index, answer.results.slice(0, EXCERPTS), q.query);
+      js.push(answer);
     } catch (e) {
       js.push({ error: e.message });
     }
@@ -302,7 +309,7 @@ export async function compare(dir, requests, { scopeCounts = true } = {}) {
       owners.push([i, s]);
     }
   });
-  const answers = swiftAnswers(dir, [...requests, ...extra]);
+  const answers = swiftAnswers(dir, [...requests.map((q) => ({ ...q, excerpts: EXCERPTS })), ...extra]);
   const swift = answers.slice(0, requests.length), counts = requests.map(() => ({}));
   owners.forEach(([i, s], k) => (counts[i][s] = answers[requests.length + k].total));
   const diffs = [];

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { fold, terms, highlight, SiftIndex } from "../../Web/sift-core.js";
 import * as shippedCore from "../../Sources/SiftKit/Resources/sift-core.js";
+import { excerpts } from "../../Web/sift-excerpts.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const vectors = JSON.parse(readFileSync(root + "Tests/Fixtures/search-vectors.json", "utf8"));
@@ -147,8 +148,9 @@ const ready = existsSync(site) && existsSync(bin);
 // The shipped core (public/assets/, as a build writes it) as well.
 test("example site: sift-core.js, as written and as shipped, answers as sift search does", { skip: !ready && "run `make site` first" }, async () => {
   const shipped = await import(pathToFileURL(siteDir + "/public/assets/sift-core.js"));
+  const shippedExcerpts = await import(pathToFileURL(siteDir + "/public/assets/sift-excerpts.js"));
   assert.notEqual(shipped.SiftIndex, SiftIndex);
-  for (const Index of [SiftIndex, shipped.SiftIndex]) {
+  for (const [Index, withExcerpts] of [[SiftIndex, excerpts], [shipped.SiftIndex, shippedExcerpts.excerpts]]) {
     const index = await Index.load(pathToFileURL(site), { fetch: fileFetch() });
     const queries = [["choc"], ["a", "Hard"], ["cote d"], ["choclate"], ["sugar"], ["milk proteins"], ["caramel", "Other"],
       ["中"], ["ar"], ["lollipop"], ["zzzz"], [""], ["°c"], ["isl"],
@@ -157,6 +159,7 @@ test("example site: sift-core.js, as written and as shipped, answers as sift sea
     for (const [q, scope = "All"] of queries) {
       const out = execFileSync(bin, ["search", q, "--site", siteDir, "--scope", scope, "--json"], { encoding: "utf8" });
       const { scopeCounts, ...js } = await index.search(q, { scope, facets: true });
+      await withExcerpts(index, js.results, q);
       for (const x of js.results) assert.equal(typeof x.position, "number"), delete x.position;
       assert.deepEqual(js, JSON.parse(out), `${q} in ${scope}`);
     }

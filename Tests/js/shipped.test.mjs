@@ -21,7 +21,7 @@ test("the shipped sift.js, sift-core.js and sift.css are esbuild's output of Web
   const folder = mkdtempSync(tmpdir() + "/sift-web-");
   try {
     execFileSync(root + "Web/build.sh", [folder], { stdio: ["ignore", "ignore", "pipe"] });
-    for (const name of ["sift.js", "sift-core.js", "sift-typos.js", "sift.css"]) {
+    for (const name of ["sift.js", "sift-core.js", "sift-typos.js", "sift-excerpts.js", "sift-excerpt-view.js", "sift.css"]) {
       const shipped = readFileSync(root + "Sources/SiftKit/Resources/" + name), fresh = readFileSync(folder + "/" + name);
       assert.ok(shipped.equals(fresh), `Sources/SiftKit/Resources/${name} is not what esbuild ${version} makes of Web/: run \`make js\``);
     }

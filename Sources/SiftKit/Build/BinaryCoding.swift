@@ -79,6 +79,7 @@ extension SearchDigest {
         w.u64(UInt64(sortNames.count)); for n in sortNames { w.string(n) }
         for v in sortValues { w.string(v) }
         w.raw(wordBytes); w.raw(wordEnds); w.raw(wordHashes); w.raw(wordCounts); w.u64(UInt64(bodyWords))
+        w.u64(UInt64(excerptText.count)); for t in excerptText { w.string(t) }
     }
 
     init?(reading r: inout BinaryReader) {
@@ -92,10 +93,10 @@ extension SearchDigest {
         guard let facetNames = r.strings(), let facetValues = r.lists(facetNames.count),
               let sortNames = r.strings(), let sortValues = r.list(sortNames.count) else { return nil }
         guard let wordBytes = r.raw(UInt8.self), let wordEnds = r.raw(UInt32.self), let wordHashes = r.raw(UInt64.self),
-              let wordCounts = r.raw(UInt8.self), let bodyWords = r.count() else { return nil }
+              let wordCounts = r.raw(UInt8.self), let bodyWords = r.count(), let excerptText = r.strings() else { return nil }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
                   fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
                   sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes,
-                  wordCounts: wordCounts, bodyWords: bodyWords)
+                  wordCounts: wordCounts, bodyWords: bodyWords, excerptText: excerptText)
     }
 }

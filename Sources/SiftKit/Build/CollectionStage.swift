@@ -164,6 +164,9 @@ struct CollectionStage {
                                           body: c.settings.searchBody ? (md?.plainText ?? "") : "")
             document.facets = c.facetValues(of: item)
             document.sortValues = c.sortValues(of: item)
+            if c.settings.searchBody, let md {
+                document.excerptText = ExcerptText.entry(md, droppingTitle: item.titleFromHeading && md.htmlWithoutTitle.utf8.count != md.html.utf8.count)
+            }
             digest = SearchIndexBuilder.digest(document)
         }
         return RenderedItem(search: SearchRecord(item: itemKey, key: keys.search, digest: digest), pageKey: keys.page)

@@ -5,13 +5,17 @@ struct PagesCollection {
     static let name = "pages"
     private var records: [SearchRecord] = []
 
-    /// Adds a page: its title, a slug unique among the pages, its URL relative to the base.
-    mutating func add(title: String, slug: String, url: String, markdown: RenderedMarkdown?) {
+    /// Adds a page: its title, a slug unique among the pages, its URL relative to the base;
+    /// `droppingTitle`: its title came from its first heading, which the page leaves out.
+    mutating func add(title: String, slug: String, url: String, markdown: RenderedMarkdown?, droppingTitle: Bool = false) {
         let body = markdown?.plainText ?? ""
-        let document = SearchDocument(collection: Self.name, slug: slug, title: title, url: url,
+        var document = SearchDocument(collection: Self.name, slug: slug, title: title, url: url,
                                       fields: [(name: "title", value: title)], body: body)
+        if let markdown {
+            document.excerptText = ExcerptText.entry(markdown, droppingTitle: droppingTitle && markdown.htmlWithoutTitle.utf8.count != markdown.html.utf8.count)
+        }
         var key = StableHasher()
-        for part in [title, slug, url, body] { key.combine(part) }
+        for part in [title, slug, url, body] + document.excerptText { key.combine(part) }
         records.append(SearchRecord(item: "\(Self.name)/\(slug)", key: key.finalize(), digest: SearchIndexBuilder.digest(document)))
     }
 

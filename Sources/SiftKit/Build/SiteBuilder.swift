@@ -169,7 +169,7 @@ public struct SiteBuilder: Sendable {
             do {
                 let (folder, md) = try renderer.page(p)
                 sitemap.append(folder)
-                if p.searchable { pages.add(title: p.title, slug: p.slug, url: folder, markdown: md) }
+                if p.searchable { pages.add(title: p.title, slug: p.slug, url: folder, markdown: md, droppingTitle: p.titleFromHeading) }
                 report.pages += 1
             } catch let e as SiftError { errors.append(e) }
         }

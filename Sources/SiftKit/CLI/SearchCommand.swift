@@ -59,12 +59,14 @@ enum SearchCommand: Command {
         }
         let index = try SearchIndex(directory: dir, displayPath: shown)
         if batch { return SiftCLI.Outcome(status: 0, stdout: try answers(index, args.input()), stderr: "") }
-        let response = try index.search(query!, scope: scope, collection: collection, filters: filters, sort: sort, limit: limit)
+        var response = try index.search(query!, scope: scope, collection: collection, filters: filters, sort: sort, limit: limit)
+        if json { response = try index.excerpts(response) }
         return SiftCLI.Outcome(status: 0, stdout: json ? response.json() + "\n" : response.table(), stderr: "")
     }
 
     /// `sift search --batch` (for the tests that compare the two engines, docs/search-index.md):
-    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"filters":{F:[V…]},"sort":…,"limit":…}`, each answered
+    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"filters":{F:[V…]},"sort":…,"limit":…,"excerpts":…}`
+    /// (excerpts: only the first so many results get excerpts, default all), each answered
     /// on its line as `--json` would, or as `{"error":"message"}`, from one index read once.
     static func answers(_ index: SearchIndex, _ input: Data) throws -> String {
         var out = ""
@@ -76,8 +78,9 @@ enum SearchCommand: Command {
             do {
                 let selected = request["filters"] as? [String: [String]] ?? [:]
                 let filters = selected.keys.sorted().flatMap { f in selected[f]!.map { (field: f, value: $0) } }
-                out += try index.search(query, scope: request["scope"] as? String, collection: request["collection"] as? String,
-                                        filters: filters, sort: request["sort"] as? String, limit: request["limit"] as? Int).json() + "\n"
+                let response = try index.search(query, scope: request["scope"] as? String, collection: request["collection"] as? String,
+                                                filters: filters, sort: request["sort"] as? String, limit: request["limit"] as? Int)
+                out += try index.excerpts(response, count: request["excerpts"] as? Int).json() + "\n"
             } catch let e as SiftError {
                 var j = JSONWriter()
                 j.raw("{"); j.key("error"); j.string(e.message); j.raw("}\n")

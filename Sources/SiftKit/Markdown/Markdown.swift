@@ -73,7 +73,7 @@ fileprivate enum CmarkDocument {
         }
         return RenderedMarkdown(
             html: html, title: walk.title, htmlWithoutTitle: htmlWithoutTitle,
-            headings: walk.headings, plainText: walk.plainText(), links: walk.links)
+            headings: walk.headings, plainText: walk.plainText(), links: walk.links, headingOffsets: walk.headingOffsets)
     }
 
     static let empty = RenderedMarkdown(html: "", title: nil, htmlWithoutTitle: "", headings: [], plainText: "")
@@ -121,6 +121,7 @@ fileprivate struct Walk {
     var leadingTitleBytes = 0
     var ids = HeadingIDs()
     var headingStart = 0
+    var headingOffsets: [Int] = []
     var links: [MarkdownLink] = []
 
     let mem: UnsafeMutablePointer<cmark_mem>
@@ -215,6 +216,7 @@ fileprivate struct Walk {
     mutating func recordHeading(_ node: OpaquePointer) -> String {
         let plain = String(decoding: text[headingStart...], as: UTF8.self)
         headings.append(Heading(level: Int(cmark_node_get_heading_level(node)), text: plain, id: ids.id(for: plain)))
+        headingOffsets.append(headingStart)
         return plain
     }
 

@@ -12,10 +12,14 @@ public struct RenderedMarkdown: Sendable, Hashable {
     public var plainText: String
     /// Every link's destination with its position in the source (1-based), for `sift check`.
     public var links: [MarkdownLink] = []
+    /// Where each heading's text starts in `plainText`, in UTF-8 bytes, in the order of `headings`.
+    public var headingOffsets: [Int] = []
 
     /// Creates a rendering from its parts.
-    public init(html: String, title: String?, htmlWithoutTitle: String, headings: [Heading], plainText: String, links: [MarkdownLink] = []) {
+    public init(html: String, title: String?, htmlWithoutTitle: String, headings: [Heading], plainText: String,
+                links: [MarkdownLink] = [], headingOffsets: [Int] = []) {
         self.links = links
+        self.headingOffsets = headingOffsets
         self.html = html
         self.title = title
         self.htmlWithoutTitle = htmlWithoutTitle

@@ -150,6 +150,7 @@ enum IndexFormat {
     static func shardFileName(_ n: Int) -> String { "shard-\(n).json" }
     static func unionFileName(_ n: Int) -> String { "union-\(n).json" }
     static func facetFileName(_ c: Int) -> String { "facets-\(c).json" }
+    static func textFileName(_ n: Int) -> String { "text-\(n).json" }
 
     // MARK: Postings
 

@@ -18,6 +18,9 @@ public struct SearchDocument: Sendable {
     public var facets: [(name: String, values: [String])] = []
     /// The item's value of each sort field, in the collection's `sort_fields` order ("" for none).
     public var sortValues: [(name: String, value: String)] = []
+    /// The body as excerpts are cut from it: the text before the first heading, then each
+    /// heading's id, title and text (docs/search-index.md, "Excerpts"); [] without a body.
+    public var excerptText: [String] = []
 
     /// Creates a document.
     public init(collection: String, slug: String, title: String, url: String, scope: String? = nil,
@@ -70,6 +73,8 @@ public struct SearchDigest: Sendable {
     var wordCounts: [UInt8] = []
     /// How many word pieces the body has: its length, for the score.
     var bodyWords: Int = 0
+    /// The document's excerpt entry, as `SearchDocument.excerptText`.
+    var excerptText: [String] = []
 }
 
 extension SearchDigest {

@@ -24,15 +24,17 @@ public struct SearchIndex {
     }
 
     let directory: URL
-    private let base: String
+    let base: String
     private let shardCount: Int
     private var bounds: [Int] = []
-    private var collections: [Collection] = []
+    private(set) var collections: [Collection] = []
     private(set) var docs: [Doc] = []
-    private let store: ShardStore
+    let store: ShardStore
     /// The mean folded title length (UTF-16 code units) and body length, for the score.
     private(set) var averageTitleLength = 1.0
     private(set) var averageBodyLength = 1.0
+    /// Documents per text file (docs/search-index.md, "Excerpts"); 0 without text files.
+    private(set) var textsPerFile = 0
 
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
@@ -73,6 +75,10 @@ public struct SearchIndex {
             throw store.corrupt(file, "shards: expected a whole number")
         }
         self.shardCount = shardCount
+        guard let texts = manifest["texts"] as? Int ?? (manifest["texts"] == nil ? 0 : nil), texts >= 0 else {
+            throw store.corrupt(file, "texts: expected a whole number")
+        }
+        textsPerFile = texts
         if shardCount == 0 {
             guard let words = manifest["words"] as? [String: String] else {
                 throw store.corrupt(file, "words: expected an object of strings")

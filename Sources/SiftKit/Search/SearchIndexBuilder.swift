@@ -35,7 +35,11 @@ public struct SearchIndexBuilder {
     }
 
     /// Folds a document and extracts its body vocabulary; pure, so callers may run it in parallel.
-    public static func digest(_ doc: SearchDocument) -> SearchDigest { Tokenizer.digest(doc) }
+    public static func digest(_ doc: SearchDocument) -> SearchDigest {
+        var digest = Tokenizer.digest(doc)
+        digest.excerptText = doc.excerptText
+        return digest
+    }
 
     // MARK: Collect
 
@@ -138,7 +142,9 @@ public struct SearchIndexBuilder {
         var m = JSONWriter()
         m.raw("{\"version\":\(IndexFormat.version),")
         m.key("base"); m.string(Self.normalizedBase(baseURL))
-        var files: [(String, [UInt8])] = []
+        let texts = Self.textFiles(layout.members.joined().map { docs[$0] })
+        if let texts { m.raw(",\"texts\":\(texts.perFile)") }
+        var files: [(String, [UInt8])] = texts?.files ?? []
         if words.entryBytes <= shardThreshold {
             m.raw(",\"shards\":0")
             writeCollections(layout, documentTables, into: &m, files: &files)

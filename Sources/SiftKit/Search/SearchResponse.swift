@@ -13,6 +13,20 @@ public struct SearchResult: Sendable, Equatable {
     public var url: String
     public var scope: String?
     public var match: Match
+    /// A body match's excerpt: strings whose odd-numbered ones (1, 3, …) are marked terms; nil
+    /// for other matches or when not asked for (docs/search-index.md, "Excerpts").
+    public var excerpt: [String]? = nil
+    /// The sections that hold the terms, best first; nil when excerpts were not asked for.
+    public var sections: [SearchSection]? = nil
+}
+
+/// A section of a result's page that holds the query's terms: its heading and its anchor.
+public struct SearchSection: Sendable, Equatable {
+    public var title: String
+    /// The result's URL and the heading's anchor, e.g. "/candies/caramel/#firm-ball".
+    public var url: String
+    /// The section's own excerpt, as `SearchResult.excerpt`.
+    public var excerpt: [String]
 }
 
 /// The answer to a query: the matches in rank order, `total` counted before any limit.
@@ -58,6 +72,17 @@ public struct SearchResponse: Sendable, Equatable {
             j.raw(","); j.key("url"); j.string(r.url)
             j.raw(","); j.key("scope"); j.optionalString(r.scope)
             j.raw(","); j.key("match"); j.string(r.match.rawValue)
+            if let sections = r.sections {
+                j.raw(","); j.key("excerpt")
+                if let excerpt = r.excerpt { j.strings(excerpt) } else { j.raw("null") }
+                j.raw(",\"sections\":[")
+                for (k, s) in sections.enumerated() {
+                    j.raw(k > 0 ? ",{" : "{"); j.key("title"); j.string(s.title)
+                    j.raw(","); j.key("url"); j.string(s.url)
+                    j.raw(","); j.key("excerpt"); j.strings(s.excerpt); j.raw("}")
+                }
+                j.raw("]")
+            }
             j.raw("}")
         }
         j.raw("]}")

@@ -7,6 +7,9 @@ final class ShardStore {
     let displayPath: String
     var inline: [String: String] = [:]
     var shards: [Int: [String: String]] = [:]
+    /// Text files read, by number, and each document by its URL (docs/search-index.md, "Excerpts").
+    var texts: [Int: [[String]]] = [:]
+    var documentsByURL: [String: Int] = [:]
     var read: [(name: String, bytes: Int)] = []
     /// The manifest's `files`: each name's hash, where the file is stored under its immutable name.
     var files: [String: String] = [:]

@@ -27,6 +27,8 @@ public enum BuiltinResources {
         ("sift-facet-bar.js", PackageResources.sift_facet_bar_js),
         ("sift-marks.js", PackageResources.sift_marks_js),
         ("sift-typos.js", PackageResources.sift_typos_js),
+        ("sift-excerpts.js", PackageResources.sift_excerpts_js),
+        ("sift-excerpt-view.js", PackageResources.sift_excerpt_view_js),
     ]
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -1,0 +1,25 @@
+extension SearchIndexBuilder {
+    /// A text file aims at this many bytes of text (docs/search-index.md, "Excerpts").
+    static let textFileTarget = 8 * 1024
+
+    /// The documents' excerpt entries, in index order, as `text-N.json` files of `perFile`
+    /// entries each; nil when no document has text.
+    static func textFiles(_ documents: [SearchDigest]) -> (perFile: Int, files: [(String, [UInt8])])? {
+        var bytes = 0
+        for d in documents { for part in d.excerptText { bytes += part.utf8.count } }
+        guard bytes > 0 else { return nil }
+        let perFile = max(1, min(documents.count, textFileTarget * documents.count / bytes))
+        let starts = Array(stride(from: 0, to: documents.count, by: perFile))
+        let files = ParallelMap.map(starts) { start -> (String, [UInt8]) in
+            var j = JSONWriter()
+            j.raw("[")
+            for d in start..<min(start + perFile, documents.count) {
+                if d > start { j.raw(",") }
+                j.strings(documents[d].excerptText)
+            }
+            j.raw("]\n")
+            return (IndexFormat.textFileName(start / perFile), Array(j.out.utf8))
+        }
+        return (perFile, files)
+    }
+}

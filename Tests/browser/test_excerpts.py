@@ -1,0 +1,90 @@
+"""Excerpts and section sub-results (SPEC.md §3, docs/search-bar.md "Excerpts"), as a visitor sees
+them: a body match shows the words around its best hit with the terms marked, or the sections of
+its page that hold them, each a link to its heading. The text comes from `sift search --json`.
+"""
+import re
+import shutil
+
+from playwright.sync_api import expect
+
+import siftsite
+
+
+def text_files(requests):
+    return [r for r in requests if re.search(r"/search/text-\d+\.json$", r)]
+
+
+def test_a_body_match_in_the_panel_shows_its_excerpt_with_the_terms_marked(page, server, built):
+    answer = siftsite.search(built, "cologne")
+    result = answer["results"][0]
+    assert result["match"] == "body" and result["sections"] == []
+    page.goto(server.url + "/about/")
+    page.get_by_role("combobox", name="Search here...").fill("cologne")
+    option = page.get_by_role("option", name=re.compile("^Candy Cane"))
+    expect(option).to_contain_text("".join(result["excerpt"]))
+    expect(option.locator("mark")).to_have_text(result["excerpt"][1::2])
+
+
+def test_a_match_inside_a_section_links_to_its_heading(page, server, built):
+    answer = siftsite.search(built, "cocoa butter")
+    section = next(r for r in answer["results"] if r["slug"] == "chocolate-bar")["sections"][0]
+    assert section == {"title": "From bean to bar", "url": "/candies/chocolate-bar/#from-bean-to-bar", "excerpt": section["excerpt"]}
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url + "/about/")
+    page.get_by_role("combobox", name="Search here...").fill("cocoa butter")
+    sub = page.get_by_role("option", name=re.compile("^From bean to bar"))
+    expect(sub).to_have_attribute("href", section["url"])
+    expect(sub.locator("mark")).to_have_text(section["excerpt"][1::2])
+    # The rows on screen fetched their text files together: this site has one.
+    assert len(text_files(requests)) == 1, requests
+    # ↓ reaches the sub-result as it reaches results; Enter opens the page at the heading.
+    box = page.get_by_role("combobox")
+    options = page.get_by_role("option").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    for _ in range(options.index(section["url"]) + 1):
+        box.press("ArrowDown")
+    expect(page.get_by_role("option", selected=True)).to_have_attribute("href", section["url"])
+    box.press("Enter")
+    page.wait_for_url(server.url + section["url"])
+    expect(page.get_by_role("heading", name="From bean to bar")).to_be_in_viewport()
+
+
+def test_a_list_shows_excerpts_and_sections_under_its_rows(page, server, built):
+    answer = siftsite.search(built, "cocoa butter", collection="candies")
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").fill("cocoa butter")
+    results = page.locator("[data-sift-list=candies]:not([data-sift-off])")
+    first = next(r for r in answer["results"] if r["sections"])
+    sub = results.get_by_role("link", name=re.compile("^" + first["sections"][0]["title"]))
+    expect(sub).to_have_attribute("href", first["sections"][0]["url"])
+    expect(sub.locator("mark").first).to_have_text("cocoa")
+
+
+def test_field_matches_fetch_no_text(page, server):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url + "/candies/")
+    page.get_by_role("searchbox").fill("lolli")
+    expect(page.get_by_role("status")).to_have_text("1 result")
+    page.wait_for_timeout(200)
+    assert text_files(requests) == []
+    expect(page.locator(".sift-e")).to_have_count(0)
+
+
+def test_a_corrupt_text_file_leaves_the_results_without_excerpts(page, built, tmp_path):
+    shutil.copytree(built, tmp_path / "public")
+    for f in (tmp_path / "public/search").glob("text-*.json"):
+        f.write_text("[[", encoding="utf-8")
+    server = siftsite.Server(tmp_path / "public")
+    warnings = []
+    page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
+    try:
+        page.goto(server.url + "/about/")
+        page.get_by_role("combobox").fill("cologne")
+        expect(page.get_by_role("option", name=re.compile("^Candy Cane"))).to_be_visible()
+        expect(page.get_by_role("status")).to_have_text("1 result")
+        page.wait_for_timeout(300)
+        expect(page.get_by_role("option")).to_have_count(1)
+        assert any("bad index" in w for w in warnings), warnings
+    finally:
+        server.close()

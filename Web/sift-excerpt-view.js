@@ -1,0 +1,45 @@
+// Excerpts under the results on screen (docs/search-bar.md, "Excerpts"), loaded by the search bar
+// once an answer has body matches: when such a row comes into view, its excerpt, or the sections
+// of its page that hold the terms, each linking to its heading. The rows that come into view
+// together fetch their text files together.
+import { element } from "./dom.js";
+import { excerpts } from "./sift-excerpts.js";
+
+const observer = new IntersectionObserver((entries) => {
+  const rows = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target);
+  for (const row of rows) observer.unobserve(row);
+  if (!rows.length) return;
+  const { bar, query } = rows[0].sift;
+  // A failed text file leaves its rows without excerpts; the reason goes to the console.
+  excerpts(bar.index, rows.map((row) => row.sift.result), query).then(() => {
+    for (const row of rows) write(row, row.sift.result);
+    // A panel's sections are options too: ↓ and ↑ reach them, the selected one staying selected.
+    const keyboard = bar.keyboard, selected = keyboard.rows[keyboard.selected];
+    if (!bar.listResults) keyboard.selected = (keyboard.rows = [...bar.panel.listbox.querySelectorAll("a")]).indexOf(selected);
+  }, console.warn);
+});
+
+/**
+ * Watches the rows `bar` shows for `results` (row i shows result i) for `query`; with
+ * `keepShown` the rows watched before stay watched.
+ */
+export function watch(bar, rows, results, query, keepShown) {
+  if (!keepShown) observer.disconnect();
+  rows.forEach((row, i) => {
+    if (row.sift) return;
+    row.sift = { bar, query, result: results[i] };
+    observer.observe(row);
+  });
+}
+
+// The sections, each a link after the row's own (an option too in a panel); else the excerpt in it.
+function write(row, { excerpt, sections }) {
+  const link = row.querySelector("a"), option = link.role == "option" ? { role: "option", "aria-selected": "false", tabindex: "-1" } : {};
+  if (!sections.length && excerpt) link.append(marked(excerpt));
+  row.append(...sections.map((section) => element("a", { href: section.url, class: "sift-sub", ...option }, element("span", { class: "sift-t" }, section.title), marked(section.excerpt))));
+}
+
+// An excerpt's strings, the odd-numbered ones marked, as text nodes.
+function marked(parts) {
+  return element("span", { class: "sift-e" }, ...parts.map((part, i) => (i % 2 ? element("mark", {}, part) : part)));
+}
