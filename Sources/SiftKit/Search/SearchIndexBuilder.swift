@@ -90,7 +90,11 @@ public struct SearchIndexBuilder {
     /// Renders the index files and hands each to `save` (path under search/, bytes) under its
     /// immutable name (`IndexFileNames`), on every core; the first error is thrown.
     mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
-        let files = IndexFileNames.named(render(baseURL: baseURL))
+        // Text files keep their names: one entry each in `files` would weigh on every first
+        // query at 10k (docs/search-index.md, "Text files").
+        let rendered = render(baseURL: baseURL)
+        let isText = { (name: String) in name.hasPrefix("text-") }
+        let files = IndexFileNames.named(rendered.filter { !isText($0.0) }) + rendered.filter { isText($0.0) }
         let failures = ErrorBox()
         _ = ParallelMap.map(files) { file in
             do { try save(file.0, file.1) } catch { failures.set(error) }
