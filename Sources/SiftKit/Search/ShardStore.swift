@@ -10,8 +10,6 @@ final class ShardStore {
     /// Text files read, by number, and each document by its URL (docs/search-index.md, "Excerpts").
     var texts: [Int: [[String]]] = [:]
     var documentsByURL: [String: Int] = [:]
-    /// The facets read, by the names of the collections they were read for.
-    var facets: [String: Facets] = [:]
     var read: [(name: String, bytes: Int)] = []
     /// The manifest's `files`: each name's hash, where the file is stored under its immutable name.
     var files: [String: String] = [:]
