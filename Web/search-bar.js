@@ -279,10 +279,7 @@ export class SiftSearch {
     const table = this.index.tables.find((candidate) => candidate.collection.name == this.collection), collection = table?.collection;
     if (collection?.facets) {
       setFlag(this.form, "data-scopes", true);
-      await (this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => {
-        this.facetBar = new FacetBar({ bar: this, facets, onChange: () => this.search() });
-        this.scopeArea.append(this.facetBar.element);
-      }));
+      await (this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => (this.facetBar = new FacetBar({ bar: this, facets }))));
     }
     if (this.scopeBar.built || !collection?.scopes.length) return;
     setFlag(this.form, "data-scopes", true);

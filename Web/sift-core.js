@@ -238,10 +238,7 @@ export class SiftIndex {
       const found = new Uint8Array(this.foldedTitles.length);
       for (let i = 0; i < hits.length; i++) found[hits[i]] = 1;
       const candidates = typos.documents.filter((doc) => !found[doc] && (few("All") || few(documentScopes[doc])) && passes(doc));
-      const partialHits = searched.length > 1 ? this.partialMatches(searched, candidates) : [];
-      for (const hit of partialHits) found[hit.doc] = 1;
-      const fuzzyHits = await this.fuzzyMatches(searched, candidates.filter((doc) => !found[doc]), typos);
-      for (const hit of [...partialHits, ...fuzzyHits]) {
+      for (const hit of await this.fewMatches(searched, candidates, typos)) {
         if (matched < 5 && wanted(hit.doc)) extra.push(hit);
         for (const name of ["All", documentScopes[hit.doc]]) if (few(name)) scopeCounts[name]++;
       }
@@ -315,20 +312,6 @@ export class SiftIndex {
     });
   }
 
-  // "Partial matches" (SearchIndex.partialMatch): the documents with every term but one, a term
-  // that searches bodies on its own among them.
-  partialMatches(searched, documents) {
-    const missing = new Uint8Array(this.foldedTitles.length), alone = new Uint8Array(this.foldedTitles.length);
-    for (const term of searched) {
-      const inFields = new Set(this.fieldMatches(term.text, documents));
-      for (const doc of documents) {
-        if (!inFields.has(doc) && !term.body?.[doc]) missing[doc]++;
-        else if (term.searchesAlone) alone[doc] = 1;
-      }
-    }
-    return documents.filter((doc) => missing[doc] === 1 && alone[doc]).map((doc) => ({ doc, match: "partial", group: 4, distance: 0 }));
-  }
-
   // "Matching": the documents of `documents` (ascending) with the term in a folded field. One
   // indexOf over every field jumps past the documents without it.
   fieldMatches(term, documents) {
@@ -341,12 +324,12 @@ export class SiftIndex {
     return out;
   }
 
-  // "Typos" (SearchIndex.fuzzyMatch): in sift-typos.js, which only a query with few matches needs,
-  // fetched once.
-  async fuzzyMatches(searched, documents, typos) {
-    if (!searched.some((term) => term.typoEdits)) return [];
-    const { fuzzyMatches } = await (this.typoCode ??= import("./sift-typos.js"));
-    return fuzzyMatches(this, searched, documents, typos);
+  // "Partial matches" and "Typos" (SearchIndex.partialMatch, fuzzyMatch): in sift-typos.js, which
+  // only a query with few matches needs, fetched once: partial matches first, then typo matches.
+  async fewMatches(searched, documents, typos) {
+    if (searched.length < 2 && !searched.some((term) => term.typoEdits)) return [];
+    const { fewMatches } = await (this.typoCode ??= import("./sift-typos.js"));
+    return fewMatches(this, searched, documents, typos);
   }
 
   // "Ranking" (SearchIndex.order): the full matches (`full`, with their body-only marks) and the

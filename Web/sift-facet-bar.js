@@ -8,8 +8,12 @@ import { element, setFlag } from "./dom.js";
 const title = (name) => name[0].toUpperCase() + name.slice(1).replace(/_/g, " ");
 
 export class FacetBar {
-  /** `bar`: whose `filters` ({field: [values]}) and `sort` ("", "area", "-area") these controls show. */
-  constructor({ bar, facets: { fields, orders }, onChange }) {
+  /**
+   * Shown under `bar`'s scope bar: the controls of its `filters` ({field: [values]}) and `sort`
+   * ("", "area", "-area"), searching again on each change.
+   */
+  constructor({ bar, facets: { fields, orders } }) {
+    const onChange = () => bar.search();
     this.bar = bar;
     this.element = element("div", { class: "sift-facets" });
     for (const name in fields) {
@@ -33,6 +37,7 @@ export class FacetBar {
       };
       this.element.append(this.select);
     }
+    bar.scopeArea.append(this.element);
     this.sync();
   }
 

@@ -1,12 +1,36 @@
-// Typo matching for sift-core.js ("Typos" in docs/search-index.md; SearchIndex.fuzzyMatch and
-// substringDistance in Swift): loaded only when a query has fewer than 5 matches.
+// The matches a query with few full matches adds, for sift-core.js: partial matches ("Partial
+// matches" in docs/search-index.md; SearchIndex.partialMatch in Swift) and typo matching ("Typos";
+// SearchIndex.fuzzyMatch and substringDistance): loaded only when a query has fewer than 5 matches.
 
 const codePoints = (text) => [...text];
+
+// "Partial matches", then "Typos": the partial matches of `documents`, then the typo matches of the
+// others.
+export function fewMatches(index, searched, documents, typos) {
+  const partial = searched.length > 1 ? partialMatches(index, searched, documents) : [];
+  const found = new Set(partial.map((hit) => hit.doc));
+  const fuzzy = searched.some((term) => term.typoEdits) ? fuzzyMatches(index, searched, documents.filter((doc) => !found.has(doc)), typos) : [];
+  return [...partial, ...fuzzy];
+}
+
+// "Partial matches" (SearchIndex.partialMatch): the documents with every term but one, a term
+// that searches bodies on its own among them.
+function partialMatches(index, searched, documents) {
+  const missing = new Uint8Array(index.foldedTitles.length), alone = new Uint8Array(index.foldedTitles.length);
+  for (const term of searched) {
+    const inFields = new Set(index.fieldMatches(term.text, documents));
+    for (const doc of documents) {
+      if (!inFields.has(doc) && !term.body?.[doc]) missing[doc]++;
+      else if (term.searchesAlone) alone[doc] = 1;
+    }
+  }
+  return documents.filter((doc) => missing[doc] === 1 && alone[doc]).map((doc) => ({ doc, match: "partial", group: 4, distance: 0 }));
+}
 
 // "Typos" (SearchIndex.fuzzyMatch): the documents of `documents` with every term in a field or
 // within its edits of a substring of the title, one at least the second way; the edits summed
 // are the distance.
-export function fuzzyMatches(index, searched, documents, typos) {
+function fuzzyMatches(index, searched, documents, typos) {
   const out = [];
   const edits = searched.map((term) => typoEdits(index, term, typos));
   for (const doc of documents) {
