@@ -5,6 +5,11 @@
 import { element } from "./dom.js";
 import { excerpts } from "./sift-excerpts.js";
 
+// Leaving the page aborts the text files still on the way: that failure is no fault of the index.
+let leaving = false;
+addEventListener("pagehide", () => (leaving = true));
+addEventListener("pageshow", () => (leaving = false));
+
 const observer = new IntersectionObserver((entries) => {
   const rows = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target);
   for (const row of rows) observer.unobserve(row);
@@ -16,7 +21,7 @@ const observer = new IntersectionObserver((entries) => {
     // A panel's sections are options too: ↓ and ↑ reach them, the selected one staying selected.
     const keyboard = bar.keyboard, selected = keyboard.rows[keyboard.selected];
     if (!bar.listResults) keyboard.selected = (keyboard.rows = [...bar.panel.listbox.querySelectorAll("a")]).indexOf(selected);
-  }, console.warn);
+  }, (error) => leaving || console.warn(error));
 });
 
 /**
