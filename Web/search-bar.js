@@ -255,8 +255,10 @@ export class SiftSearch {
       this.keyboard.rows = this.panel.show(results, query, { keepShown, collectionTitle });
     } else if (!filtering) this.resetList();
     else this.keyboard.rows = this.listResults.show(results, query, total, { keepShown });
-    // Body matches show excerpts, their code loaded with the first of them.
-    if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => view.watch(this, [...(this.listResults?.copy ?? this.panel.listbox).children], results, query, keepShown));
+    // Body matches show excerpts, their code loaded with the first of them: the rows of this answer,
+    // taken now, as a later answer may replace them while the code loads.
+    const rows = [...(this.listResults?.copy ?? this.panel.listbox).children];
+    if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => view.watch(this, rows, results, query, keepShown));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);
     this.emit("results", { query, scope, total, partial: !!partial });

@@ -5,23 +5,23 @@
 import { element } from "./dom.js";
 import { excerpts } from "./sift-excerpts.js";
 
-// Leaving the page aborts the text files still on the way: that failure is no fault of the index.
-let leaving = false;
-addEventListener("pagehide", () => (leaving = true));
-addEventListener("pageshow", () => (leaving = false));
+// Leaving the page aborts the text files still on the way: that failure is no fault of the index,
+// even when it is heard only once the page is shown again.
+let departures = 0;
+addEventListener("pagehide", () => departures++);
 
 const observer = new IntersectionObserver((entries) => {
   const rows = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target);
   for (const row of rows) observer.unobserve(row);
   if (!rows.length) return;
-  const { bar, query } = rows[0].sift;
+  const { bar, query } = rows[0].sift, departed = departures;
   // A failed text file leaves its rows without excerpts; the reason goes to the console.
   excerpts(bar.index, rows.map((row) => row.sift.result), query).then(() => {
     for (const row of rows) write(row, row.sift.result);
     // A panel's sections are options too: ↓ and ↑ reach them, the selected one staying selected.
     const keyboard = bar.keyboard, selected = keyboard.rows[keyboard.selected];
     if (!bar.listResults) keyboard.selected = (keyboard.rows = [...bar.panel.listbox.querySelectorAll("a")]).indexOf(selected);
-  }, (error) => leaving || console.warn(error));
+  }, (error) => departures != departed || console.warn(error));
 });
 
 /**
@@ -31,7 +31,7 @@ const observer = new IntersectionObserver((entries) => {
 export function watch(bar, rows, results, query, keepShown) {
   if (!keepShown) observer.disconnect();
   rows.forEach((row, i) => {
-    if (row.sift) return;
+    if (row.sift || !results[i]) return;
     row.sift = { bar, query, result: results[i] };
     observer.observe(row);
   });

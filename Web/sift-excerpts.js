@@ -20,7 +20,9 @@ export async function excerpts(index, results, query) {
     result.excerpt = null;
     result.sections = [];
     const doc = index.tables.find((table) => table.collection.name == result.collection).first + result.position, number = doc / perFile | 0;
-    const entry = result.match == "body" && perFile && (await (index.files["text" + number] ??= index.fetchJSON(`text-${number}.json`)))[doc % perFile];
+    const file = "text" + number;
+    // A failed file is asked for again by the next rows that need it.
+    const entry = result.match == "body" && perFile && (await (index.files[file] ??= index.fetchJSON(`text-${number}.json`).catch((error) => { delete index.files[file]; throw error; })))[doc % perFile];
     if (entry?.length) (result.excerpt = excerpt(wholeText(entry), queryTerms)), (result.sections = sections(entry, queryTerms, result.url));
   })).catch(corruptIndex);
   return results;

@@ -25,6 +25,23 @@ def test_a_body_match_in_the_panel_shows_its_excerpt_with_the_terms_marked(page,
     expect(option.locator("mark")).to_have_text(result["excerpt"][1::2])
 
 
+def test_typing_letter_by_letter_shows_the_excerpt_of_the_last_answer(page, server, built):
+    """Each keystroke's answer loads the excerpt view; the view must watch the rows of the answer
+    on screen, not the rows of an earlier answer (which left the last one without excerpts, or gave
+    a row an earlier answer's result, warned of as a bad index)."""
+    result = siftsite.search(built, "cologne")["results"][0]
+    warnings = []
+    page.on("console", lambda m: m.type in ("error", "warning") and "favicon" not in (m.location or {}).get("url", "") and warnings.append(m.text))
+    page.goto(server.url + "/about/")
+    box = page.get_by_role("combobox", name="Search here...")
+    box.click()
+    box.press_sequentially("cologne")
+    option = page.get_by_role("option", name=re.compile("^Candy Cane"))
+    expect(option).to_contain_text("".join(result["excerpt"]))
+    page.wait_for_timeout(300)
+    assert warnings == []
+
+
 def test_a_match_inside_a_section_links_to_its_heading(page, server, built):
     answer = siftsite.search(built, "cocoa butter")
     section = next(r for r in answer["results"] if r["slug"] == "chocolate-bar")["sections"][0]
