@@ -7,7 +7,7 @@ APT_PACKAGES := libcmark-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config
 # The browser tests' Python side: Playwright drives Debian's Chromium, axe-core audits each state.
 PIP_PACKAGES := playwright pytest axe-playwright-python
 
-.PHONY: site test deps build js js-deps swift-test js-test browser-test browser-deps hardening-test limits fuzz fuzz-long fuzz-build screenshots bench bench-deps relevance relevance-deps serve clean
+.PHONY: site test deps build js js-deps swift-test js-test browser-test browser-deps hardening-test limits fuzz fuzz-long fuzz-build screenshots bench bench-1m bench-deps relevance relevance-deps serve clean
 
 site: build
 	$(SIFT) build
@@ -159,6 +159,12 @@ bench-deps: browser-deps
 
 bench: build bench-deps
 	python3 Benchmarks/bench.py
+
+# A million items (issue 18): 1,000,000 rows, a Markdown page for 10 % of them, built clean and
+# incrementally (time, peak memory, index size), and the first query and keystrokes at 1M and
+# 100k in Chromium (Benchmarks/bench_million.py). Needs about 10 GB free on /dev/shm.
+bench-1m: build bench-deps
+	python3 Benchmarks/bench_million.py --json /dev/shm/sift-bench-1m/results.json
 
 clean:
 	rm -rf .build public/*

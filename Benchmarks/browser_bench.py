@@ -14,7 +14,8 @@ executable_path=/usr/bin/chromium) and measures with performance.now() in the pa
   shown; on a sharded index, body matches may still be on the way: `partial`), to the complete
   one ("full") and to the frame after it, and the requests and bytes of
   every /search/ response it needed (http.server does not compress: bytes are raw; the gzip
-  figure gzips each fetched file with level 6, as a server would send it);
+  figure gzips each fetched file with level 6, as a server would send it), the excerpts' text
+  files among them counted apart too (`text_requests`, `text_gzip`);
 - keystroke to updated list over --keys-dom keystrokes (typing a fixed list of queries one
   character at a time, a neutral "x" between queries): from the `input` event to `sift:results`
   (the ranked rows are in the page by then) and to the next animation frame (style, layout and
@@ -125,12 +126,17 @@ def main():
                 load_s = time.perf_counter() - start
                 page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
                 r = page.evaluate(TYPE, a.term)
-                raw = gz = 0
+                raw = gz = texts = text_gz = 0
                 for req in fetched:
                     body = req.response().body()
                     raw += len(body)
                     gz += len(gzip.compress(body, 6))
-                cold.append({"ms": r["results_ms"], "full_ms": r["full_ms"], "frame_ms": r["frame_ms"], "requests": len(fetched), "raw": raw, "gzip": gz, "total": r["total"], "page_load_s": load_s})
+                    # The excerpts' text files of the rows shown, asked for once the results are in.
+                    if "/search/text-" in req.url:
+                        texts += 1
+                        text_gz += len(gzip.compress(body, 6))
+                cold.append({"ms": r["results_ms"], "full_ms": r["full_ms"], "frame_ms": r["frame_ms"], "requests": len(fetched), "raw": raw, "gzip": gz,
+                             "text_requests": texts, "text_gzip": text_gz, "total": r["total"], "page_load_s": load_s})
                 ctx.close()
             out["cold"] = {"median_ms": statistics.median(c["ms"] for c in cold), "full_median_ms": statistics.median(c["full_ms"] for c in cold),
                            "frame_median_ms": statistics.median(c["frame_ms"] for c in cold), "runs": cold}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The synthetic corpus `make bench` builds: N fictional places, each a CSV row and a Markdown page.
 
-    python3 Benchmarks/corpus.py N OUTDIR [--seed 42] [--layouts sift,hugo] [--force]
+    python3 Benchmarks/corpus.py N OUTDIR [--seed 42] [--layouts sift,hugo] [--pages-every K] [--per-page P] [--force]
 
 Writes, under OUTDIR:
 
@@ -13,7 +13,9 @@ Writes, under OUTDIR:
     corpus.json   totals, category counts, name mix, and three query terms: a frequent word,
                   a mid-frequency word and a rare pseudo-word
 
-The Markdown pages are the same bytes in both layouts. Each page has YAML front matter
+`--pages-every K` writes a page for every K-th item only (0, K, 2K, ...: `make bench-1m` uses 10, a
+page for 10 % of a million rows); the rows, and the pages written, are those of the full corpus.
+`--per-page P` sets the sift collection's `per_page`. The Markdown pages are the same bytes in both layouts. Each page has YAML front matter
 (`title`, `category`) and a body of 260-700 generated words (more once the last section is
 finished) with ## and ### headings, lists, *em*, **strong**, inline code, blockquotes, links
 to other items and to https://example.org/, and one fenced code block.
@@ -282,8 +284,9 @@ class PageWriter:
 # ---------------------------------------------------------------------------------------------
 # The corpus
 
-def generate(n, seed):
-    """Yields (slug, name, category, markdown, word count) for items 0..n-1, in order."""
+def generate(n, seed, pages_every=1):
+    """Yields (slug, name, category, markdown, word count) for items 0..n-1, in order; markdown is
+    None (and the word count 0) but for every `pages_every`-th item (0, k, 2k, ...)."""
     vocabulary = Vocabulary(seed)
     names, slugs, earlier = set(), set(), []
     for i in range(n):
@@ -300,11 +303,14 @@ def generate(n, seed):
             slug = f"{base}-{k}"
         slugs.add(slug)
         category = rng.choice(CATEGORIES)
+        earlier.append((slug, name))
+        if i % pages_every:
+            yield slug, name, category, None, 0
+            continue
         links = [earlier[rng.randrange(i)] for _ in range(4)] if i else []
         writer = PageWriter(rng, vocabulary, links)
         body = writer.body(name, category)
         front_matter = f"---\ntitle: {yaml_string(name)}\ncategory: {yaml_string(category)}\n---\n\n"
-        earlier.append((slug, name))
         yield slug, name, category, front_matter + body, writer.word_count
 
 
@@ -376,14 +382,14 @@ def write_file(path, text):
         f.write(text)
 
 
-def write_corpus(n, outdir, seed=42, layouts=("sift", "hugo")):
+def write_corpus(n, outdir, seed=42, layouts=("sift", "hugo"), pages_every=1, per_page=None):
     """Writes the layouts under outdir and returns the summary also written to corpus.json."""
     page_folders = []
     if "sift" in layouts:
         write_file(os.path.join(outdir, "sift", "Content", "site.yml"), SIFT_SITE)
         scopes = ", ".join(json.dumps(c) for c in CATEGORIES)
         write_file(os.path.join(outdir, "sift", "Content", "items", "collection.yml"),
-                   SIFT_COLLECTION.format(scopes=scopes))
+                   SIFT_COLLECTION.format(scopes=scopes) + (f"per_page: {per_page}\n" if per_page is not None else ""))
         page_folders.append(os.path.join(outdir, "sift", "Content", "items"))
     if "hugo" in layouts:
         write_file(os.path.join(outdir, "hugo", "config.toml"), HUGO_CONFIG)
@@ -395,10 +401,12 @@ def write_corpus(n, outdir, seed=42, layouts=("sift", "hugo")):
 
     rows = []
     summary = {"generator": GENERATOR, "n": n, "seed": seed, "layouts": sorted(layouts), "total_words": 0,
-               "total_markdown_bytes": 0, "categories": {c: 0 for c in CATEGORIES}}
-    for slug, name, category, markdown, words in generate(n, seed):
-        data = markdown.encode("utf-8")
-        for folder in page_folders:
+               "total_markdown_bytes": 0, "categories": {c: 0 for c in CATEGORIES}, "pages_every": pages_every,
+               "per_page": per_page, "pages": 0}
+    for slug, name, category, markdown, words in generate(n, seed, pages_every):
+        data = markdown.encode("utf-8") if markdown is not None else b""
+        summary["pages"] += markdown is not None
+        for folder in page_folders if markdown is not None else ():
             with open(os.path.join(folder, slug + ".md"), "wb") as f:
                 f.write(data)
         rows.append((slug, name, category, *facet_columns(seed, len(rows))))
@@ -433,6 +441,8 @@ def main():
     parser.add_argument("outdir")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--layouts", default="sift,hugo", help="comma-separated: sift, hugo")
+    parser.add_argument("--pages-every", type=int, default=1, help="a Markdown page for every K-th item only")
+    parser.add_argument("--per-page", type=int, help="the sift collection's per_page")
     parser.add_argument("--force", action="store_true", help="delete OUTDIR first")
     args = parser.parse_args()
     layouts = {layout for layout in args.layouts.split(",") if layout}
@@ -442,7 +452,7 @@ def main():
         if not args.force:
             sys.exit(f"{args.outdir} exists (--force replaces it)")
         shutil.rmtree(args.outdir)
-    summary = write_corpus(args.n, args.outdir, args.seed, layouts)
+    summary = write_corpus(args.n, args.outdir, args.seed, layouts, args.pages_every, args.per_page)
     print(json.dumps(summary, ensure_ascii=False))
 
 
