@@ -108,6 +108,11 @@ def browser(public, term, keys_dom):
 
 def print_browser(b):
     c, k, core = b.get("cold", {}), b.get("keystroke"), b.get("core", {})
+    lp = b.get("list_page")
+    if lp:
+        fcp = f"{lp['fcp_median_ms']:.0f} ms (median of {len(lp['fcp_ms'])})" if lp["fcp_median_ms"] is not None else "not reported"
+        print(f"{'':>8} browser list page {b['page']}: first contentful paint {fcp}, HTML {lp['html_raw']/1e3:.0f} KB"
+              f" ({lp['html_gzip']/1e3:.0f} KB gzip), {lp['rows']} rows")
     if c:
         run = c["runs"][0]
         print(f"{'':>8} browser list page load {b.get('page_load_median_s', 0):.1f} s; cold first query {b['term']!r} on {b['page']}:"

@@ -7,7 +7,9 @@ Serves PUBLIC_DIR with `python3 -m http.server` on 127.0.0.1 (a free port; only 
 stopped, by its PID), opens the list page in Chromium (Python Playwright,
 executable_path=/usr/bin/chromium) and measures with performance.now() in the page:
 
-- the list page's load time (goto to the `load` event), per cold run;
+- the list page's load time (goto to the `load` event), its first contentful paint (Chromium's
+  `paint` entry, from navigation start) and its HTML's bytes (raw, and gzip level 6 as a server
+  would send it) with the rows it holds, per cold run;
 - cold first query, per run in a fresh context (empty HTTP cache), once the page has loaded, as
   Benchmarks/pagefind_query.py measures Pagefind: the time from typing the term into the field
   (focus and an `input` event, so nothing was fetched before) to the first `sift:results` (rows
@@ -89,6 +91,16 @@ async ([queries, keys, term]) => {
 """
 
 
+# The list page's first contentful paint (ms from navigation start) and the rows it holds.
+PAINT = r"""
+async () => {
+  const fcp = () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime;
+  for (let i = 0; fcp() === undefined && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
+  return { fcp_ms: fcp() ?? null, rows: document.querySelectorAll("[data-sift-list] > li").length };
+}
+"""
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
@@ -122,8 +134,10 @@ def main():
                 fetched = []
                 page.on("requestfinished", lambda r: "/search/" in r.url and fetched.append(r))
                 start = time.perf_counter()
-                page.goto(url, wait_until="load", timeout=a.timeout * 1000)
+                response = page.goto(url, wait_until="load", timeout=a.timeout * 1000)
                 load_s = time.perf_counter() - start
+                html = response.body()
+                paint = page.evaluate(PAINT)
                 page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
                 r = page.evaluate(TYPE, a.term)
                 raw = gz = texts = text_gz = 0
@@ -136,11 +150,15 @@ def main():
                         texts += 1
                         text_gz += len(gzip.compress(body, 6))
                 cold.append({"ms": r["results_ms"], "full_ms": r["full_ms"], "frame_ms": r["frame_ms"], "requests": len(fetched), "raw": raw, "gzip": gz,
-                             "text_requests": texts, "text_gzip": text_gz, "total": r["total"], "page_load_s": load_s})
+                             "text_requests": texts, "text_gzip": text_gz, "total": r["total"], "page_load_s": load_s,
+                             "fcp_ms": paint["fcp_ms"], "html_raw": len(html), "html_gzip": len(gzip.compress(html, 6)), "rows": paint["rows"]})
                 ctx.close()
             out["cold"] = {"median_ms": statistics.median(c["ms"] for c in cold), "full_median_ms": statistics.median(c["full_ms"] for c in cold),
                            "frame_median_ms": statistics.median(c["frame_ms"] for c in cold), "runs": cold}
             out["page_load_median_s"] = statistics.median(c["page_load_s"] for c in cold)
+            paints = [c["fcp_ms"] for c in cold if c["fcp_ms"] is not None]
+            out["list_page"] = {"fcp_median_ms": statistics.median(paints) if paints else None, "fcp_ms": paints,
+                                "html_raw": cold[0]["html_raw"], "html_gzip": cold[0]["html_gzip"], "rows": cold[0]["rows"]}
             # sift-core.js alone in the page (no DOM work): load, first query, keystrokes.
             ctx = browser.new_context()
             page = ctx.new_page()

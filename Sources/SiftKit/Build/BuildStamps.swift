@@ -11,7 +11,7 @@ import Glibc
 /// nothing. Kept in `.sift-cache/stamps.cache` beside the page keys, and removed with them
 /// whenever anything else writes the output (`sift serve`, a failed swap).
 struct BuildStamps {
-    static let format: UInt64 = 1
+    static let format: UInt64 = 2
 
     /// Everything compared: options, binary, sources (walked before the build read them) and,
     /// once appended, the output folder.
@@ -90,6 +90,7 @@ struct BuildStamps {
             w.string(e.position?.path ?? "\u{0}")
             w.u64(UInt64(max(e.position?.line ?? 0, 0))); w.u64(UInt64(max(e.position?.column ?? 0, 0)))
             w.string(e.message)
+            w.string(e.severity.rawValue)
         }
         w.u64(UInt64(BuildCommand.treeSize(output.appendingPathComponent("search"))))
         let url = Self.file(in: site)
@@ -107,8 +108,9 @@ struct BuildStamps {
         }
         guard let warnings = r.count() else { return nil }
         for _ in 0..<warnings {
-            guard let path = r.string(), let line = r.number(), let column = r.number(), let message = r.string() else { return nil }
-            report.warnings.append(SiftError(message, at: path == "\u{0}" ? nil : SourcePosition(path: path, line: line, column: column), severity: .warning))
+            guard let path = r.string(), let line = r.number(), let column = r.number(), let message = r.string(),
+                  let severity = r.string().flatMap(SiftError.Severity.init(rawValue:)) else { return nil }
+            report.warnings.append(SiftError(message, at: path == "\u{0}" ? nil : SourcePosition(path: path, line: line, column: column), severity: severity))
         }
         guard let indexBytes = r.number() else { return nil }
         report.indexBytes = indexBytes

@@ -55,7 +55,7 @@ struct CollectionStage {
         let rows = live ? c.items.map { SessionMemory.ListRow(slug: $0.slug, title: $0.title, fields: $0.fields) } : []
         let keepLists = reusesItems && target.session?.previous?.list(c.name).map { $0.context == context && $0.rows == rows } == true
         let listTemplate = renderer.templates.page("list", collection: c.name)
-        let perPage = c.settings.perPage > 0 ? c.settings.perPage : max(c.items.count, 1)
+        let perPage = c.settings.pageSize(items: c.items.count)
         let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
         var folders: [String] = []
         for n in 1...pageCount {

@@ -38,7 +38,7 @@ public struct SiteBuilder: Sendable {
         public var items: [(collection: String, count: Int)] = []
         public var seconds = 0.0
         public var output: URL
-        /// Problems that did not stop the build.
+        /// Problems that did not stop the build, and notes on what it chose (severity `.note`).
         public var warnings: [SiftError] = []
         /// The search index's bytes, when known without reading the output (a build that had nothing to do).
         public var indexBytes: Int?
@@ -130,7 +130,7 @@ public struct SiteBuilder: Sendable {
     /// Checks that need the whole site; returns the warnings, throws the errors.
     func validate(_ site: Site, display: (String) -> String) throws -> [SiftError] {
         var errors: [SiftError] = []
-        for c in site.collections where c.settings.perPage > 0 {
+        for c in site.collections where (c.settings.perPage ?? 0) > 0 {
             for item in c.items where item.slug == "page" {
                 errors.append(SiftError("slug 'page' is taken by the list's pagination (/\(c.name)/page/2/): give the item another slug", at: item.source))
             }
@@ -146,7 +146,17 @@ public struct SiteBuilder: Sendable {
             }
         }
         if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
-        return site.warnings + errors.filter { $0.severity == .warning }
+        return site.warnings + errors.filter { $0.severity == .warning } + paginationNotes(site, display: display)
+    }
+
+    /// A note for each list paginated for its length alone, saying how and what keeps one page.
+    func paginationNotes(_ site: Site, display: (String) -> String) -> [SiftError] {
+        site.collections.filter { $0.settings.paginatesForLength(items: $0.items.count) }.map { c in
+            let size = c.settings.pageSize(items: c.items.count), pages = (c.items.count + size - 1) / size
+            return SiftError("the list of \(c.items.count) items is paginated, \(size) a page (/\(c.name)/ to /\(SiteURLs.listPage(c.name, pages))), "
+                             + "as every list of more than \(CollectionSettings.longList) is: per_page: 0 keeps one page, per_page: N sets the size",
+                             at: SourcePosition(path: display("Content/\(c.name)/collection.yml"), line: 0), severity: .note)
+        }
     }
 
     // MARK: Render, index, write

@@ -68,9 +68,11 @@ enum BuildCommand: Command {
             report = try SiteBuilder(options: options).build()
         }
         let stages = timings ? stageTable(report.stages) : ""
-        let status: Int32 = strict && !report.warnings.isEmpty ? 1 : 0
-        let warnings = report.warnings.map { $0.line + "\n" }.joined()
-        if quiet { return SiftCLI.Outcome(status: status, stdout: "", stderr: (strict ? warnings : "") + stages) }
+        let status: Int32 = strict && report.warnings.contains { $0.severity == .warning } ? 1 : 0
+        // Warnings, then the notes (what the build chose), just above the summary; --quiet leaves the notes out.
+        let lines = { (severity: SiftError.Severity) in report.warnings.filter { $0.severity == severity }.map { $0.line + "\n" }.joined() }
+        let warnings = lines(.warning) + lines(.note)
+        if quiet { return SiftCLI.Outcome(status: status, stdout: "", stderr: (strict ? lines(.warning) : "") + stages) }
         let items = report.items.map { "\($0.count) \($0.collection)" }.joined(separator: ", ")
         let verb = check ? "checked" : "built"
         let index = check ? "" : ", search index " + byteCount(report.indexBytes ?? treeSize(report.output.appendingPathComponent("search"))) + ","

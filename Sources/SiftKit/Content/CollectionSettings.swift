@@ -12,7 +12,8 @@ public struct CollectionSettings: Sendable, Equatable {
     /// A field to sort by; `descending` when written as `-name`.
     public var sortField: String?
     public var sortDescending = false
-    public var perPage = 0
+    /// `per_page`: items a list page shows, 0 for one page; nil when unset (`pageSize(items:)`).
+    public var perPage: Int?
     /// Fields a visitor filters by, each value with its count (docs/content.md, "Facets and sorting").
     public var facets: [String] = []
     /// Fields a visitor may order results by instead of relevance.
@@ -65,5 +66,25 @@ public struct CollectionSettings: Sendable, Equatable {
             errors.append(SiftError("scopes are set but scope_field is not", at: at("scopes")))
         }
         if let e = SiftError.combined(errors) { throw e }
+    }
+
+    /// A list of more items than this is paginated when `per_page` is not set.
+    public static let longList = 2_000
+    /// The items a page of such a list shows.
+    public static let longListPageSize = 1_000
+
+    /// The items a list page shows for a collection of `count` items: `per_page`, the whole list
+    /// for `per_page: 0` or a list of up to `longList` items, else `longListPageSize`; at least 1.
+    public func pageSize(items count: Int) -> Int {
+        switch perPage {
+        case let n? where n > 0: return n
+        case nil where count > Self.longList: return Self.longListPageSize
+        default: return max(count, 1)
+        }
+    }
+
+    /// Whether a list of `count` items is paginated for its length alone (`per_page` unset).
+    public func paginatesForLength(items count: Int) -> Bool {
+        perPage == nil && count > Self.longList
     }
 }

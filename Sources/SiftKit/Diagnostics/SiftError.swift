@@ -1,8 +1,9 @@
 /// The one error Sift reports: a message at a source position, printed as
 /// `path:line:column: error: message`. A build that finds several throws them together.
 public struct SiftError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// How bad it is: errors fail the build, warnings only inform.
-    public enum Severity: String, Sendable { case error, warning }
+    /// How bad it is: errors fail the build, warnings only inform (and fail `--strict`), notes
+    /// say what the build chose for the author (a long list paginated).
+    public enum Severity: String, Sendable { case error, warning, note }
 
     /// Where the problem is; nil for problems that belong to no file (bad command-line usage).
     public var position: SourcePosition?

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// A list of more than 2,000 items is paginated unless `per_page` says otherwise, with a note.
+@Suite struct LongListTests {
+    static func site(items: Int, settings: String? = nil) throws -> TestSite {
+        var files = ["Content/n/n.txt": (1...items).map { "Item \($0)" }.joined(separator: "\n") + "\n"]
+        if let settings { files["Content/n/collection.yml"] = settings }
+        return try TestSite(files)
+    }
+
+    static func rows(_ html: String?) -> Int { (html ?? "").components(separatedBy: "data-sift-item=").count - 1 }
+
+    static let note = "Content/n/collection.yml: note: the list of 2001 items is paginated, 1000 a page (/n/ to /n/page/3/), "
+        + "as every list of more than 2000 is: per_page: 0 keeps one page, per_page: N sets the size\n"
+
+    @Test func aListOfMoreThan2000ItemsIsPaginated1000APage() throws {
+        let site = try Self.site(items: 2001)
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(Self.rows(site.page("n/index.html")) == 1000)
+        #expect(Self.rows(site.page("n/page/2/index.html")) == 1000)
+        #expect(Self.rows(site.page("n/page/3/index.html")) == 1)
+        #expect(site.page("n/page/3/index.html")?.contains(">Item 2001<") == true)
+        #expect(site.page("n/page/4/index.html") == nil)
+        #expect(site.page("n/index.html")?.contains("href=\"/n/page/3/\"") == true)
+    }
+
+    @Test func aListOf2000ItemsStaysOnOnePage() throws {
+        let site = try Self.site(items: 2000)
+        defer { site.delete() }
+        let out = SiftCLI.run(["build"], in: site.root)
+        #expect(out.status == 0)
+        #expect(Self.rows(site.page("n/index.html")) == 2000)
+        #expect(site.page("n/page/2/index.html") == nil)
+        #expect(!out.stderr.contains("note:"))
+    }
+
+    @Test func perPage0KeepsALongListOnOnePageWithoutANote() throws {
+        let site = try Self.site(items: 2001, settings: "per_page: 0\n")
+        defer { site.delete() }
+        let out = SiftCLI.run(["build"], in: site.root)
+        #expect(out.status == 0)
+        #expect(Self.rows(site.page("n/index.html")) == 2001)
+        #expect(site.page("n/page/2/index.html") == nil)
+        #expect(!out.stderr.contains("note:"))
+    }
+
+    @Test func perPageSetsTheSizeOfALongListWithoutANote() throws {
+        let site = try Self.site(items: 2001, settings: "per_page: 700\n")
+        defer { site.delete() }
+        let out = SiftCLI.run(["build"], in: site.root)
+        #expect(Self.rows(site.page("n/index.html")) == 700)
+        #expect(Self.rows(site.page("n/page/3/index.html")) == 601)
+        #expect(!out.stderr.contains("note:"))
+    }
+
+    @Test func checkAndTheBuildSummarySayTheListIsPaginated() throws {
+        let site = try Self.site(items: 2001)
+        defer { site.delete() }
+        let check = SiftCLI.run(["check"], in: site.root)
+        #expect(check.status == 0)
+        #expect(check.stderr == Self.note)
+        // A note is no warning: --strict passes, --quiet leaves it out.
+        #expect(SiftCLI.run(["check", "--strict"], in: site.root).status == 0)
+        #expect(SiftCLI.run(["check", "--strict", "--quiet"], in: site.root).stderr == "")
+        try IncrementalBuildTests().backdate(site)
+        let build = SiftCLI.run(["build"], in: site.root)
+        #expect(build.status == 0)
+        #expect(build.stderr.hasPrefix(Self.note + "built 2006 pages (2001 n), "))
+        // A build with nothing to do says it again, a note still.
+        let again = SiftCLI.run(["build", "--timings"], in: site.root)
+        #expect(again.stderr.hasPrefix(Self.note + "built 2006 pages (2001 n), "))
+        #expect(again.stderr.contains("\nstamps "), "the stamps' report: \(again.stderr)")
+    }
+
+    @Test func anItemSluggedPageStaysInAListPaginatedForItsLength() throws {
+        let site = try TestSite(["Content/n/n.txt": (["Page"] + (1...2001).map { "Item \($0)" }).joined(separator: "\n") + "\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("n/page/index.html")?.contains("Page") == true)
+        #expect(Self.rows(site.page("n/page/2/index.html")) == 1000)
+    }
+}
