@@ -3,7 +3,8 @@
 Hugo's where it is installed, plus the search index: its build stage, size (raw and gzip),
 file count, and the requests and gzip bytes of a first query per term (measured by running
 sift-core.js under node with a counting fetch, Benchmarks/first_query.mjs), the search bar in
-headless Chromium at 10k and 100k (Benchmarks/browser_bench.py: cold first query, keystroke to
+headless Chromium at 10k and 100k (Benchmarks/browser_bench.py: the list page's first contentful
+paint and HTML bytes, cold first query, keystroke to
 updated list median/p95, sift-core.js alone), beside Pagefind's on the same built pages where
 `pagefind_bin` is importable (its index time and size, and its first query per term in Chromium:
 Benchmarks/pagefind_query.py). The corpora come from Benchmarks/corpus.py; every script this
