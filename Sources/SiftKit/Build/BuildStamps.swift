@@ -92,7 +92,7 @@ struct BuildStamps {
             w.string(e.message)
             w.string(e.severity.rawValue)
         }
-        w.u64(UInt64(BuildCommand.treeSize(output.appendingPathComponent("search"))))
+        w.u64(UInt64(report.indexBytes ?? BuildCommand.treeSize(output.appendingPathComponent("search"))))
         let url = Self.file(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         if (try? FileSystem.write(w.bytes, to: tmp)) != nil, rename(tmp, url.path) != 0 { _ = unlink(tmp) }

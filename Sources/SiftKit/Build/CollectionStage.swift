@@ -203,7 +203,12 @@ struct CollectionStage {
         searchHasher.combine(baseKey)
         for f in fields { searchHasher.combine(f.name); searchHasher.combine(f.value) }
         searchHasher.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
-        for f in c.facetValues(of: item) { searchHasher.combine(f.name); searchHasher.combine(.list(f.values.map { .string($0) })) }
+        // The facet fields as they are, which their values are made from (cheaper than splitting them).
+        searchHasher.combine(c.settings.listSeparator.map { "1" + $0 } ?? "0")
+        for name in c.settings.facets {
+            searchHasher.combine(name)
+            searchHasher.combine(name == "title" ? .string(item.title) : item.fields.value(at: name) ?? .null)
+        }
         for v in c.sortValues(of: item) { searchHasher.combine(v.name); searchHasher.combine(v.value) }
         searchHasher.combine(c.settings.searchBody ? bodyHash : 0)
         return (pageHasher.finalize(), searchHasher.finalize(), fields)

@@ -43,7 +43,7 @@ final class IndexFeed: @unchecked Sendable {
             if base != nil {
                 if self.records.isEmpty { self.records = records } else { self.records += records }
             } else {
-                for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest) }
+                for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest, textKey: r.key) }
             }
             do { try record?.appendDigests(records) } catch { self.error = error }
         }

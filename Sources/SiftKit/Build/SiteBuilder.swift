@@ -81,6 +81,7 @@ public struct SiteBuilder: Sendable {
             try target.commit()
             if options.mode.writesOutput {
                 report.lap("commit", since: &lap)
+                if stamps != nil { report.indexBytes = BuildCommand.treeSize(outputURL.appendingPathComponent("search")) }
                 report.seconds = Date().timeIntervalSince(start)
             }
             stamps?.save(report, site: options.site, output: outputURL)
@@ -195,6 +196,7 @@ public struct SiteBuilder: Sendable {
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         options.progress?("indexing", totalItems, totalItems)
         let writer = target.writer
+        index.keepsText = Self.keepingText(prior: target.prior, next: target.next, writer: writer)
         try index.write(baseURL: renderer.context.urls.basePath) { name, bytes in try writer.write("search/\(name)", bytes) }
         target.session?.next.setIndex(index)
         report.lap("index", since: &lap)
@@ -239,6 +241,17 @@ public struct SiteBuilder: Sendable {
         }
         pages.feed(feed)
         return try feed.finish()
+    }
+
+    /// The index's text files as pages are: kept from the last build when the key of the
+    /// documents they hold is the one it recorded (in a session `prior` is `next`: read first).
+    private static func keepingText(prior: (any BuildRecord)?, next: (any BuildRecord)?, writer: OutputWriter) -> @Sendable (String, UInt64) -> Bool {
+        { name, key in
+            let rel = "search/" + name
+            let last = prior?.page(rel)
+            next?.setPage(rel, key)
+            return last == key && writer.linkFromPrevious(rel)
+        }
     }
 
     /// sitemap.xml, kept as it is in a session when neither the settings nor the pages changed.

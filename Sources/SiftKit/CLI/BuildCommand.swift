@@ -86,12 +86,19 @@ enum BuildCommand: Command {
         stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined()
     }
 
-    /// Bytes in the files of a folder tree.
-    static func treeSize(_ folder: URL) -> Int {
-        guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
+    /// Bytes in the files of a folder tree, the precompressed copies left out.
+    static func treeSize(_ folder: URL) -> Int { treeSize(path: folder.path, depth: 0) }
+
+    private static func treeSize(path: String, depth: Int) -> Int {
         var total = 0
-        for case let url as URL in e where !Precompressor.isCompressedCopy(url.path) {
-            total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) ?? 0
+        for e in FileSystem.entries(path) {
+            let child = path + "/" + e.name
+            if e.isDirectory {
+                if depth < 24 { total += treeSize(path: child, depth: depth + 1) }
+            } else if !Precompressor.isCompressedCopy(child) {
+                var st = stat()
+                if lstat(child, &st) == 0 && st.st_mode & S_IFMT == S_IFREG { total += Int(st.st_size) }
+            }
         }
         return total
     }

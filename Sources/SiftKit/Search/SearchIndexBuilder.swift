@@ -12,6 +12,11 @@ public struct SearchIndexBuilder {
     let tables: [WordTable]
     /// What `update` needs, kept once documents come with keys (`add(_:key:)`).
     var live: LiveIndexMemory?
+    /// Each document's search key in add order, for documents added with one (`add(_:textKey:)`).
+    var textKeys: [UInt64] = []
+    /// Asked with each text file's name and the key of the documents it holds; true when the
+    /// caller kept the last build's file of that key, which is then neither rendered nor saved.
+    var keepsText: (@Sendable (_ name: String, _ key: UInt64) -> Bool)?
     /// Above this many bytes of word entries the postings split into shards.
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
@@ -56,6 +61,13 @@ public struct SearchIndexBuilder {
             for t in tables { t.keepsPairs = true }
         }
         live!.keys.append(key)
+        add(digest)
+    }
+
+    /// Adds a digested document with the key of its search inputs, which lets text files of
+    /// unchanged documents be kept (`keepsText`) without keeping what `update` needs.
+    mutating func add(_ digest: SearchDigest, textKey: UInt64) {
+        textKeys.append(textKey)
         add(digest)
     }
 
@@ -146,7 +158,9 @@ public struct SearchIndexBuilder {
         var m = JSONWriter()
         m.raw("{\"version\":\(IndexFormat.version),")
         m.key("base"); m.string(Self.normalizedBase(baseURL))
-        let texts = Self.textFiles(layout.members.joined().map { docs[$0] })
+        let order = Array(layout.members.joined())
+        let keys = live.map(\.keys) ?? textKeys
+        let texts = Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, keeping: keepsText)
         if let texts { m.raw(",\"texts\":\(texts.perFile)") }
         var files: [(String, [UInt8])] = texts?.files ?? []
         if words.entryBytes <= shardThreshold {
