@@ -288,7 +288,8 @@ def generate(n, seed, pages_every=1):
     """Yields (slug, name, category, markdown, word count) for items 0..n-1, in order; markdown is
     None (and the word count 0) but for every `pages_every`-th item (0, k, 2k, ...)."""
     vocabulary = Vocabulary(seed)
-    names, slugs, earlier = set(), set(), []
+    # "page" is a paginated list's (/items/page/2/): row 497,440 would take it.
+    names, slugs, earlier = set(), {"page"}, []
     for i in range(n):
         rng = random.Random(f"{seed}/item/{i}")
         name, slug = draw_name(rng)
