@@ -162,7 +162,8 @@ bench: build bench-deps
 
 # A million items (issue 18): 1,000,000 rows, a Markdown page for 10 % of them, built clean and
 # incrementally (time, peak memory, index size), and the first query and keystrokes at 1M and
-# 100k in Chromium (Benchmarks/bench_million.py). Needs about 10 GB free on /dev/shm.
+# 100k in Chromium (Benchmarks/bench_million.py). The 1M output is over 9 GB on /dev/shm, which is
+# memory: run it with 16 GB free and nothing else large running.
 bench-1m: build bench-deps
 	python3 Benchmarks/bench_million.py --json /dev/shm/sift-bench-1m/results.json
 
