@@ -281,7 +281,9 @@ export class SiftSearch {
     const table = this.index.tables.find((candidate) => candidate.collection.name == this.collection), collection = table?.collection;
     if (collection?.facets) {
       setFlag(this.form, "data-scopes", true);
-      await (this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => (this.facetBar = new FacetBar({ bar: this, facets }))));
+      // The facets are the index's (a failed file is asked for again with the index); the bar is made once.
+      const [{ FacetBar }, facets] = await Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]);
+      this.facetBar ??= new FacetBar({ bar: this, facets });
     }
     if (this.scopeBar.built || !collection?.scopes.length) return;
     setFlag(this.form, "data-scopes", true);

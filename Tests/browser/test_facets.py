@@ -141,3 +141,30 @@ def test_the_about_page_is_found_from_the_home_pages_panel(page, server, built):
     expect(option).to_contain_text("About")
     option.click()
     expect(page).to_have_url(server.url + "/about/")
+
+
+def test_a_facets_file_that_failed_once_is_asked_for_again(context, server, built):
+    """A network failure on the facets file (a deploy, a flaky connection) costs one retry, not
+    the search: the bar asks the index again, and the facets with it."""
+    failed = []
+
+    def once(route):
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    page = context.new_page()
+    page.route("**/search/immutable/facets*.json", once)
+    warnings = []
+    page.on("pageerror", lambda e: warnings.append(str(e)))
+    page.on("console", lambda m: m.type in ("error", "warning") and "favicon" not in (m.location or {}).get("url", "") and warnings.append(m.text))
+    page.goto(server.url + "/countries/")
+    page.get_by_role("searchbox").fill("land")
+    expected = answer(built, "land")
+    expect(page.get_by_role("status")).to_have_text(f"{expected['total']} results")
+    assert shown(page) == [r["url"] for r in expected["results"]][:len(shown(page))]
+    expect(page.locator("summary", has_text=re.compile("^Subregion$"))).to_be_visible()
+    assert len(failed) == 1
+    assert [w for w in warnings if "Failed to load resource" not in w] == []
