@@ -1,6 +1,6 @@
 extension SearchIndexBuilder {
     /// A text file aims at this many bytes of text (docs/search-index.md, "Excerpts").
-    static let textFileTarget = 8 * 1024
+    static let textFileTarget = 4 * 1024
 
     /// The documents' excerpt entries, in index order, as `text-N.json` files of `perFile`
     /// entries each; nil when no document has text. With the documents' search keys, a file

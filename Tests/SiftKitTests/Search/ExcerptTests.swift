@@ -96,3 +96,21 @@ import Testing
         #expect(Excerpt.sections(entry, terms, url: v["url"] as! String) == expected, "\(v["note"]!)")
     }
 }
+
+/// Pages of a few KB of text get a text file each: a first screen's excerpts read no
+/// neighbour's text (at 8 KB a file, two such pages shared one, half of each read wasted).
+@Test func pagesOfAFewKilobytesGetATextFileEach() {
+    let page = String(repeating: "Harbor lights over the volcano. ", count: 120)
+    let documents = (0..<6).map { n in
+        SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "p\(n)", title: "P\(n)", url: "c/p\(n)/",
+                                                 fields: [(name: "title", value: "P\(n)")], body: page))
+    }.map { d -> SearchDigest in
+        var d = d
+        d.excerptText = [page]
+        return d
+    }
+    let texts = SearchIndexBuilder.textFiles(documents)
+    #expect(page.utf8.count == 3_840)
+    #expect(texts?.perFile == 1)
+    #expect(texts?.files.count == 6)
+}
