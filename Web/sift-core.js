@@ -244,11 +244,7 @@ export class SiftIndex {
       }
     }
     let ordered = this.order(hits.filter(wanted), viaBody, extra, searched, sort ? Infinity : limit);
-    // Sorted by a field: full matches, then partial ones, then typo ones, each in the field's order.
-    if (sort) {
-      const hitOf = new Map(ordered.map((hit) => [hit.doc, hit])), kinds = [(hit) => hit.group < 4, (hit) => hit.group === 4, (hit) => hit.group === 5];
-      ordered = kinds.flatMap((kind) => facets.sorted(ordered.filter(kind).map((hit) => hit.doc), sort).map((doc) => hitOf.get(doc)));
-    }
+    if (sort) ordered = facets.sortedHits(ordered, sort);
     const results = ordered.slice(0, limit).map((hit) => this.result(hit.doc, hit.match));
     const total = scope === "All" ? scopeCounts.All : scopeCounts[scope];
     return { query, scope, total, ...(facets && { facets: facetCounts }), results, scopeCounts, ...(partial && { partial: true }) };
@@ -340,13 +336,13 @@ export class SiftIndex {
   order(full, viaBody, extra, searched, limit) {
     if (!searched.length || !(limit > 0)) return full.slice(0, Math.max(0, limit)).map((doc) => ({ doc, match: "field", group: 3 }));
     const phrase = searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [], probe = {};
-    const before = (a, b) => a.group - b.group || a.distance - b.distance || (a.group < 3 && a.titleLength - b.titleLength)
+    const before = (a, b) => a.group - b.group || a.distance - b.distance || b.words - a.words || (a.group < 3 && a.titleLength - b.titleLength)
       || b.score - a.score || a.titleLength - b.titleLength || a.doc - b.doc;
     const all = full.length + extra.length <= limit * 4;
-    const consider = (doc, match, group, distance) => {
+    const consider = (doc, match, group, distance, words = 0) => {
       const title = foldedTitles[doc];
       if (group === 3) group = title === phrase ? 0 : !title.startsWith(phrase) ? 3 : isWordAt(title, phrase.length) ? 2 : 1;
-      Object.assign(probe, { doc, match, group, distance, titleLength: title.length, score: this.score(doc, searched, phrase) });
+      Object.assign(probe, { doc, match, group, distance, words, titleLength: title.length, score: this.score(doc, searched, phrase) });
       if (all) return kept.push({ ...probe });
       if (kept.length >= limit && before(probe, kept[kept.length - 1]) > 0) return;
       let at = kept.length;
@@ -355,7 +351,7 @@ export class SiftIndex {
       if (kept.length > limit) kept.pop();
     };
     for (const doc of full) consider(doc, viaBody[doc] ? "body" : "field", 3, 0);
-    for (const hit of extra) consider(hit.doc, hit.match, hit.group, hit.distance);
+    for (const hit of extra) consider(hit.doc, hit.match, hit.group, hit.distance, hit.words);
     return all ? kept.sort(before).slice(0, limit) : kept;
   }
 
@@ -365,16 +361,17 @@ export class SiftIndex {
   score(doc, searched, phrase) {
     const title = this.foldedTitles[doc], others = this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1);
     const average = this.averageLengths, bodyLength = this.bodyLengths[doc];
-    let total = 0, rarity = 0;
+    let total = 0, rarity = 0, inFields = 0;
     for (const { text, body, idf } of searched) {
       let weight = 0;
       if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
       if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
+      if (weight > 0) inFields++;
       if (body?.[doc]) weight += BODY_WEIGHT * place(body[doc]) * saturation(bodyLength, average.body, body[doc] & OFTEN ? OFTEN_COUNT : 1);
       if (weight > 0) rarity += idf;
       total += idf * weight;
     }
-    if (searched.length > 1 && (title + "\n" + others).includes(phrase)) total += PHRASE_WEIGHT * rarity;
+    if (searched.length > 1 && inFields == searched.length && squeezed(title + "\n" + others).includes(squeezed(phrase))) total += PHRASE_WEIGHT * rarity;
     return total;
   }
 
@@ -478,6 +475,9 @@ function wordFit(value, term) {
   }
   return best;
 }
+
+// "Ranking" (SearchIndex.squeezed): each run of code points that are not word code points made one space.
+const squeezed = (text) => text.replace(/[^\p{L}\p{M}\p{N}]+/gu, " ");
 
 const isWordCode = (code) => (code > 96 && code < 123) || (code > 47 && code < 58);
 // Whether the code point ending at UTF-16 offset i, or starting at it, is a word code point.

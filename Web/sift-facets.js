@@ -50,4 +50,10 @@ export class Facets {
     const place = (doc) => places[doc] * sign || Infinity;
     return docs.sort((a, b) => place(a) - place(b) || 0);
   }
+
+  // Ranked hits by a sort field: full matches, then partial ones, then typo ones, each in the field's order.
+  sortedHits(hits, sort) {
+    const hitOf = new Map(hits.map((hit) => [hit.doc, hit])), kinds = [(hit) => hit.group < 4, (hit) => hit.group === 4, (hit) => hit.group === 5];
+    return kinds.flatMap((kind) => this.sorted(hits.filter(kind).map((hit) => hit.doc), sort).map((doc) => hitOf.get(doc)));
+  }
 }

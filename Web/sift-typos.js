@@ -29,7 +29,8 @@ function partialMatches(index, searched, documents) {
 
 // "Typos" (SearchIndex.fuzzyMatch): the documents of `documents` with every term in a field or
 // within its edits of a substring of the title, one at least the second way; the edits summed
-// are the distance.
+// are the distance, and `words` counts the terms of the second way that a word of the title is
+// within their edits of.
 function fuzzyMatches(index, searched, documents, typos) {
   const out = [];
   const edits = searched.map((term) => typoEdits(index, term, typos));
@@ -39,9 +40,30 @@ function fuzzyMatches(index, searched, documents, typos) {
       if (!made.has(doc)) fits = false;
       else distance += made.get(doc);
     }
-    if (fits && distance) out.push({ doc, match: "fuzzy", group: 5, distance });
+    if (!fits || !distance) continue;
+    const titleWords = index.foldedTitles[doc].match(WORDS) ?? [];
+    const words = searched.filter((term, i) => edits[i].get(doc) && titleWords.some((word) => wordDistance(codePoints(term.text), codePoints(word), term.typoEdits))).length;
+    out.push({ doc, match: "fuzzy", group: 5, distance, words });
   }
   return out;
+}
+
+const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
+
+// "Typos" (SearchIndex.wordDistance): whether `word` is within `within` edits of `pattern`, the
+// whole of both (optimal string alignment, a swap of adjacent code points one edit).
+function wordDistance(pattern, word, within) {
+  if (Math.abs(pattern.length - word.length) > within) return false;
+  let rows = [[], [], Array.from({ length: word.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= pattern.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= word.length; j++) {
+      row[j] = Math.min(rows[2][j] + 1, row[j - 1] + 1, rows[2][j - 1] + (pattern[i - 1] === word[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && pattern[i - 1] === word[j - 2] && pattern[i - 2] === word[j - 1]) row[j] = Math.min(row[j], rows[1][j - 2] + 1);
+    }
+    rows = [rows[1], rows[2], row];
+  }
+  return rows[2][word.length] <= within;
 }
 
 // "Typos": the edits a term needs in each document of the typo set that it fits (0: in a field),

@@ -29,6 +29,8 @@ extension SearchIndex {
         var match: SearchResult.Match
         var group: Group
         var distance = 0
+        /// The typo terms a word of the title is within the edits of (fuzzy matches).
+        var words = 0
         var score = 0.0
     }
 
@@ -79,19 +81,22 @@ extension SearchIndex {
     }
 
     /// "Typos": every term in a field or within its edits of a substring of the title, one at
-    /// least the second way; the edits made, summed, are the hit's distance.
+    /// least the second way; the edits made, summed, are the hit's distance, and its words the
+    /// terms of the second way that a word of the title is within the edits of.
     func fuzzyMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
         let doc = docs[d]
         var title: [Unicode.Scalar]?
-        var distance = 0, anyFuzzy = false
+        var distance = 0, words = 0, anyFuzzy = false
         for term in terms where !inFields(doc, term) {
             guard term.typoEdits > 0 else { return nil }
             title = title ?? Array((doc.folded.first ?? "").unicodeScalars)
             guard let edits = Self.substringDistance(term.scalars, title!, within: term.typoEdits) else { return nil }
             distance += edits
             anyFuzzy = true
+            let titleWords = title!.split(whereSeparator: { !IndexFormat.isWordScalar($0) })
+            if edits > 0 && titleWords.contains(where: { Self.wordDistance(term.scalars, Array($0), within: term.typoEdits) }) { words += 1 }
         }
-        return anyFuzzy ? Hit(doc: d, match: .fuzzy, group: .fuzzy, distance: distance) : nil
+        return anyFuzzy ? Hit(doc: d, match: .fuzzy, group: .fuzzy, distance: distance, words: words) : nil
     }
 
     /// "Ranking": each hit scored, then in order: group, edits, a title's length in the title
@@ -107,6 +112,7 @@ extension SearchIndex {
             let (x, xLength) = a, (y, yLength) = b
             if x.group != y.group { return x.group < y.group }
             if x.distance != y.distance { return x.distance < y.distance }
+            if x.words != y.words { return x.words > y.words }
             if x.group < .scored && xLength != yLength { return xLength < yLength }
             if x.score != y.score { return x.score > y.score }
             if xLength != yLength { return xLength < yLength }
@@ -118,17 +124,19 @@ extension SearchIndex {
     /// fields (as one text, "\n" between them) and the body; and the phrase in a field lifts every term.
     func score(_ doc: Doc, _ d: Int32, _ terms: [SearchedTerm], phrase: String) -> Double {
         let title = doc.folded.first ?? "", others = doc.folded.dropFirst().joined(separator: "\n")
-        var total = 0.0, rarity = 0.0
+        var total = 0.0, rarity = 0.0, inFields = 0
         for term in terms {
             var weight = 0.0
-            if IndexFormat.contains(title, term.text) {
+            let inTitle = IndexFormat.contains(title, term.text), inOthers = IndexFormat.contains(others, term.text)
+            if inTitle {
                 weight += Score.titleWeight * Score.place(Self.wordFit(title, term.text))
                     * Score.saturation(length: Double(title.utf16.count), average: averageTitleLength, count: 1)
             }
-            if IndexFormat.contains(others, term.text) {
+            if inOthers {
                 weight += Score.fieldWeight * Score.place(Self.wordFit(others, term.text))
                     * Score.saturation(length: Double(others.utf16.count), average: averageTitleLength, count: 1)
             }
+            if inTitle || inOthers { inFields += 1 }
             if let marks = term.body?[d] {
                 weight += Score.bodyWeight * Score.place(marks) * Score.saturation(
                     length: doc.bodyLength, average: averageBodyLength, count: marks & Score.often != 0 ? Double(Score.oftenCount) : 1)
@@ -136,10 +144,27 @@ extension SearchIndex {
             if weight > 0 { rarity += term.idf }
             total += term.idf * weight
         }
-        if terms.count > 1 && doc.folded.contains(where: { IndexFormat.contains($0, phrase) }) {
+        if terms.count > 1 && inFields == terms.count
+            && IndexFormat.contains(Self.squeezed(title + "\n" + others), Self.squeezed(phrase)) {
             total += Score.phraseWeight * rarity
         }
         return total
+    }
+
+    /// `text` with each run of code points that are not word code points made one space: the
+    /// terms stand together when only punctuation parts them (`git-commit` for "git commit").
+    static func squeezed(_ text: String) -> String {
+        var out = String.UnicodeScalarView(), inRun = false
+        for scalar in text.unicodeScalars {
+            if IndexFormat.isWordScalar(scalar) {
+                out.append(scalar)
+                inRun = false
+            } else if !inRun {
+                out.append(" ")
+                inRun = true
+            }
+        }
+        return String(out)
     }
 
     /// Whether the code point at `offset` is not a word code point, or the text ends there.
@@ -161,6 +186,25 @@ extension SearchIndex {
             best = Score.wordStart
         }
         return best
+    }
+
+    /// Whether `word` is within k edits of `pattern`, the whole of both (optimal string
+    /// alignment: a swap of two adjacent code points is one edit).
+    static func wordDistance(_ pattern: [Unicode.Scalar], _ word: [Unicode.Scalar], within k: Int) -> Bool {
+        guard abs(pattern.count - word.count) <= k else { return false }
+        guard !pattern.isEmpty else { return true }
+        var beforeLast: [Int] = [], last = Array(0...word.count)
+        for i in 1...pattern.count {
+            var row = [i] + [Int](repeating: 0, count: word.count)
+            for j in stride(from: 1, through: word.count, by: 1) {
+                row[j] = min(last[j] + 1, row[j - 1] + 1, last[j - 1] + (pattern[i - 1] == word[j - 1] ? 0 : 1))
+                if i > 1 && j > 1 && pattern[i - 1] == word[j - 2] && pattern[i - 2] == word[j - 1] {
+                    row[j] = min(row[j], beforeLast[j - 2] + 1)
+                }
+            }
+            (beforeLast, last) = (last, row)
+        }
+        return last[word.count] <= k
     }
 
     /// The fewest edits turning `pattern` into some substring of `text`, when at most k: Sellers'

@@ -6,18 +6,12 @@ enum Tokenizer {
         var set = CountedWords()
         var bodyWords = 0
         if !doc.body.isEmpty {
-            let folded = foldedBody(doc.body)
-            folded.withUnsafeBufferPointer { buf in
-                set.words.reserve(buf.count / 6)
-                var joined = JoinedWord()
-                tokenize(buf) { start, end, isWord, hash in
-                    let piece = UnsafeBufferPointer(rebasing: buf[start..<end])
-                    set.add(piece, hash: hash, counted: isWord)
-                    if isWord { bodyWords += 1 }
-                    let cjk = isWord && end - start > 2 && piece.contains { $0 >= 0xE1 } && insertGrams(piece, into: &set)
-                    joined.add(start, end, isWord: isWord, isCJK: cjk, in: buf, into: &set)
-                }
-                joined.finish(buf, into: &set)
+            bodyWords = addWords(of: doc.body, to: &set)
+            // The title of each section (the entry's every third string from the third).
+            for heading in stride(from: 2, to: doc.excerptText.count, by: 3) {
+                var words = CountedWords()
+                addWords(of: doc.excerptText[heading], to: &words)
+                set.holdOften(words.words)
             }
         }
         return SearchDigest(collection: doc.collection, slug: doc.slug, title: doc.title, url: doc.url,
@@ -27,6 +21,26 @@ enum Tokenizer {
                             sortNames: doc.sortValues.map(\.name), sortValues: doc.sortValues.map(\.value),
                             wordBytes: set.words.bytes, wordEnds: set.words.ends, wordHashes: set.words.hashes,
                             wordCounts: set.counts, bodyWords: bodyWords)
+    }
+
+    /// Adds the words of `text` (folded: pieces, CJK grams, joined words) to `set`; returns its
+    /// number of word pieces.
+    @discardableResult
+    private static func addWords(of text: String, to set: inout CountedWords) -> Int {
+        var count = 0
+        foldedBody(text).withUnsafeBufferPointer { buf in
+            set.words.reserve(buf.count / 6)
+            var joined = JoinedWord()
+            tokenize(buf) { start, end, isWord, hash in
+                let piece = UnsafeBufferPointer(rebasing: buf[start..<end])
+                set.add(piece, hash: hash, counted: isWord)
+                if isWord { count += 1 }
+                let cjk = isWord && end - start > 2 && piece.contains { $0 >= 0xE1 } && insertGrams(piece, into: &set)
+                joined.add(start, end, isWord: isWord, isCJK: cjk, in: buf, into: &set)
+            }
+            joined.finish(buf, into: &set)
+        }
+        return count
     }
 
     /// The CJK runs of a word piece as their single code points and pairs (docs/search-index.md,
@@ -132,6 +146,20 @@ struct CountedWords {
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, counted: Bool = true) {
         let id = words.insert(bytes, hash: hash)
         if id == counts.count { counts.append(1) } else if counted && counts[id] < 255 { counts[id] += 1 }
+    }
+
+    /// Counts each word of `heading` (word code points only) `Score.oftenCount` times at least:
+    /// a section's title says what the section is about (docs/search-index.md, "Words and postings").
+    mutating func holdOften(_ heading: WordSet) {
+        heading.bytes.withUnsafeBufferPointer { all in
+            for w in 0..<heading.count {
+                let word = UnsafeBufferPointer(rebasing: all[heading.range(of: w)])
+                guard let first = String(decoding: word, as: UTF8.self).unicodeScalars.first, IndexFormat.isWordScalar(first) else { continue }
+                let id = words.insert(word, hash: heading.hashes[w])
+                if id == counts.count { counts.append(0) }
+                counts[id] = max(counts[id], UInt8(Score.oftenCount))
+            }
+        }
     }
 
     /// Adds a word that is not a piece of the text (a joined word, a CJK gram).

@@ -33,6 +33,7 @@ struct SearchVectors {
                                          fields: fields, body: item["body"] as! String)
                 doc.facets = (item["facets"] as? [[Any]] ?? []).map { (name: $0[0] as! String, values: $0[1] as! [String]) }
                 doc.sortValues = (item["sort"] as? [[String]] ?? []).map { (name: $0[0], value: $0[1]) }
+                if let sections = item["sections"] as? [[String]] { doc.excerptText = [""] + sections.joined() }
                 builder.add(SearchIndexBuilder.digest(doc))
             }
         }
