@@ -101,17 +101,7 @@ export class SiftSearch {
     });
     onClick(dimmer, () => this.cancel());
     // Opening a result is a search worth remembering.
-    // The page it opens marks the terms (sift-marks.js): the tab's sessionStorage carries them there.
-    for (const results of [this.listResults?.copy, this.panel.listbox]) {
-      results?.addEventListener("click", (event) => {
-        const link = event.target.closest("a");
-        if (!link) return;
-        this.remember();
-        try {
-          sessionStorage.siftArrival = JSON.stringify([link.href, this.query]);
-        } catch {}
-      });
-    }
+    for (const results of [this.listResults?.copy, this.panel.listbox]) results?.addEventListener("click", (event) => event.target.closest("a") && this.remember());
     // A panel closes on a click anywhere else, as the dimmed background does.
     if (!list) document.addEventListener("pointerdown", (event) => this.form.contains(event.target) || this.cancel());
     // Back to a page kept in the back-forward cache: the URL's search again.
@@ -258,6 +248,9 @@ export class SiftSearch {
     // Body matches show excerpts, their code loaded with the first of them: the rows of this answer,
     // taken now, as a later answer may replace them while the code loads.
     const rows = [...(this.listResults?.copy ?? this.panel.listbox).children];
+    // Each result's link carries the query to the page it opens, which marks its terms (sift-marks.js),
+    // however it is opened: a click, a new tab, a copied link.
+    if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", link.getAttribute("href").replace(/(\?[^#]*)?(?=#|$)/, "?mark=" + encodeURIComponent(query)));
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => view.watch(this, rows, results, query, keepShown));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);

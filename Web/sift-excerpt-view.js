@@ -37,14 +37,34 @@ export function watch(bar, rows, results, query, keepShown) {
   });
 }
 
-// The sections, each a link after the row's own (an option too in a panel); else the excerpt in it.
+// The sections, each a link after the row's own (an option too in a panel) carrying its ?mark=;
+// else the excerpt in it, and a text fragment to the excerpt's first mark.
 function write(row, { excerpt, sections }) {
   const link = row.querySelector("a"), option = link.role == "option" ? { role: "option", "aria-selected": "false", tabindex: "-1" } : {};
-  if (!sections.length && excerpt) link.append(marked(excerpt));
-  row.append(...sections.map((section) => element("a", { href: section.url, class: "sift-sub", ...option }, element("span", { class: "sift-t" }, section.title), marked(section.excerpt))));
+  if (!sections.length && excerpt) {
+    link.append(marked(excerpt));
+    link.setAttribute("href", link.getAttribute("href") + textFragment(excerpt));
+  }
+  row.append(...sections.map((section) => element("a", { href: section.url.replace("#", link.search + "#"), class: "sift-sub", ...option }, element("span", { class: "sift-t" }, section.title), marked(section.excerpt))));
 }
 
 // An excerpt's strings, the odd-numbered ones marked, as text nodes.
 function marked(parts) {
   return element("span", { class: "sift-e" }, ...parts.map((part, i) => (i % 2 ? element("mark", {}, part) : part)));
+}
+
+// "#:~:text=" to the whole word holding the excerpt's first mark (a text fragment matches whole
+// words only), after the word before it when only a space parts them: a browser that follows
+// text fragments scrolls there as the page opens, before sift-marks.js is in. A page where that
+// text is not found is not scrolled by it, and sift-marks.js scrolls to the first mark. "" for
+// an excerpt without a mark, or a browser without Intl.Segmenter.
+function textFragment(parts) {
+  if (!parts[1] || !Intl.Segmenter) return "";
+  const text = parts.join("").replace(/…/g, " "), start = parts[0].length, end = start + parts[1].length;
+  const words = [...new Intl.Segmenter(document.documentElement.lang || undefined, { granularity: "word" }).segment(text)];
+  const first = words.findIndex((word) => word.index + word.segment.length > start);
+  const last = words.findIndex((word) => word.index + word.segment.length >= end);
+  const encode = (words) => encodeURIComponent(words).replace(/-/g, "%2D");
+  const prefix = words[first - 1]?.segment == " " && words[first - 2]?.isWordLike ? encode(words[first - 2].segment) + "-," : "";
+  return "#:~:text=" + prefix + encode(text.slice(words[first].index, words[last].index + words[last].segment.length));
 }

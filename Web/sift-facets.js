@@ -10,11 +10,11 @@ export class Facets {
     this.fields = {}; // {field: {value: members}}
     this.orders = {}; // {field: places}, 0 for a document without a value
     for (const { first, count, file } of loaded) {
-      for (const { name, values, postings, sets, ids } of file.facets) {
+      for (const { name, values, postings, sets, ids, frequencies, rans } of file.facets) {
         const members = values.map((value) => ((this.fields[name] ??= {})[value] ??= new Uint8Array(total)).subarray(first));
-        // Each value's postings, or each document's set of values as a code into `sets`.
+        // Each value's postings, or each document's set of values as a code into `sets`, entropy-coded or not.
         if (postings) postings.forEach((list, v) => decodePostings(list, members[v]));
-        else decodeCodes(ids, count).forEach((code, doc) => sets[code].forEach((v) => (members[v][doc] = 1)));
+        else (ids ? decodeCodes(ids, count) : decodeEntropyCode(rans, frequencies, count)).forEach((code, doc) => sets[code].forEach((v) => (members[v][doc] = 1)));
       }
       for (const { name, order } of file.sorts) (this.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
     }
@@ -56,4 +56,32 @@ export class Facets {
     const hitOf = new Map(hits.map((hit) => [hit.doc, hit])), kinds = [(hit) => hit.group < 4, (hit) => hit.group === 4, (hit) => hit.group === 5];
     return kinds.flatMap((kind) => this.sorted(hits.filter(kind).map((hit) => hit.doc), sort).map((doc) => hitOf.get(doc)));
   }
+}
+
+// "Entropy-coded columns" (EntropyCode): rANS over base64 digits, the state in [LOWER, LOWER · 64).
+const SCALE_BITS = 12, LOWER = 1 << 23, STATE_DIGITS = 5;
+
+// "Entropy-coded columns" (EntropyCode.decode): the `count` symbols of `code`, whose symbols have
+// `frequencies`; throws unless they add up to 2^SCALE_BITS and the code ends with the last symbol.
+export function decodeEntropyCode(code, frequencies, count) {
+  const scale = 1 << SCALE_BITS, symbolAt = new Uint16Array(scale), starts = [], digits = decodeCodes(code, code.length);
+  let start = 0, state = 0, next = 0;
+  frequencies.forEach((frequency, symbol) => {
+    if (!(frequency > 0)) throw Error("sift: bad index: a frequency of " + frequency);
+    starts.push(start);
+    symbolAt.fill(symbol, start, (start += frequency));
+  });
+  if (start != scale || code.length < STATE_DIGITS) throw Error("sift: bad index: an entropy code");
+  while (next < STATE_DIGITS) state = state * 64 + digits[next++];
+  const out = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const slot = state & (scale - 1), symbol = (out[i] = symbolAt[slot]);
+    state = frequencies[symbol] * Math.floor(state / scale) + slot - starts[symbol];
+    while (state < LOWER) {
+      if (next >= digits.length) throw Error("sift: bad index: an entropy code ends early");
+      state = state * 64 + digits[next++];
+    }
+  }
+  if (state != LOWER || next != digits.length) throw Error("sift: bad index: an entropy code");
+  return out;
 }

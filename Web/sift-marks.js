@@ -1,10 +1,25 @@
 // Arrival (docs/search-bar.md): the page a result opened marks the search's terms (handed over in
-// the tab's sessionStorage) with <mark> elements made around text nodes (never HTML, so the
-// strict CSP holds), and scrolls to the first. Esc or a click removes them. sift.js loads this
-// module only on such a page.
+// the link's ?mark=) with <mark> elements made around text nodes (never HTML, so the strict CSP
+// holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
+// on such a page.
 import { highlight } from "./sift-core.js";
 
-/** Marks the terms of `query` in the page's main content (its body without one); returns the marks. */
+/**
+ * Takes ?mark= out of the address (left as it was before, so that it copies as the page's own)
+ * and marks its terms; returns the marks.
+ */
+export function arrive() {
+  const url = new URL(location.href), query = url.searchParams.get("mark");
+  url.searchParams.delete("mark");
+  history.replaceState(history.state, "", url);
+  return markTerms(query);
+}
+
+/**
+ * Marks the terms of `query` in the page's main content (its body without one) and scrolls to
+ * the first, unless the browser has scrolled the page already (to the link's #fragment or
+ * #:~:text=); returns the marks.
+ */
 export function markTerms(query, root = document.querySelector("main") ?? document.body) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
   while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, [data-sift-search]")) texts.push(walker.currentNode);
@@ -20,7 +35,7 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
     }
     marks.push(...found);
   }
-  marks[0]?.scrollIntoView({ block: "center" });
+  if (!scrollY) marks[0]?.scrollIntoView({ block: "center" });
   const unmark = (event) => {
     if (event.type == "keydown" && event.key != "Escape") return;
     for (const mark of marks) mark.replaceWith(...mark.childNodes);

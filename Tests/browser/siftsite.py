@@ -10,10 +10,12 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import threading
+import urllib.parse
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,6 +40,28 @@ def search(built: Path, query: str, **opts) -> dict:
     for k, v in opts.items():
         args += [f"--{k}", str(v)]
     return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+
+
+def mark(url: str, query: str) -> str:
+    """A result link's href: `url` carrying the query as ?mark= (encodeURIComponent's escapes)
+    before its #fragment (docs/search-bar.md, "Arrival")."""
+    if not query:
+        return url
+    path, hash_, fragment = url.partition("#")
+    return path + "?mark=" + urllib.parse.quote(query, safe="!*'()") + hash_ + fragment
+
+
+def result_urls(page, hrefs: list) -> list:
+    """The URLs of a list's result links: each href checked to carry the query of the page's
+    search field, as `mark` writes it, and returned without it or a text fragment (which a
+    body match's link gains once its excerpt shows)."""
+    query = page.get_by_role("searchbox").first.input_value()
+    out = []
+    for href in hrefs:
+        bare = re.sub(r"\?mark=[^#]*", "", href.split("#:~:")[0], count=1)
+        assert href.split("#:~:")[0] == mark(bare, query), f"{href} carries no ?mark= for {query!r}"
+        out.append(bare)
+    return out
 
 
 def fixture_site(files: dict) -> Path:

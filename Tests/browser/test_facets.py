@@ -23,7 +23,7 @@ def answer(built, query="", filters=(), sort=None, **opts):
 
 
 def shown(page):
-    return page.locator("[data-sift-list=countries]").get_by_role("link").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    return siftsite.result_urls(page, page.locator("[data-sift-list=countries]").get_by_role("link").evaluate_all("els => els.map(a => a.getAttribute('href'))"))
 
 
 def facet(page, name):

@@ -43,3 +43,28 @@ test("sift-core.js scores with the constants of Swift's Score", () => {
     assert.equal(Number(inJS[1]), Number(inSwift[1]), `${swiftName} / ${jsName}`);
   }
 });
+
+// Entropy-coded facet columns (docs/search-index.md, "Entropy-coded columns"): sift-facets.js
+// decodes the vectors' codes, which SearchVectorsTests.swift checks EntropyCode writes, with the
+// constants of Swift's EntropyCode.
+const entropySwift = readFileSync(root + "Sources/SiftKit/Search/EntropyCode.swift", "utf8");
+const facetsSource = readFileSync(root + "Web/sift-facets.js", "utf8");
+for (const [name, facets] of Object.entries({ source: await import("../../Web/sift-facets.js"), shipped: await import("../../Sources/SiftKit/Resources/sift-facets.js") })) {
+  test(`${name} sift-facets.js decodes the entropy codes EntropyCode writes, and refuses broken ones`, () => {
+    for (const v of vectors.entropyCodes) assert.deepEqual(facets.decodeEntropyCode(v.code, v.frequencies, v.symbols.length), v.symbols, v.note);
+    const [v] = vectors.entropyCodes.filter((x) => x.symbols.length > 20);
+    assert.throws(() => facets.decodeEntropyCode(v.code, v.frequencies, v.symbols.length + 1), /bad index/);
+    assert.throws(() => facets.decodeEntropyCode(v.code + "A", v.frequencies, v.symbols.length), /bad index/);
+    assert.throws(() => facets.decodeEntropyCode(v.code, [...v.frequencies.slice(1), v.frequencies[0] + 1], v.symbols.length), /bad index/);
+    assert.throws(() => facets.decodeEntropyCode("AgA", [4096], 1), /bad index/);
+  });
+}
+
+test("sift-facets.js decodes with the constants of Swift's EntropyCode", () => {
+  for (const [swiftName, jsName] of Object.entries({ scaleBits: "SCALE_BITS", lower: "LOWER", stateDigits: "STATE_DIGITS" })) {
+    const inSwift = entropySwift.match(new RegExp(`static let ${swiftName} = ([0-9 <]+)\\n`)), inJS = facetsSource.match(new RegExp(`\\b${jsName} = ([0-9 <]+)[,;]`));
+    assert.ok(inSwift && inJS, `${swiftName} / ${jsName}`);
+    const value = (text) => text.split("<<").map(Number).reduce((base, shift) => base * 2 ** shift);
+    assert.equal(value(inJS[1]), value(inSwift[1]), `${swiftName} / ${jsName}`);
+  }
+});

@@ -95,7 +95,7 @@ struct CollectionStage {
                     collected[i] = rendered.search
                     collectedPageKeys[i] = rendered.pageKey
                 case .success(let rendered):
-                    records.append(rendered.search)
+                    if c.items[i].searchable { records.append(rendered.search) }
                     if live { collected.append(rendered.search); collectedPageKeys.append(rendered.pageKey) }
                 case .failure(let e as SiftError):
                     errors.append(e)
@@ -107,7 +107,7 @@ struct CollectionStage {
             done += range.count
             progress(done)
         }
-        if kept != nil { feed.add(collected) }
+        if kept != nil { feed.add(zip(c.items, collected).filter { $0.0.searchable }.map(\.1)) }
         if live && collected.count == c.items.count {
             target.session?.next.setCollection(c.name, SessionMemory.CollectionMemo(context: context, items: c.items, records: collected, pageKeys: collectedPageKeys))
         }

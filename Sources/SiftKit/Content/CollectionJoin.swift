@@ -100,6 +100,7 @@ struct CollectionJoin {
                 item.titleFromHeading = page.titleFromHeading
                 item.date = fm["date"]?.text
                 item.weight = fm["weight"]?.doubleValue
+                item.searchable = fm["search"]?.boolValue ?? true
                 ownItems.append(item)
             }
         }
@@ -124,6 +125,7 @@ struct CollectionJoin {
             }
             item.date = fm["date"]?.text
             item.weight = fm["weight"]?.doubleValue
+            item.searchable = fm["search"]?.boolValue ?? true
             return (item, joinKey)
         }
         var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]

@@ -15,6 +15,8 @@ public struct Item: Sendable, Equatable {
     public var titleFromHeading = false
     public var date: String?
     public var weight: Double?
+    /// False when its page's front matter says `search: false`: the item has its pages but no place in the search index.
+    public var searchable = true
 
     /// Creates an item.
     public init(collection: String, slug: String, title: String, fields: Fields, page: MarkdownSource?, source: SourcePosition) {

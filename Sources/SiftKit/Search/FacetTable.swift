@@ -36,8 +36,8 @@ enum FacetTable {
         return j.out
     }
 
-    /// A facet's documents in the smaller of two forms once gzipped: each value's postings, or
-    /// each document's set of values as a code into the distinct sets.
+    /// A facet's documents in the smallest of three forms once gzipped: each value's postings;
+    /// each document's set of values as a code into the distinct sets; or those codes entropy-coded.
     static func shorterColumn(values: [String], members: [String: [Int32]], of docValues: [[String]]) -> String {
         var p = JSONWriter()
         p.key("postings"); p.strings(values.map { IndexFormat.encodePostings(members[$0]!) })
@@ -48,12 +48,23 @@ enum FacetTable {
             if setNumber[set] == nil { setNumber[set] = sets.count; sets.append(set) }
             ids.append(setNumber[set]!)
         }
+        let setsJSON = "\"sets\":[" + sets.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
         var c = JSONWriter()
-        c.key("sets"); c.raw("[" + sets.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
+        c.raw(setsJSON)
         c.raw(","); c.key("ids"); c.string(IndexFormat.codes(ids, limit: sets.count))
-        // Compared as served: gzip takes a code a document of few values to about their entropy.
+        var forms = [p.out, c.out]
+        var counts = [Int](repeating: 0, count: sets.count)
+        for id in ids { counts[id] += 1 }
+        if let frequencies = EntropyCode.frequencies(counts) {
+            var e = JSONWriter()
+            e.raw(setsJSON)
+            e.raw(",\"frequencies\":[" + frequencies.map(String.init).joined(separator: ",") + "]")
+            e.raw(","); e.key("rans"); e.string(EntropyCode.encode(ids, frequencies: frequencies))
+            forms.append(e.out)
+        }
+        // Compared as served: gzip takes postings of clustered documents, or codes in runs, below their order-0 entropy.
         let size = { (json: String) in Gzip.compress(Array(json.utf8), level: 9)?.count ?? json.utf8.count }
-        return size(c.out) < size(p.out) ? c.out : p.out
+        return forms.min { size($0) < size($1) }!
     }
 
     /// The order of values: numbers first, as numbers; then text, folded, then as written.

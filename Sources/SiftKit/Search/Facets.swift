@@ -62,12 +62,19 @@ struct Facets {
             }
         }
         guard let sets = f["sets"] as? [[Int]], sets.allSatisfy({ $0.allSatisfy { values.indices.contains($0) } }),
-              let codes = f["ids"] as? String, let ids = IndexFormat.decodeCodes(codes, count: count, limit: sets.count) else {
+              let ids = setCodes(f, sets: sets.count, count: count) else {
             throw corrupt("expected postings, or sets of values and \(count) codes")
         }
         var holders = [Set<Int32>](repeating: [], count: values.count)
         for (d, id) in ids.enumerated() { for v in sets[id] { holders[v].insert(Int32(d)) } }
         return holders
+    }
+
+    /// Each document's set, from its codes (`ids`) or their entropy code (`frequencies` and `rans`).
+    static func setCodes(_ f: [String: Any], sets: Int, count: Int) -> [Int]? {
+        if let codes = f["ids"] as? String { return IndexFormat.decodeCodes(codes, count: count, limit: sets) }
+        guard let frequencies = f["frequencies"] as? [Int], frequencies.count == sets, let code = f["rans"] as? String else { return nil }
+        return EntropyCode.decode(code, frequencies: frequencies, count: count)
     }
 
     /// The selected values by field, each field once, checked against the facets there are.

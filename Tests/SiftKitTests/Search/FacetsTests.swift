@@ -75,4 +75,68 @@ struct FacetsTests {
         #expect(r.results.map(\.collection) == ["pages", "pages"])
         #expect(try Self.answer(site, "about", collection: "pages").results.first?.title == "About")
     }
+
+    /// Every kind of page: a row's detail page, a page that is an item of its own, a standalone page, the intro.
+    static let hiddenSite = [
+        "Content/index.md": "---\nsearch: false\n---\nWelcome to the quarry.\n",
+        "Content/secret.md": "---\ntitle: Secret\nsearch: false\n---\nThe quarry nobody maps.\n",
+        "Content/sites/collection.yml": "facets: [kind]\nsort_fields: [depth]\n",
+        "Content/sites/sites.csv": "name,kind,depth\nOpen Quarry,pit,40\nHidden Quarry,pit,90\nShaft,mine,300\n",
+        "Content/sites/hidden-quarry.md": "---\nsearch: false\n---\nA quarry under the hill.\n",
+        "Content/sites/lost-quarry.md": "---\ntitle: Lost Quarry\nkind: pit\ndepth: 10\nsearch: false\n---\nA quarry of its own.\n",
+    ]
+
+    @Test func searchFalseLeavesEveryKindOfPageOutOfTheIndexButBuildsItsPage() throws {
+        let site = try TestSite(Self.hiddenSite)
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(try Self.answer(site, "quarry", collection: nil).results.map(\.url) == ["/sites/open-quarry/"])
+        // Filters and sorting alone list only the items in the index, and count only them.
+        let pits = try Self.answer(site, collection: "sites", filters: [("kind", "pit")])
+        #expect(pits.results.map(\.slug) == ["open-quarry"])
+        #expect(Self.counts(pits, "kind") == ["pit": 1, "mine": 1])
+        #expect(try Self.answer(site, collection: "sites", sort: "-depth").results.map(\.slug) == ["shaft", "open-quarry"])
+        for page in ["index.html", "secret/index.html", "sites/hidden-quarry/index.html", "sites/lost-quarry/index.html"] {
+            #expect(site.page(page)?.contains("quarry") == true, "\(page)")
+        }
+        #expect(site.page("sites/index.html")?.contains("Hidden Quarry") == true)
+    }
+
+    @Test func aServeRebuildTakesAPageInAndOutOfTheIndexAsACleanBuildDoes() throws {
+        let site = try TestSite(Self.hiddenSite)
+        defer { site.delete() }
+        var options = SiteBuilder.Options(site: site.root, baseURL: "/")
+        options.mode = .serve(BuildSession())
+        try SiteBuilder(options: options).build()
+        try site.write("Content/sites/hidden-quarry.md", "A quarry under the hill.\n")
+        try SiteBuilder(options: options).build()
+        #expect(try Self.answer(site, "quarry", collection: nil).results.map(\.url) == ["/sites/hidden-quarry/", "/sites/open-quarry/"])
+        try site.write("Content/sites/open-quarry.md", "---\nsearch: false\n---\nNow hidden.\n")
+        try SiteBuilder(options: options).build()
+        #expect(try Self.answer(site, "quarry", collection: nil).results.map(\.url) == ["/sites/hidden-quarry/"])
+    }
+
+    /// Many items of few, skewed, unordered values: the column is entropy-coded, and reads back whole.
+    @Test func aLongColumnOfSkewedValuesIsEntropyCodedAndReadsBack() throws {
+        var state: UInt64 = 16
+        let climates = ["Arid", "Polar", "Temperate", "Tropical"]
+        let rows = (0..<600).map { i -> (String, String) in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let draw = Int(state >> 33) % 100
+            return ("Place \(i)", climates[draw < 50 ? 2 : draw < 80 ? 3 : draw < 95 ? 0 : 1])
+        }
+        let site = try TestSite([
+            "Content/langs/collection.yml": "facets: [climate]\n",
+            "Content/langs/langs.csv": "name,climate\n" + rows.map { "\($0.0),\($0.1)" }.joined(separator: "\n") + "\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: site.output.appendingPathComponent("search/immutable").path)
+        let file = try #require(files.first { $0.hasPrefix("facets") })
+        #expect(site.page("search/immutable/" + file)?.contains("\"rans\":") == true)
+        let expected = Dictionary(grouping: rows, by: \.1).mapValues(\.count)
+        #expect(Self.counts(try Self.answer(site), "climate") == expected)
+        let polar = try Self.answer(site, filters: [("climate", "Polar")])
+        #expect(polar.results.map(\.title) == rows.filter { $0.1 == "Polar" }.map(\.0))
+    }
 }

@@ -15,6 +15,7 @@ struct SearchVectors {
     var slugs: [[String: Any]] { root["slug"] as! [[String: Any]] }
     var derivedSlugs: [[String: Any]] { root["derivedSlug"] as! [[String: Any]] }
     var terms: [[String: Any]] { root["terms"] as! [[String: Any]] }
+    var entropyCodes: [[String: Any]] { root["entropyCodes"] as! [[String: Any]] }
     var queries: [[String: Any]] { root["queries"] as! [[String: Any]] }
 
     /// Builds the vectors' collections into a fresh directory through the real writer.
@@ -61,6 +62,18 @@ struct SearchVectors {
     for v in try SearchVectors().derivedSlugs {
         #expect(IndexFormat.derivedSlug(v["title"] as! String) == v["slug"] as? String, "derived slug of \(v["title"]!)")
     }
+}
+
+/// Entropy-coded facet columns; sift-facets.js decodes the same codes (Tests/js/format.test.mjs).
+@Test func entropyCodeVectors() throws {
+    for v in try SearchVectors().entropyCodes {
+        let frequencies = v["frequencies"] as! [Int], symbols = v["symbols"] as! [Int], code = v["code"] as! String
+        #expect(EntropyCode.encode(symbols, frequencies: frequencies) == code, "\(v["note"]!)")
+        #expect(EntropyCode.decode(code, frequencies: frequencies, count: symbols.count) == symbols, "\(v["note"]!)")
+        #expect(EntropyCode.decode(code + "A", frequencies: frequencies, count: symbols.count) == nil, "\(v["note"]!)")
+    }
+    #expect(EntropyCode.frequencies([7000, 3000]) == [2867, 1229])
+    #expect(EntropyCode.frequencies([9998, 1, 1]) == [4094, 1, 1])
 }
 
 @Test func termVectors() throws {
