@@ -40,7 +40,7 @@ def rows(page):
 
 
 def hrefs(page):
-    return rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    return siftsite.result_urls(page, rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))"))
 
 
 def test_the_first_page_of_a_long_list_is_small(quiet_page, long_list):
