@@ -202,6 +202,7 @@ export class SiftSearch {
     return this.run({ remember, more })
       .catch(() => {
         indexes[this.indexURL] = SiftIndex.load(this.indexURL);
+        this.facetsShown = null;
         return this.run({ remember, more });
       })
       .catch((error) => {
@@ -232,6 +233,7 @@ export class SiftSearch {
       if (!answer.partial) break;
       shown = answer.results;
     }
+    await this.facetsShown;
     if (remember) this.remember();
   }
 
@@ -274,9 +276,10 @@ export class SiftSearch {
     const table = this.index.tables.find((candidate) => candidate.collection.name == this.collection), collection = table?.collection;
     if (collection?.facets) {
       setFlag(this.form, "data-scopes", true);
-      // The facets are the index's (a failed file is asked for again with the index); the bar is made once.
-      const [{ FacetBar }, facets] = await Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]);
-      this.facetBar ??= new FacetBar({ bar: this, facets });
+      // The first answer waits for no facets: the bar, once in, shows the counts of the search then
+      // current. A failed file fails the search once its answer is shown (run awaits facetsShown),
+      // which reads the index, and the facets with it, again; the bar is made once.
+      this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => (this.facetBar ??= new FacetBar({ bar: this, facets })));
     }
     if (this.scopeBar.built || !collection?.scopes.length) return;
     setFlag(this.form, "data-scopes", true);

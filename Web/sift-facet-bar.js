@@ -39,6 +39,11 @@ export class FacetBar {
     }
     bar.scopeArea.append(this.element);
     this.sync();
+    // The answers shown while this bar loaded had no counts: these are the current search's,
+    // unless a newer search (which brings its own) started meanwhile.
+    const run = bar.runs;
+    bar.index.search(bar.query, { scope: bar.scope, collection: bar.collection, filters: bar.filters, facets: true, limit: 1 })
+      .then((answer) => run == bar.runs && this.showCounts(answer.facets), console.warn);
   }
 
   /** Shows the bar's choice (from the URL, or none on Cancel). */
@@ -48,8 +53,9 @@ export class FacetBar {
     if (this.select) this.select.value = sort;
   }
 
+  /** Shows an answer's counts; an answer asked for before the bar was in has none, and changes nothing. */
   showCounts(facets) {
-    for (const label of this.element.querySelectorAll("label")) {
+    if (facets) for (const label of this.element.querySelectorAll("label")) {
       const count = facets?.[label.dataset.field]?.[label.firstChild.value] ?? 0;
       label.lastChild.textContent = count;
       setFlag(label, "data-none", !count);

@@ -168,3 +168,18 @@ def test_a_facets_file_that_failed_once_is_asked_for_again(context, server, buil
     expect(page.locator("summary", has_text=re.compile("^Subregion$"))).to_be_visible()
     assert len(failed) == 1
     assert [w for w in warnings if "Failed to load resource" not in w] == []
+
+
+def test_results_do_not_wait_for_the_facets_file(page, server, built):
+    """The first answer is shown while the facets file is still on the way; its counts follow."""
+    held = []
+    page.route(re.compile(r"/search/immutable/facets\.[0-9a-f]+\.json$"), lambda route: held.append(route))
+    page.goto(server.url + "/countries/")
+    page.get_by_role("searchbox").fill("land")
+    expected = answer(built, "land")
+    expect(page.get_by_role("status")).to_have_text(f"{expected['total']} results")
+    assert shown(page)[:5] == [r["url"] for r in expected["results"][:5]]
+    assert held, "the facets file was asked for"
+    for route in held:
+        route.continue_()
+    expect_counts(page, expected)
