@@ -61,7 +61,8 @@ function marked(parts) {
 function textFragment(parts) {
   if (!parts[1] || !Intl.Segmenter) return "";
   const text = parts.join("").replace(/…/g, " "), start = parts[0].length, end = start + parts[1].length;
-  const words = [...new Intl.Segmenter(document.documentElement.lang || undefined, { granularity: "word" }).segment(text)];
+  // No locale: word breaks follow the script, and a page's lang attribute may be no valid tag.
+  const words = [...new Intl.Segmenter(undefined, { granularity: "word" }).segment(text)];
   const first = words.findIndex((word) => word.index + word.segment.length > start);
   const last = words.findIndex((word) => word.index + word.segment.length >= end);
   const encode = (words) => encodeURIComponent(words).replace(/-/g, "%2D");
