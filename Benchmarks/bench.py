@@ -35,6 +35,12 @@ import corpus as corpus_generator  # noqa: E402  (Benchmarks/corpus.py)
 
 def run_measured(cmd, cwd):
     """Runs a command, returns (seconds, peak RSS in MB) of that process."""
+    seconds, usage = run_with_usage(cmd, cwd)
+    return seconds, usage.ru_maxrss / 1024
+
+
+def run_with_usage(cmd, cwd):
+    """Runs a command, returns (seconds, its resource usage); exits on its failure."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -44,7 +50,7 @@ def run_measured(cmd, cwd):
     if status != 0:
         how = f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
         raise SystemExit(f"{' '.join(cmd)} failed ({how}):\n{err}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage
 
 
 def corpus(n, hugo):

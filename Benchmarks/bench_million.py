@@ -60,14 +60,7 @@ def set_per_page(d):
 def measured(cmd, cwd):
     """(wall s, CPU s, peak RSS MB, load average before, after) of one run."""
     before = os.getloadavg()[0]
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if status != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed (status {status}):\n{err[-2000:]}")
+    wall, usage = bench.run_with_usage(cmd, cwd)
     return {"wall_s": round(wall, 2), "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "peak_mb": round(usage.ru_maxrss / 1024),
             "load_before": round(before, 2), "load_after": round(os.getloadavg()[0], 2)}
 
