@@ -279,7 +279,9 @@ export class SiftSearch {
       // The first answer waits for no facets: the bar, once in, shows the counts of the search then
       // current. A failed file fails the search once its answer is shown (run awaits facetsShown),
       // which reads the index, and the facets with it, again; the bar is made once.
-      this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => (this.facetBar ??= new FacetBar({ bar: this, facets })));
+      // Its failure is heard by run, maybe only after the answer: `.catch(String)` keeps it from
+      // counting as unhandled meanwhile.
+      (this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => (this.facetBar ??= new FacetBar({ bar: this, facets })))).catch(String);
     }
     if (this.scopeBar.built || !collection?.scopes.length) return;
     setFlag(this.form, "data-scopes", true);
