@@ -10,7 +10,7 @@ import Foundation
 /// than a clean one).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 6
+    static let format: UInt64 = 7
 
     /// The output folder the keys describe; a cache for another output is ignored.
     let output: String

@@ -69,7 +69,7 @@ public struct SearchDigest: Sendable {
     var wordEnds: [UInt32]
     /// Each piece's 64-bit hash, which decides its partition and its slot when merged.
     var wordHashes: [UInt64]
-    /// How often each word occurs in the body (up to 255).
+    /// How often each word occurs in the body (up to 127), `CountedWords.lead` added for the words of its lead.
     var wordCounts: [UInt8] = []
     /// How many word pieces the body has: its length, for the score.
     var bodyWords: Int = 0

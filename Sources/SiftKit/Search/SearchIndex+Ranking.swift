@@ -242,8 +242,11 @@ enum Score {
     static let phraseWeight = 1.5
 
     /// The marks of a body candidate (and a field's fit) say how a word holds the term: inside a
-    /// word (1), at a word's start (3), a whole word (7); and in a body, whether often (8).
-    static let insideWord = 1, wordStart = 3, wholeWord = 7, often = 8
+    /// word (1), at a word's start (3), a whole word (7); and in a body, whether often (8),
+    /// whether in the body's lead (16).
+    static let insideWord = 1, wordStart = 3, wholeWord = 7, often = 8, lead = 16
+    /// The lead of a body: its first this many word pieces, one window where terms are near.
+    static let leadWords = 64
     /// A body holding a word this many times holds it often.
     static let oftenCount = 3
     /// What a place counts, from its marks.

@@ -270,7 +270,7 @@ public struct SearchIndex {
     }
 
     /// "Matching", body candidates: the documents whose body may hold the term (never missing one
-    /// that does), each with its marks (`Score`: how a body word holds it, whether often).
+    /// that does), each with its marks (`Score`: how a body word holds it, whether often, whether in the lead).
     /// `wholeWord`: a short term, found as a word of its own (a CJK one as its gram).
     func bodyCandidates(_ term: String, wholeWord: Bool) throws -> [Int32: Int] {
         let pieces = wholeWord ? [IndexFormat.Piece(text: term, isWord: true)] : IndexFormat.pieces(term)
@@ -297,7 +297,7 @@ public struct SearchIndex {
             let (file, words) = try words(for: IndexFormat.key(piece.text))
             for (word, value) in words where fits(word) {
                 let (from, entry) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
-                let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
                 guard let ids = IndexFormat.decodePostings(String(parts[0]), below: docs.count) else {
                     throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
                 }
@@ -307,10 +307,12 @@ public struct SearchIndex {
                 for id in ids { found[id, default: 0] |= marks }
                 // Only a word starting with the piece is read from its own entry by every reader, unions or not.
                 guard parts.count > 1, starts, pieces.count == 1 else { continue }
-                guard let often = IndexFormat.decodePostings(String(parts[1]), below: docs.count) else {
-                    throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
+                for (part, mark) in zip(parts.dropFirst(), [Score.often, Score.lead]) {
+                    guard let ids = IndexFormat.decodePostings(String(part), below: docs.count) else {
+                        throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
+                    }
+                    for id in ids { found[id, default: 0] |= mark }
                 }
-                for id in often { found[id, default: 0] |= Score.often }
             }
             result = result.map { $0.filter { found[$0.key] != nil } } ?? found
             if result!.isEmpty { break }

@@ -33,6 +33,7 @@ enum Tokenizer {
             var joined = JoinedWord()
             tokenize(buf) { start, end, isWord, hash in
                 let piece = UnsafeBufferPointer(rebasing: buf[start..<end])
+                set.leads = count < Score.leadWords
                 set.add(piece, hash: hash, counted: isWord)
                 if isWord { count += 1 }
                 let cjk = isWord && end - start > 2 && piece.contains { $0 >= 0xE1 } && insertGrams(piece, into: &set)
@@ -40,6 +41,7 @@ enum Tokenizer {
             }
             joined.finish(buf, into: &set)
         }
+        set.leads = false
         return count
     }
 
@@ -136,16 +138,22 @@ enum Tokenizer {
     }
 }
 
-/// A document's distinct words with how often each occurs (up to 255; punctuation and
-/// symbols count once).
+/// A document's distinct words with how often each occurs (up to 127; punctuation and
+/// symbols count once), `CountedWords.lead` added when one occurrence is in the body's lead.
 struct CountedWords {
     var words = WordSet()
     var counts: [UInt8] = []
+    /// Whether the words added now are in the lead: the body's first `Score.leadWords` word
+    /// pieces, and the CJK grams and joined words their pieces start.
+    var leads = false
+
+    static let lead: UInt8 = 0x80
 
     @inline(__always)
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, counted: Bool = true) {
         let id = words.insert(bytes, hash: hash)
-        if id == counts.count { counts.append(1) } else if counted && counts[id] < 255 { counts[id] += 1 }
+        if id == counts.count { counts.append(1) } else if counted && counts[id] & 0x7F < 0x7F { counts[id] += 1 }
+        if leads { counts[id] |= Self.lead }
     }
 
     /// Counts each word of `heading` (word code points only) `Score.oftenCount` times at least:
@@ -157,7 +165,7 @@ struct CountedWords {
                 guard let first = String(decoding: word, as: UTF8.self).unicodeScalars.first, IndexFormat.isWordScalar(first) else { continue }
                 let id = words.insert(word, hash: heading.hashes[w])
                 if id == counts.count { counts.append(0) }
-                counts[id] = max(counts[id], UInt8(Score.oftenCount))
+                counts[id] = max(counts[id] & 0x7F, UInt8(Score.oftenCount)) | counts[id] & Self.lead
             }
         }
     }
@@ -176,6 +184,8 @@ struct JoinedWord {
     private var pieces: [Range<Int>] = []
     private var afterSeparator = false
     private var lastEnd = -1
+    /// Whether the chain's first piece is in the body's lead.
+    private var leads = false
 
     static let longest = 4
 
@@ -186,6 +196,7 @@ struct JoinedWord {
             finish(buf, into: &set)
         } else if isWord {
             if !pieces.isEmpty && !afterSeparator { finish(buf, into: &set) }
+            if pieces.isEmpty { leads = set.leads }
             pieces.append(start..<end)
             afterSeparator = false
         } else if !pieces.isEmpty && !afterSeparator && Self.isOneScalar(buf[start..<end]) {
@@ -200,7 +211,10 @@ struct JoinedWord {
         if pieces.count >= 2 && pieces.count <= Self.longest {
             var bytes: [UInt8] = []
             for r in pieces { bytes.append(contentsOf: buf[r]) }
+            let current = set.leads
+            set.leads = leads
             bytes.withUnsafeBufferPointer { set.add($0) }
+            set.leads = current
         }
         pieces.removeAll(keepingCapacity: true)
         afterSeparator = false

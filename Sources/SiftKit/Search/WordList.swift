@@ -11,8 +11,7 @@ struct WordList {
     private var table: [Int32] = []
     private var id: [Int32] = []
     private(set) var encoded: [[UInt8]] = []
-    /// `:` and the postings of the documents holding the word often, written after its
-    /// postings in its primary entry only; empty when none.
+    /// What its primary entry holds after its postings (`suffix`); empty when nothing.
     private(set) var often: [[UInt8]] = []
     private(set) var bucket: [Int32] = []
     /// Buckets of the trigrams at code point offsets 1 … length−3, other than `bucket`.
@@ -84,15 +83,17 @@ struct WordList {
         part.encoded.reserveCapacity(t.count)
         let postings = t.postings()
         for w in 0..<t.count {
-            var ids = postings.all[w], often = postings.often[w]
+            var ids = postings.all[w], often = postings.often[w], lead = postings.lead[w]
             if let renumber {
                 for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
                 for k in often.indices { often[k] = renumber[Int(often[k])] }
+                for k in lead.indices { lead[k] = renumber[Int(lead[k])] }
                 ids.sort()
                 often.sort()
+                lead.sort()
             }
             part.encoded.append(Array(IndexFormat.encodePostings(ids).utf8))
-            part.often.append(Self.oftenSuffix(often))
+            part.often.append(Self.suffix(often: often, lead: lead))
             if part.encoded[w].count > 8 { part.ids[w] = ids }
             let (b, sec) = buckets(t, w)
             part.bucket.append(b)
@@ -115,7 +116,7 @@ struct WordList {
         var buckets: Set<Int32> = []
         for (w, lists) in postings {
             part.encoded[Int(w)] = lists.all.isEmpty ? [] : Array(IndexFormat.encodePostings(lists.all).utf8)
-            part.often[Int(w)] = Self.oftenSuffix(lists.often)
+            part.often[Int(w)] = Self.suffix(often: lists.often, lead: lists.lead)
             buckets.insert(part.bucket[Int(w)])
             buckets.formUnion(part.secondary[Int(w)])
         }
@@ -123,9 +124,11 @@ struct WordList {
         return part
     }
 
-    /// `:` and the postings of the documents holding a word often, or nothing.
-    private static func oftenSuffix(_ ids: [Int32]) -> [UInt8] {
-        ids.isEmpty ? [] : Array((":" + IndexFormat.encodePostings(ids)).utf8)
+    /// `:` and the postings of the documents holding a word often, then `:` and those holding it
+    /// in their lead; the empty end left off.
+    private static func suffix(often: [Int32], lead: [Int32]) -> [UInt8] {
+        let lead = lead.isEmpty ? "" : ":" + IndexFormat.encodePostings(lead)
+        return often.isEmpty && lead.isEmpty ? [] : Array((":" + IndexFormat.encodePostings(often) + lead).utf8)
     }
 
     /// A word's primary bucket (of its key) and the other buckets of its trigrams at code

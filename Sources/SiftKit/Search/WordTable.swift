@@ -1,20 +1,22 @@
 /// The words of one partition with their postings (add order), touched by one thread at a time.
 final class WordTable: @unchecked Sendable {
     var words = WordSet(slotCount: 1 << 12)
-    /// (word id << 32 | often << 31 | document) for every word of every document, in add order;
-    /// often: the document holds the word `Score.oftenCount` times or more.
+    /// (word id << 32 | often << 31 | lead << 30 | document) for every word of every document, in
+    /// add order; often: the document holds the word `Score.oftenCount` times or more; lead: in
+    /// its body's lead (`CountedWords.leads`).
     var pairs: [UInt64] = []
     /// A live table keeps its pairs after a render, and per word what the render computed.
     var keepsPairs = false
     /// Per word: encoded postings ("" once it has none), primary bucket, secondary buckets, and
-    /// the `:` and postings of the documents holding it often ("" when none).
+    /// the suffix of its primary entry (`WordList.suffix`: often and lead postings).
     var memo: (encoded: [[UInt8]], bucket: [Int32], secondary: [[Int32]], often: [[UInt8]])?
 
     static let oftenBit: UInt64 = 1 << 31
+    static let leadBit: UInt64 = 1 << 30
 
     /// The document of a pair.
     @inline(__always)
-    static func document(_ pair: UInt64) -> Int32 { Int32(truncatingIfNeeded: pair & (oftenBit - 1)) }
+    static func document(_ pair: UInt64) -> Int32 { Int32(truncatingIfNeeded: pair & (leadBit - 1)) }
     /// Words whose postings changed since the last render.
     var dirty: Set<Int32> = []
 
@@ -41,8 +43,10 @@ final class WordTable: @unchecked Sendable {
                     defer { start = Int(end) }
                     guard h % parts == part else { continue }
                     let id = words.insert(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]), hash: h)
-                    let often = w < d.wordCounts.count && Int(d.wordCounts[w]) >= Score.oftenCount ? Self.oftenBit : 0
-                    pairs.append(UInt64(id) << 32 | often | doc)
+                    let count = w < d.wordCounts.count ? d.wordCounts[w] : 0
+                    let often = Int(count & 0x7F) >= Score.oftenCount ? Self.oftenBit : 0
+                    let lead = count & CountedWords.lead != 0 ? Self.leadBit : 0
+                    pairs.append(UInt64(id) << 32 | often | lead | doc)
                 }
             }
         }
@@ -57,7 +61,7 @@ final class WordTable: @unchecked Sendable {
             for k in all.indices {
                 let p = all[k]
                 if Self.document(p) == document {
-                    removed.append(p >> 31)
+                    removed.append(p >> 30)
                 } else {
                     all[kept] = p
                     kept += 1
@@ -66,32 +70,33 @@ final class WordTable: @unchecked Sendable {
         }
         pairs.removeLast(pairs.count - kept)
         merge([digest], first: document, part: part, parts: parts)
-        // Words the document kept, as often as before, keep their postings; only those it lost,
-        // gained or now holds more or less often change.
+        // Words the document kept, as often as before and in its lead or not as before, keep
+        // their postings; only those it lost, gained or now holds otherwise change.
         let before = Set(removed)
-        let after = Set(pairs[kept...].map { $0 >> 31 })
-        dirty.formUnion(before.symmetricDifference(after).map { Int32($0 >> 1) })
+        let after = Set(pairs[kept...].map { $0 >> 30 })
+        dirty.formUnion(before.symmetricDifference(after).map { Int32($0 >> 2) })
     }
 
-    /// Every word's documents, ascending: a counting sort of `pairs` by word; and those holding
-    /// it often.
-    func postings() -> (all: [[Int32]], often: [[Int32]]) {
+    /// Every word's documents, ascending: a counting sort of `pairs` by word; those holding it
+    /// often, and those holding it in their lead.
+    func postings() -> (all: [[Int32]], often: [[Int32]], lead: [[Int32]]) {
         var counts = [Int](repeating: 0, count: count)
         for p in pairs { counts[Int(p >> 32)] += 1 }
         var out = counts.map { n -> [Int32] in var a = [Int32](); a.reserveCapacity(n); return a }
-        var often = [[Int32]](repeating: [], count: count)
+        var often = [[Int32]](repeating: [], count: count), lead = often
         for p in pairs {
             out[Int(p >> 32)].append(Self.document(p))
             if p & Self.oftenBit != 0 { often[Int(p >> 32)].append(Self.document(p)) }
+            if p & Self.leadBit != 0 { lead[Int(p >> 32)].append(Self.document(p)) }
         }
-        return (out, often)
+        return (out, often, lead)
     }
 
-    /// The postings of some words, ascending, and of the documents holding each often.
-    func postings(of words: Set<Int32>) -> [Int32: (all: [Int32], often: [Int32])] {
+    /// The postings of some words, ascending, and of the documents holding each often, and in their lead.
+    func postings(of words: Set<Int32>) -> [Int32: (all: [Int32], often: [Int32], lead: [Int32])] {
         var slot = [Int32](repeating: -1, count: count)
-        var lists: [[Int32]] = [], often: [[Int32]] = []
-        for w in words { slot[Int(w)] = Int32(lists.count); lists.append([]); often.append([]) }
+        var lists: [[Int32]] = [], often: [[Int32]] = [], lead: [[Int32]] = []
+        for w in words { slot[Int(w)] = Int32(lists.count); lists.append([]); often.append([]); lead.append([]) }
         pairs.withUnsafeBufferPointer { all in
             slot.withUnsafeBufferPointer { slot in
                 for p in all {
@@ -99,11 +104,15 @@ final class WordTable: @unchecked Sendable {
                     guard s >= 0 else { continue }
                     lists[Int(s)].append(Self.document(p))
                     if p & Self.oftenBit != 0 { often[Int(s)].append(Self.document(p)) }
+                    if p & Self.leadBit != 0 { lead[Int(s)].append(Self.document(p)) }
                 }
             }
         }
-        var out: [Int32: (all: [Int32], often: [Int32])] = [:]
-        for w in words { out[w] = (lists[Int(slot[Int(w)])].sorted(), often[Int(slot[Int(w)])].sorted()) }
+        var out: [Int32: (all: [Int32], often: [Int32], lead: [Int32])] = [:]
+        for w in words {
+            let s = Int(slot[Int(w)])
+            out[w] = (lists[s].sorted(), often[s].sorted(), lead[s].sorted())
+        }
         return out
     }
 }

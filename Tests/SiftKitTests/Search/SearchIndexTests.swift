@@ -219,3 +219,30 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(throws: SiftError.self) { try index.search("a", scope: "Über".decomposedStringWithCanonicalMapping) }
     #expect(throws: SiftError.self) { try index.search("a", collection: "bücher".decomposedStringWithCanonicalMapping) }
 }
+
+/// A primary entry's suffix: `:` and the often postings, then `:` and the postings of the
+/// documents holding the word in their body's lead, its first `Score.leadWords` word pieces
+/// (docs/search-index.md, "Words and postings"); a joined word is in the lead when its first piece is.
+@Test func primaryEntriesHoldTheLeadPostings() throws {
+    let filler = Array(repeating: "calm", count: Score.leadWords - 1).joined(separator: " ")
+    var builder = SearchIndexBuilder()
+    var far = SearchDocument(collection: "c", slug: "far", title: "Far", url: "c/far/", fields: [("name", "Far")],
+                             body: "ferry \(filler) harbour e-mail.")
+    far.excerptText = [far.body]
+    var near = SearchDocument(collection: "c", slug: "near", title: "Near", url: "c/near/", fields: [("name", "Near")],
+                              body: "\(filler) e-mail harbour ferry")
+    near.excerptText = ["", "ferries", "Ferry", near.body]
+    builder.add(SearchIndexBuilder.digest(far))
+    builder.add(SearchIndexBuilder.digest(near))
+    let dir = temporaryFolder("sift-lead")
+    try builder.write(to: dir, baseURL: "/")
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+    let words = manifest["words"] as! [String: String]
+    let postings = { (ids: [Int32]) in IndexFormat.encodePostings(ids) }
+    // In far's lead only; in near's heading (often), past its lead.
+    #expect(words["ferry"] == postings([0, 1]) + ":" + postings([1]) + ":" + postings([0]))
+    #expect(words["calm"] == postings([0, 1]) + ":" + postings([0, 1]) + ":" + postings([0, 1]))
+    // The joined word starts on near's last piece of its lead.
+    #expect(words["email"] == postings([0, 1]) + "::" + postings([1]))
+    #expect(words["harbour"] == postings([0, 1]))
+}
