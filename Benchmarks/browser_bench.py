@@ -154,8 +154,8 @@ def main():
                     body = req.response().body()
                     raw += len(body)
                     gz += len(gzip.compress(body, 6))
-                    # The excerpts' text files of the rows shown, asked for once the results are in.
-                    if "/search/text-" in req.url:
+                    # The excerpts' text files of the rows shown (and their name tables), asked for once the results are in.
+                    if "/search/immutable/text" in req.url:
                         texts += 1
                         text_gz += len(gzip.compress(body, 6))
                 cold.append({"ms": r["results_ms"], "full_ms": r["full_ms"], "frame_ms": r["frame_ms"], "requests": len(fetched), "raw": raw, "gzip": gz,

@@ -1,7 +1,7 @@
 // Excerpts for sift-core.js ("Excerpts" in docs/search-index.md; Excerpt.swift and
 // SearchIndex+Excerpts.swift in Swift): a body match's excerpt and the sections of its page that
 // hold the terms, from the index's text files. Loaded only when results on screen need them.
-import { fold, terms } from "./sift-core.js";
+import { filePath, fold, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 // A corrupt text file rejects with this, as a corrupt index does in sift-core.js.
@@ -15,17 +15,27 @@ const corruptIndex = (cause) => {
  * together. Rejects as a corrupt index.
  */
 export async function excerpts(index, results, query) {
-  const queryTerms = [...new Set(terms(query))], perFile = index.manifest.texts;
+  const queryTerms = [...new Set(terms(query))], { texts: perFile, textNames: perTable } = index.manifest;
   await Promise.all(results.map(async (result) => {
     result.excerpt = null;
     result.sections = [];
     const doc = index.tables.find((table) => table.collection.name == result.collection).first + result.position, number = doc / perFile | 0;
-    const file = "text" + number;
-    // A failed file is asked for again by the next rows that need it.
-    const entry = result.match == "body" && perFile && (await (index.files[file] ??= index.fetchJSON(`text-${number}.json`).catch((error) => { delete index.files[file]; throw error; })))[doc % perFile];
+    if (result.match != "body" || !perFile) return;
+    // A text file's immutable name is in its table, named by the manifest's files.
+    const names = await fetchOnce(index, `text-names-${number / perTable | 0}.json`), name = `text-${number}.json`;
+    const entry = (await fetchOnce(index, name, filePath(name, names)))[doc % perFile];
     if (entry?.length) (result.excerpt = excerpt(wholeText(entry), queryTerms)), (result.sections = sections(entry, queryTerms, result.url));
   })).catch(corruptIndex);
   return results;
+}
+
+// A file of the index by the name it calls it (at `path` when given), fetched once; a failed one
+// is asked for again by the next rows that need it.
+function fetchOnce(index, name, path = name) {
+  return (index.files[name] ??= index.fetchJSON(path).catch((error) => {
+    delete index.files[name];
+    throw error;
+  }));
 }
 
 // "Excerpts" (Excerpt.swift): about 25 words of a document's text around its best hit, and the

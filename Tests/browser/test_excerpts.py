@@ -11,7 +11,8 @@ import siftsite
 
 
 def text_files(requests):
-    return [r for r in requests if re.search(r"/search/text-\d+\.json$", r)]
+    """The excerpts' files among the requests: text files and the tables naming them."""
+    return [r for r in requests if re.search(r"/search/immutable/text(-names)?\.[0-9a-f]{12}\.json$", r)]
 
 
 def test_a_body_match_in_the_panel_shows_its_excerpt_with_the_terms_marked(page, server, built):
@@ -54,8 +55,8 @@ def test_a_match_inside_a_section_links_to_its_heading(page, server, built):
     href = siftsite.mark(section["url"], "cocoa butter")
     expect(sub).to_have_attribute("href", href)
     expect(sub.locator("mark")).to_have_text(section["excerpt"][1::2])
-    # The rows on screen fetched their text files together: this site has one.
-    assert len(text_files(requests)) == 1, requests
+    # The rows on screen fetched their text files together: this site has one, and one table naming it.
+    assert len(text_files(requests)) == 2, requests
     # ↓ reaches the sub-result as it reaches results; Enter opens the page at the heading.
     box = page.get_by_role("combobox")
     options = page.get_by_role("option").evaluate_all("els => els.map(a => a.getAttribute('href'))")
@@ -91,7 +92,7 @@ def test_field_matches_fetch_no_text(page, server):
 
 def test_a_corrupt_text_file_leaves_the_results_without_excerpts(page, built, tmp_path):
     shutil.copytree(built, tmp_path / "public")
-    for f in (tmp_path / "public/search").glob("text-*.json"):
+    for f in (tmp_path / "public/search/immutable").glob("text.*.json"):
         f.write_text("[[", encoding="utf-8")
     server = siftsite.Server(tmp_path / "public")
     warnings = []

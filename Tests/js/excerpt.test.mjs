@@ -14,10 +14,20 @@ const source = { ...sourceCore, ...sourceExcerpts }, shipped = { ...shippedCore,
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const vectors = JSON.parse(readFileSync(root + "Tests/Fixtures/excerpt-vectors.json", "utf8"));
 
-/** A one-document index whose only text file holds `entry` (or is `file`, as given). */
-function load({ SiftIndex, IndexFormat }, entry, file = [entry]) {
-  const manifest = { version: IndexFormat.version, base: "/", shards: 0, texts: 1, words: {}, collections: [{ name: "c", title: "C", count: 1, scopes: [], docs: { slugs: ["d"], fields: [{ name: "title", values: ["D"] }] } }] };
-  const fetch = async (url) => (url.endsWith("manifest.json") ? { ok: true, json: async () => manifest } : file ? { ok: true, json: async () => file } : { ok: false, status: 404 });
+/**
+ * A one-document index whose only text file holds `entry` (or is `file`, as given), under its
+ * immutable name, which its table names (docs/search-index.md, "Text files"). `requests` lists the
+ * URLs asked for.
+ */
+function load({ SiftIndex, IndexFormat }, entry, file = [entry], requests = []) {
+  const manifest = { version: IndexFormat.version, base: "/", shards: 0, texts: 1, textNames: 1, words: {}, files: { "text-names-0.json": "0123456789ab" },
+    collections: [{ name: "c", title: "C", count: 1, scopes: [], docs: { slugs: ["d"], fields: [{ name: "title", values: ["D"] }] } }] };
+  const files = { "manifest.json": manifest, "immutable/text-names.0123456789ab.json": { "text-0.json": "ba9876543210" }, ...(file && { "immutable/text.ba9876543210.json": file }) };
+  const fetch = async (url) => {
+    requests.push(url);
+    const body = files[url.replace("http://site.test/search/", "")];
+    return body ? { ok: true, json: async () => body } : { ok: false, status: 404 };
+  };
   return SiftIndex.load("http://site.test/search/manifest.json", { fetch });
 }
 
@@ -32,6 +42,13 @@ for (const [name, core] of Object.entries({ source, shipped })) {
       const [result] = await core.excerpts(index, [index.result(0, "body")], v.query);
       assert.deepEqual({ url: result.url, excerpt: result.excerpt, sections: result.sections }, { url: v.url, excerpt: v.excerpt, sections: v.sections }, v.note);
     }
+  });
+
+  test(`${name}: a text file is read under the immutable name its table gives, the table under the manifest's`, async () => {
+    const requests = [], index = await load(core, ["Soft caramel."], undefined, requests);
+    const [result] = await core.excerpts(index, [index.result(0, "body")], "caramel");
+    assert.deepEqual(result.excerpt, ["Soft ", "caramel", "."]);
+    assert.deepEqual(requests.slice(1), ["http://site.test/search/immutable/text-names.0123456789ab.json", "http://site.test/search/immutable/text.ba9876543210.json"]);
   });
 
   test(`${name}: other matches have no excerpt and fetch no text`, async () => {

@@ -196,7 +196,7 @@ public struct SiteBuilder: Sendable {
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         options.progress?("indexing", totalItems, totalItems)
         let writer = target.writer
-        index.keepsText = Self.keepingText(prior: target.prior, next: target.next, writer: writer)
+        index.textReuse = Self.reusingText(prior: target.prior, next: target.next, writer: writer)
         try index.write(baseURL: renderer.context.urls.basePath) { name, bytes in try writer.write("search/\(name)", bytes) }
         target.session?.next.setIndex(index)
         report.lap("index", since: &lap)
@@ -244,14 +244,21 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The index's text files as pages are: kept from the last build when the key of the
-    /// documents they hold is the one it recorded (in a session `prior` is `next`: read first).
-    private static func keepingText(prior: (any BuildRecord)?, next: (any BuildRecord)?, writer: OutputWriter) -> @Sendable (String, UInt64) -> Bool {
-        { name, key in
+    /// documents they hold is the one it recorded, found under the name of the hash it recorded
+    /// beside it (in a session `prior` is `next`: read first).
+    private static func reusingText(prior: (any BuildRecord)?, next: (any BuildRecord)?, writer: OutputWriter) -> TextFileReuse {
+        @Sendable func hashKey(_ rel: String) -> String { rel + "#hash" }
+        return TextFileReuse(keep: { name, key in
             let rel = "search/" + name
-            let last = prior?.page(rel)
+            guard prior?.page(rel) == key, let hash = prior?.page(hashKey(rel)),
+                  writer.linkFromPrevious("search/" + IndexFileNames.path(name, hash: ContentHash.hex(hash))) else { return nil }
             next?.setPage(rel, key)
-            return last == key && writer.linkFromPrevious(rel)
-        }
+            next?.setPage(hashKey(rel), hash)
+            return hash
+        }, wrote: { name, key, hash in
+            next?.setPage("search/" + name, key)
+            next?.setPage(hashKey("search/" + name), hash)
+        })
     }
 
     /// sitemap.xml, kept as it is in a session when neither the settings nor the pages changed.

@@ -151,6 +151,9 @@ enum IndexFormat {
     static func unionFileName(_ n: Int) -> String { "union-\(n).json" }
     static func facetFileName(_ c: Int) -> String { "facets-\(c).json" }
     static func textFileName(_ n: Int) -> String { "text-\(n).json" }
+    static func textNamesFileName(_ n: Int) -> String { "text-names-\(n).json" }
+    /// Whether the index calls a file by a text file's name, which its name table resolves, not `files`.
+    static func isTextFileName(_ name: String) -> Bool { name.wholeMatch(of: /text-[0-9]+\.json/) != nil }
 
     // MARK: Postings
 

@@ -14,9 +14,11 @@ public struct SearchIndexBuilder {
     var live: LiveIndexMemory?
     /// Each document's search key in add order, for documents added with one (`add(_:textKey:)`).
     var textKeys: [UInt64] = []
-    /// Asked with each text file's name and the key of the documents it holds; true when the
-    /// caller kept the last build's file of that key, which is then neither rendered nor saved.
-    var keepsText: (@Sendable (_ name: String, _ key: UInt64) -> Bool)?
+    /// Keeps the last build's text files of unchanged documents, which are then neither
+    /// rendered nor saved.
+    var textReuse: TextFileReuse?
+    /// The hashes of the text files the last render kept.
+    private var keptTexts: Set<String> = []
     /// Above this many bytes of word entries the postings split into shards.
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
@@ -65,7 +67,7 @@ public struct SearchIndexBuilder {
     }
 
     /// Adds a digested document with the key of its search inputs, which lets text files of
-    /// unchanged documents be kept (`keepsText`) without keeping what `update` needs.
+    /// unchanged documents be kept (`textReuse`) without keeping what `update` needs.
     mutating func add(_ digest: SearchDigest, textKey: UInt64) {
         textKeys.append(textKey)
         add(digest)
@@ -102,11 +104,11 @@ public struct SearchIndexBuilder {
     /// Renders the index files and hands each to `save` (path under search/, bytes) under its
     /// immutable name (`IndexFileNames`), on every core; the first error is thrown.
     mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
-        // Text files keep their names: one entry each in `files` would weigh on every first
-        // query at 10k (docs/search-index.md, "Text files").
+        // Text files are named by their tables, not `files`: an entry each there would weigh on
+        // every first query (docs/search-index.md, "Text files").
         let rendered = render(baseURL: baseURL)
-        let isText = { (name: String) in name.hasPrefix("text-") }
-        let files = IndexFileNames.named(rendered.filter { !isText($0.0) }) + rendered.filter { isText($0.0) }
+        let isText = { (file: (String, [UInt8])) in IndexFormat.isTextFileName(file.0) }
+        let files = IndexFileNames.named(rendered.filter { !isText($0) }) + IndexFileNames.namedByTables(rendered.filter(isText), except: keptTexts)
         let failures = ErrorBox()
         _ = ParallelMap.map(files) { file in
             do { try save(file.0, file.1) } catch { failures.set(error) }
@@ -160,8 +162,9 @@ public struct SearchIndexBuilder {
         m.key("base"); m.string(Self.normalizedBase(baseURL))
         let order = Array(layout.members.joined())
         let keys = live.map(\.keys) ?? textKeys
-        let texts = Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, keeping: keepsText)
-        if let texts { m.raw(",\"texts\":\(texts.perFile)") }
+        let texts = Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, reuse: textReuse)
+        keptTexts = texts?.kept ?? []
+        if let texts { m.raw(",\"texts\":\(texts.perFile),\"textNames\":\(texts.perTable)") }
         var files: [(String, [UInt8])] = texts?.files ?? []
         if words.entryBytes <= shardThreshold {
             m.raw(",\"shards\":0")

@@ -13,6 +13,9 @@ final class ShardStore {
     var read: [(name: String, bytes: Int)] = []
     /// The manifest's `files`: each name's hash, where the file is stored under its immutable name.
     var files: [String: String] = [:]
+    /// Each text file's hash, from the name tables read (docs/search-index.md, "Text files").
+    var textHashes: [String: String] = [:]
+    var textTablesRead: Set<Int> = []
     /// The facets read, by the names of the collections they were read for.
     var facets: [String: Facets] = [:]
     /// Files already parsed (name → JSON value), read instead of the directory's.
@@ -39,7 +42,7 @@ final class ShardStore {
     /// "File names"); files already parsed go by the names the index calls them.
     func path(_ name: String) -> String {
         guard parsed == nil else { return name }
-        return files[name].map { IndexFileNames.path(name, hash: $0) } ?? name
+        return (files[name] ?? textHashes[name]).map { IndexFileNames.path(name, hash: $0) } ?? name
     }
 
     func object(_ name: String) throws -> Any {

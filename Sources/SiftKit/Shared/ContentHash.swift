@@ -6,11 +6,19 @@ enum ContentHash {
     static let digits = 12
 
     /// The hash of some bytes as it goes into a name.
-    static func of(_ bytes: some Collection<UInt8>) -> String {
+    static func of(_ bytes: some Collection<UInt8>) -> String { hex(value(bytes)) }
+
+    /// The 64-bit hash of some bytes, whose first digits `of` gives.
+    static func value(_ bytes: some Collection<UInt8>) -> UInt64 {
         var h = StableHasher()
         let done: Void? = bytes.withContiguousStorageIfAvailable { h.combine(bytes: UnsafeRawBufferPointer($0)) }
         if done == nil { Array(bytes).withUnsafeBytes { h.combine(bytes: $0) } }
-        let hex = String(h.finalize(), radix: 16)
+        return h.finalize()
+    }
+
+    /// A 64-bit hash as it goes into a name.
+    static func hex(_ value: UInt64) -> String {
+        let hex = String(value, radix: 16)
         return String((String(repeating: "0", count: 16 - hex.count) + hex).prefix(digits))
     }
 

@@ -66,4 +66,33 @@ struct ChainedBuildTests {
             }
         }
     }
+
+    /// The text files of unchanged pages keep their immutable names and are linked from the
+    /// last build, not written again; only the edited page's file gets a new name.
+    @Test func anEditLinksTheOtherPagesTextFiles() throws {
+        var rng = SeededRNG(state: 11)
+        let rows = (0..<6).map { "Thing \($0) \(IncrementalBuildTests.words[$0])" }
+        let site = try edits.thingsSite(rows: rows, page: edits.randomText(&rng, words: 600) + "\n")
+        defer { site.delete() }
+        for row in rows.dropFirst() { try site.write("Content/things/\(Slug.make(row)).md", edits.randomText(&rng, words: 600) + "\n") }
+        func textFiles() -> [String: UInt64] {
+            let folder = site.output.appendingPathComponent("search/immutable").path
+            var inodes: [String: UInt64] = [:]
+            for name in FileSystem.list(URL(fileURLWithPath: folder)) where name.hasPrefix("text.") && name.hasSuffix(".json") {
+                var st = stat()
+                if stat(folder + "/" + name, &st) == 0 { inodes[name] = UInt64(st.st_ino) }
+            }
+            return inodes
+        }
+        #expect(site.build().status == 0)
+        let before = textFiles()
+        #expect(before.count >= rows.count, "a text file a page")
+        try site.write("Content/things/\(Slug.make(rows[3])).md", edits.randomText(&rng, words: 600) + "\n")
+        #expect(site.build().status == 0)
+        let after = textFiles()
+        #expect(Set(after.keys).subtracting(before.keys).count == 1, "one text file renamed")
+        let kept = Set(after.keys).intersection(before.keys)
+        #expect(kept.count == before.count - 1)
+        for name in kept { #expect(after[name] == before[name], "\(name): the same inode, linked") }
+    }
 }

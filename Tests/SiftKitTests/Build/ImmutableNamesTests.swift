@@ -29,18 +29,28 @@ struct ImmutableNamesTests {
         let second = try build(site, into: site.root.appendingPathComponent("two"), ["--clean"])
         #expect(first == second)
         let index = first.keys.filter { $0.hasPrefix("search/") }.sorted()
-        // Text files (excerpts) keep their names beside the manifest (docs/search-index.md, "Text files").
-        let texts = index.filter { $0.contains(/^search\/text-[0-9]+\.json$/) }
-        #expect(index.allSatisfy { $0 == "search/manifest.json" || texts.contains($0) || $0.contains(/^search\/immutable\/(shard|union|docs)\.[0-9a-f]{12}\.json$/) })
+        #expect(index.allSatisfy { $0 == "search/manifest.json" || $0.contains(/^search\/immutable\/(shard|union|docs|text|text-names)\.[0-9a-f]{12}\.json$/) })
         #expect(index.count > 10, "the site is sharded")
-        // Every file the manifest names is there under the name of its bytes.
+        // Every file the manifest names is there under the name of its bytes; text files are
+        // named by the tables it names (docs/search-index.md, "Text files").
         let manifest = try #require(JSONSerialization.jsonObject(with: first["search/manifest.json"]!) as? [String: Any])
         let files = try #require(manifest["files"] as? [String: String])
-        #expect(Set(files.values).count == index.count - 1 - texts.count)
+        var texts: [String: String] = [:]
         for (name, hash) in files {
             let bytes = try #require(first["search/" + IndexFileNames.path(name, hash: hash)], "\(name)")
             #expect(ContentHash.of(bytes) == hash)
+            if name.hasPrefix("text-names-") { texts.merge(try #require(JSONSerialization.jsonObject(with: bytes) as? [String: String])) { $1 } }
         }
+        let tables = files.keys.filter { $0.hasPrefix("text-names-") }
+        let perTable = try #require(manifest["textNames"] as? Int)
+        #expect(texts.count > 1 && texts.keys.allSatisfy { files[$0] == nil })
+        #expect(perTable * perTable >= texts.count && (perTable - 1) * (perTable - 1) < texts.count, "about √T names a table")
+        #expect(tables.count == (texts.count + perTable - 1) / perTable)
+        for (name, hash) in texts {
+            let bytes = try #require(first["search/" + IndexFileNames.path(name, hash: hash)], "\(name)")
+            #expect(ContentHash.of(bytes) == hash)
+        }
+        #expect(Set(files.values).count + Set(texts.values).count == index.count - 1)
     }
 
     @Test func changingOnePageRenamesOnlyThePageItsShardsAndTheManifest() throws {
@@ -68,15 +78,22 @@ struct ImmutableNamesTests {
                 shards.insert(IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds))
             }
         }
-        let allowed = Set(shards.flatMap { ["shard-\($0).json", "union-\($0).json"] })
-        let files = try #require(manifest["files"] as? [String: String])
+        // And the text file holding the page's text, and the table naming it.
+        let texts = try #require(manifest["texts"] as? Int), tables = try #require(manifest["textNames"] as? Int)
+        let allowed = Set(shards.flatMap { ["shard-\($0).json", "union-\($0).json"] } + ["text-\(7 / texts).json", "text-names-\(7 / texts / tables).json"])
+        var files = try #require(manifest["files"] as? [String: String])
+        for (name, hash) in files where name.hasPrefix("text-names-") {
+            let table = try #require(after["search/" + IndexFileNames.path(name, hash: hash)])
+            files.merge(try #require(JSONSerialization.jsonObject(with: table) as? [String: String])) { $1 }
+        }
+        var renamedNames: Set<String> = []
         for file in renamed {
             let names = files.filter { "search/" + IndexFileNames.path($0.key, hash: $0.value) == file }.keys
             #expect(!names.isEmpty && names.allSatisfy(allowed.contains), "\(file) (\(names.sorted())) renamed")
+            renamedNames.formUnion(names)
         }
-        #expect(!renamed.isEmpty)
-        // And the text file holding the page's text, which keeps its name.
-        #expect(changed.subtracting(renamed) == ["search/manifest.json", "notes/note-7/index.html", "search/text-0.json"])
+        #expect(renamedNames.isSuperset(of: ["text-\(7 / texts).json", "text-names-\(7 / texts / tables).json"]))
+        #expect(changed.subtracting(renamed) == ["search/manifest.json", "notes/note-7/index.html"])
     }
 
     @Test func anEditedAssetGetsANewNameThatEveryPageLinks() throws {
