@@ -9,6 +9,9 @@ import Testing
         let packed = try #require(Brotli.compress(page))
         #expect(packed.count < page.count / 10)
         #expect(Brotli.decompress(packed) == page)
+        // In blocks of 64 KB (JSON's copies), and a megabyte of them.
+        let big = Array(String(repeating: #"{"values":["Chad","Côte d'Ivoire"],"files":{"shard-0.json":"0123456789ab"}}"#, count: 14_000).utf8)
+        #expect(Brotli.decompress(try #require(Brotli.compress(big, blockBits: 16))) == big)
     }
 
     @Test func copiesAreTheSameBytesEveryTime() throws {
