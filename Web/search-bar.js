@@ -4,7 +4,6 @@
 // the keyboard, the URL.
 import { SiftIndex } from "./sift-core.js";
 import { element, flagOption, onClick, setFlag } from "./dom.js";
-import { EmptyState } from "./empty-state.js";
 import { Keyboard } from "./keyboard.js";
 import { ListResults } from "./list-results.js";
 import { RecentSearches } from "./recent-searches.js";
@@ -58,22 +57,9 @@ export class SiftSearch {
     this.scopeBar = new ScopeBar({ onPick: (scope) => this.pickScope(scope) });
     this.status = element("div", { class: "sift-status", role: "status", "aria-live": "polite" });
     this.recentSearches = new RecentSearches();
-    this.emptyState = new EmptyState({
-      recentSearches: this.recentSearches,
-      scopes: () => this.scopeBar.scopes,
-      onScope: (scope) => this.pickScope(scope),
-      onRecent: (query) => {
-        this.field.value = query;
-        this.field.input.focus();
-        this.search({ remember: true });
-      },
-      onCleared: () => {
-        this.field.input.focus();
-        this.update();
-      },
-    });
+    this.emptyArea = element("div", { class: "sift-empty" }); // the empty state's (sift-empty-state.js)
     this.panel = new ResultsPanel({ listboxId: idPrefix + "-l" });
-    this.popover = element("div", { class: "sift-pop", hidden: "" }, this.emptyState.element, this.panel.listbox);
+    this.popover = element("div", { class: "sift-pop", hidden: "" }, this.emptyArea, this.panel.listbox);
     this.form = element("form", { role: "search", class: "sift", "data-style": option("style") ?? "prominent", "data-scope-bar": option("scopeBar") ?? "active" },
       this.field.element, (this.scopeArea = element("div", { class: "sift-sb" }, this.scopeBar.element)), this.popover);
     // The status follows the bar on a list page, and leads the panel's results elsewhere.
@@ -180,9 +166,16 @@ export class SiftSearch {
     const idle = this.active && !this.field.value && this.scope == "All" && !this.chosen(), listbox = this.panel.listbox;
     this.field.update();
     setFlag(root, "data-sift-dim", this.dim && idle);
-    this.emptyState.element.hidden = !idle || !this.emptyState.render();
-    this.popover.hidden = this.emptyState.element.hidden && (Boolean(this.listResults) || !this.query || !this.active);
-    listbox.hidden = idle || Boolean(this.listResults);
+    // The empty state's code comes the first time it is wanted; it then shows what is wanted by then.
+    if (idle) {
+      this.emptyStateLoad ??= import("./sift-empty-state.js").then((module) => {
+        this.emptyState = module.emptyStateOf(this);
+        this.update();
+      }, (error) => this.fail(error));
+    }
+    this.emptyArea.hidden = !idle || !this.emptyState?.render();
+    this.popover.hidden = this.emptyArea.hidden && (!!this.listResults || !this.query || !this.active);
+    listbox.hidden = idle || !!this.listResults;
     if (!this.listResults) this.field.input.setAttribute("aria-expanded", !this.popover.hidden && !listbox.hidden);
   }
 
@@ -198,18 +191,24 @@ export class SiftSearch {
   search({ remember = false, more = false } = {}) {
     // A failed search reads the manifest again past the cache and tries once more: a deploy since
     // the index was read may have removed its files (docs/deploy.md, "Deploys under an open page").
-    // A corrupt or missing index, or a failed search, is then said in the bar, the reason in the console.
     return this.run({ remember, more })
       .catch(() => {
         indexes[this.indexURL] = SiftIndex.load(this.indexURL);
         this.facetsShown = null;
         return this.run({ remember, more });
       })
-      .catch((error) => {
-        console.warn(error);
-        // Unless Cancel came while the index was asked for again.
-        if (this.active) this.say("Search is unavailable");
-      });
+      .catch((error) => this.fail(error));
+  }
+
+  // An index of another version or a module gone (a deploy of another sift) reloads the page, its
+  // search in the URL, once per reason (kept in the history entry: a host still sending the old page must not loop). A corrupt
+  // or missing index, or a failed search, is said in the bar, the reason in the console.
+  fail(error) {
+    const reason = "" + (error.cause || error);
+    if (/version|import/i.test(reason) && history.state != reason) return history.replaceState(reason, ""), this.urlState.save(), location.reload();
+    console.warn(error);
+    // Unless Cancel came while the index was asked for again.
+    if (this.active) this.say("Search is unavailable");
   }
 
   async run({ remember, more }) {
@@ -253,7 +252,7 @@ export class SiftSearch {
     // Each result's link carries the query to the page it opens, which marks its terms (sift-marks.js),
     // however it is opened: a click, a new tab, a copied link.
     if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", link.getAttribute("href").replace(/(\?[^#]*)?(?=#|$)/, "?mark=" + encodeURIComponent(query)));
-    if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => view.watch(this, rows, results, query, keepShown));
+    if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);
     this.emit("results", { query, scope, total, partial: !!partial });

@@ -1,5 +1,5 @@
 // What the bar shows while active with nothing typed: the scopes as shortcuts, and the recent
-// searches with a button to clear them.
+// searches with a button to clear them. Loaded by the search bar the first time it is wanted.
 import { button, element, onClick } from "./dom.js";
 
 export class EmptyState {
@@ -9,7 +9,7 @@ export class EmptyState {
     this.onScope = opts.onScope ?? (() => {});
     this.onRecent = opts.onRecent ?? (() => {});
     this.onCleared = opts.onCleared ?? (() => {});
-    this.element = element("div", { class: "sift-empty" });
+    this.element = opts.element ?? element("div", { class: "sift-empty" });
   }
 
   /** Renders the shortcuts and searches; false when there is neither. */
@@ -28,4 +28,23 @@ export class EmptyState {
     this.element.replaceChildren(...parts);
     return parts.length > 0;
   }
+}
+
+/** The empty state of `bar` (a SiftSearch), drawn in its `emptyArea`. */
+export function emptyStateOf(bar) {
+  return new EmptyState({
+    element: bar.emptyArea,
+    recentSearches: bar.recentSearches,
+    scopes: () => bar.scopeBar.scopes,
+    onScope: (scope) => bar.pickScope(scope),
+    onRecent: (query) => {
+      bar.field.value = query;
+      bar.field.input.focus();
+      bar.search({ remember: true });
+    },
+    onCleared: () => {
+      bar.field.input.focus();
+      bar.update();
+    },
+  });
 }

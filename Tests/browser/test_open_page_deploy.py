@@ -91,7 +91,8 @@ def headers_of(built: Path) -> dict:
 @pytest.fixture
 def deployed():
     """The notes site built and served as a host with the build's _headers would, behind the
-    caching proxy: yields (proxy, deploy(changes)), which rebuilds the site in place."""
+    caching proxy: yields (proxy, deploy(changes)), which rebuilds the site in place and returns
+    its folder."""
     site = siftsite.fixture_site(notes({5: "quokkaone lives here"}))
     tmp = Path(tempfile.mkdtemp(prefix="sift-open-page-"))
     built = siftsite.build(site, tmp)
@@ -115,10 +116,10 @@ def deployed():
     threading.Thread(target=origin.serve_forever, daemon=True).start()
     proxy = CachingProxy(f"http://127.0.0.1:{origin.server_address[1]}")
 
-    def deploy(changes: dict):
+    def deploy(changes: dict) -> Path:
         for rel, text in notes(changes).items():
             (site / rel).write_text(text, encoding="utf-8")
-        siftsite.build(site, tmp)
+        return siftsite.build(site, tmp)
 
     try:
         yield proxy, deploy
@@ -157,3 +158,73 @@ def test_a_page_open_across_a_deploy_searches_the_new_index(page, deployed):
     assert shown(page) == ["Note 9"]
     assert failed == []
     assert proxy.requests.count("/search/manifest.json") >= 2, proxy.requests
+
+
+def deploy_another_sift(built: Path, *, page_reads_it: bool):
+    """Makes the deployed site look built by a sift of the next index version: its manifest says
+    version 4, and (with `page_reads_it`) its pages load a search bar that reads version 4, under
+    new immutable names, as another sift's would be."""
+    manifest = built / "search/manifest.json"
+    manifest.write_text(manifest.read_text().replace('"version":3,', '"version":4,', 1))
+    if not page_reads_it:
+        return
+    assets = built / "assets"
+    core = next(assets.glob("sift-core.[0-9a-f]*.js")).name
+    bar = next(p.name for p in assets.glob("sift.[0-9a-f]*.js") if re.fullmatch(r"sift\.[0-9a-f]{12}\.js", p.name))
+    new_core, new_bar = "sift-core.0000000000c4.js", "sift.0000000000b4.js"
+    text = (assets / core).read_text()
+    assert "version:3," in text
+    (assets / new_core).write_text(text.replace("version:3,", "version:4,", 1))
+    (assets / new_bar).write_text((assets / bar).read_text().replace(core, new_core))
+    for html in built.rglob("*.html"):
+        html.write_text(html.read_text().replace(bar, new_bar))
+
+
+def test_a_deploy_of_another_index_version_reloads_the_page_with_its_search(page, deployed):
+    """SPEC's deploys: correct results or a clean reload, never an error. A page whose script
+    cannot read the new index reloads once, its search in the URL, and answers from the new site."""
+    proxy, deploy = deployed
+    failed, warnings = [], []
+    page.on("response", lambda r: r.status >= 400 and failed.append(r.url))
+    page.on("console", lambda m: m.type in ("warning", "error") and warnings.append(m.text))
+    page.goto(proxy.url + "/notes/")
+    field = page.get_by_role("searchbox")
+    field.fill("quokkaone")
+    expect(page.get_by_role("status")).to_have_text("1 result")
+    page.evaluate("window.beforeDeploy = true")
+
+    built = deploy({5: "wombatwo lives here now", 9: "quokkaone moved in"})
+    deploy_another_sift(built, page_reads_it=True)
+    time.sleep(10.5)
+    field.fill("wombatwo")
+    # The page reloaded (what it set is gone) with the search it had, and answers from the new index.
+    page.wait_for_function("!window.beforeDeploy && document.readyState == 'complete'")
+    expect(page.get_by_role("searchbox")).to_have_value("wombatwo")
+    expect(page.get_by_role("status")).to_have_text("1 result")
+    assert shown(page) == ["Note 5"]
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
+    assert "q=wombatwo" in page.url
+    assert failed == [] and warnings == [], (failed, warnings)
+
+
+def test_a_page_that_still_cannot_read_the_index_reloads_only_once(page, deployed):
+    """A host that keeps sending the old pages with the new index (a CDN's stale copy): one reload,
+    then the bar says search is unavailable, and the page stays put."""
+    proxy, deploy = deployed
+    navigations, warnings = [], []
+    page.on("framenavigated", lambda frame: frame == page.main_frame and navigations.append(frame.url))
+    page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
+    page.goto(proxy.url + "/notes/")
+    field = page.get_by_role("searchbox")
+    field.fill("quokkaone")
+    expect(page.get_by_role("status")).to_have_text("1 result")
+
+    built = deploy({5: "wombatwo lives here now"})
+    deploy_another_sift(built, page_reads_it=False)
+    time.sleep(10.5)
+    field.fill("wombatwo")
+    expect(page.get_by_role("status")).to_have_text("Search is unavailable")
+    page.wait_for_timeout(500)
+    expect(page.get_by_role("status")).to_have_text("Search is unavailable")
+    assert len(navigations) == 2, navigations
+    assert any("index version 4" in w for w in warnings), warnings

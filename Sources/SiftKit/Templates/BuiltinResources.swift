@@ -29,6 +29,7 @@ public enum BuiltinResources {
         ("sift-typos.js", PackageResources.sift_typos_js),
         ("sift-excerpts.js", PackageResources.sift_excerpts_js),
         ("sift-excerpt-view.js", PackageResources.sift_excerpt_view_js),
+        ("sift-empty-state.js", PackageResources.sift_empty_state_js),
     ]
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
