@@ -186,7 +186,8 @@ def test_a_deploy_of_another_index_version_reloads_the_page_with_its_search(page
     proxy, deploy = deployed
     failed, warnings = [], []
     page.on("response", lambda r: r.status >= 400 and failed.append(r.url))
-    page.on("console", lambda m: m.type in ("warning", "error") and warnings.append(m.text))
+    # Console errors fail every test (conftest.py); a warning here is one too.
+    page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
     page.goto(proxy.url + "/notes/")
     field = page.get_by_role("searchbox")
     field.fill("quokkaone")
@@ -211,8 +212,8 @@ def test_a_page_that_still_cannot_read_the_index_reloads_only_once(page, deploye
     """A host that keeps sending the old pages with the new index (a CDN's stale copy): one reload,
     then the bar says search is unavailable, and the page stays put."""
     proxy, deploy = deployed
-    navigations, warnings = [], []
-    page.on("framenavigated", lambda frame: frame == page.main_frame and navigations.append(frame.url))
+    loads, warnings = [], []
+    page.on("load", lambda loaded: loads.append(loaded.url))
     page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
     page.goto(proxy.url + "/notes/")
     field = page.get_by_role("searchbox")
@@ -226,5 +227,5 @@ def test_a_page_that_still_cannot_read_the_index_reloads_only_once(page, deploye
     expect(page.get_by_role("status")).to_have_text("Search is unavailable")
     page.wait_for_timeout(500)
     expect(page.get_by_role("status")).to_have_text("Search is unavailable")
-    assert len(navigations) == 2, navigations
-    assert any("index version 4" in w for w in warnings), warnings
+    assert len(loads) == 2, loads
+    assert any("sift: bad index" in w for w in warnings), warnings
