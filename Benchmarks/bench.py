@@ -326,8 +326,9 @@ def deploy_figures(site, out, page, terms):
     must fetch again)."""
     subprocess.run([SIFT, "build", "--site", site, "--quiet", "--precompress"], check=True)
     for q in first_queries(os.path.join(out, "search"), terms[:4]):
-        print(f"{'':>8} first query {q['term']!r:<12} with --precompress: {q['requests']} requests after the page,"
-              f" {q['precompressed']/1e3:.1f} KB on the wire (the build's .br copies)")
+        print(f"{'':>8} first query {q['term']!r:<12} with --precompress: {q['requests'] - q['screen_requests']} requests after the page,"
+              f" {(q['precompressed'] - q['screen_precompressed'])/1e3:.1f} KB on the wire (the build's .br copies);"
+              f" then the first screen's excerpts: {q['screen_requests']} requests, {q['screen_precompressed']/1e3:.1f} KB")
     before = output_files(out)
     original = open(page, "rb").read()
     text = original.decode()

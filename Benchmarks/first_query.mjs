@@ -2,7 +2,8 @@
 // built index through a fetch that counts files, then answers each term from a cold start.
 // `precompressed`: the bytes of the build's own FILE.br (else FILE.gz, else FILE) for each file
 // read, what a host serving `--precompress` copies sends a browser that accepts brotli.
-// Then it fetches the excerpts of the first screen (the first 10 results) as the search bar does.
+// Then it fetches the excerpts of the first screen (the first 10 results) as the search bar does:
+// `requests`, `raw`, `gzip`, `precompressed` count them too, `screen_*` them alone.
 //   node Benchmarks/first_query.mjs SEARCH_DIR TERM...   -> one JSON line per term
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -37,6 +38,7 @@ for (const term of terms) {
     term, requests: read.length, raw: read.reduce((a, b) => a + b.length, 0),
     gzip: read.reduce((a, b) => a + gzipSync(b, { level: 6 }).length, 0), precompressed: sent.reduce((a, b) => a + b, 0), total: r.total,
     screen_requests: texts.length, screen_gzip: texts.reduce((a, b) => a + gzipSync(b, { level: 6 }).length, 0),
+    screen_precompressed: sent.slice(before).reduce((a, b) => a + b, 0),
     load_ms: +(loaded - start).toFixed(1), query_ms: +(done - loaded).toFixed(1), warm_ms: +warm.toFixed(1),
   }));
 }
