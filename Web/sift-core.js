@@ -223,8 +223,8 @@ export class SiftIndex {
     for (const term of searched) hits = this.fullMatches(term, hits, viaBody);
     const { scopeNames, documentScopes, scopeNumbers } = this, scopeHits = new Int32Array(scopeNames.length);
     const wanted = (doc) => scope === "All" || documentScopes[doc] === scope, passes = (doc) => !facets || facets.passes(doc);
-    const facetCounts = facets?.counts(hits.filter(wanted));
-    if (facets) hits = hits.filter(passes);
+    const facetCounts = facets?.counts(scope === "All" ? hits : hits.filter(wanted));
+    if (facets?.selected.length) hits = hits.filter(passes);
     for (let i = 0; i < hits.length; i++) scopeHits[scopeNumbers[hits[i]]]++;
     const counts = { All: hits.length };
     for (const name of scopes) counts[name] = scopeHits[scopeNames.indexOf(name)];
@@ -243,7 +243,7 @@ export class SiftIndex {
         for (const name of ["All", documentScopes[hit.doc]]) if (few(name)) scopeCounts[name]++;
       }
     }
-    let ordered = this.order(hits.filter(wanted), viaBody, extra, searched, sort ? Infinity : limit);
+    let ordered = this.order(scope === "All" ? hits : hits.filter(wanted), viaBody, extra, searched, sort ? Infinity : limit);
     if (sort) ordered = facets.sortedHits(ordered, sort);
     const results = ordered.slice(0, limit).map((hit) => this.result(hit.doc, hit.match));
     const total = scope === "All" ? scopeCounts.All : scopeCounts[scope];
@@ -332,22 +332,25 @@ export class SiftIndex {
   // partial and typo ones (`extra`) scored and put in order (group: 0 the title is the phrase, 1
   // starts with its words, 2 starts with it, 3 the other full matches, 4 partial, 5 fuzzy; edits;
   // a title's length in groups 0–2; score; title length; list order), the first `limit` of them.
-  // Past 4 × `limit` hits only the first ones are kept as the hits go by, in one reused probe.
+  // Past 4 × `limit` hits only the first ones are kept as the hits go by; a hit placed after the
+  // last of them by what comes before its score is not scored.
   order(full, viaBody, extra, searched, limit) {
     if (!searched.length || !(limit > 0)) return full.slice(0, Math.max(0, limit)).map((doc) => ({ doc, match: "field", group: 3 }));
-    const phrase = searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [], probe = {};
+    const phrase = searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [];
     const before = (a, b) => a.group - b.group || a.distance - b.distance || b.words - a.words || (a.group < 3 && a.titleLength - b.titleLength)
       || b.score - a.score || a.titleLength - b.titleLength || a.doc - b.doc;
     const all = full.length + extra.length <= limit * 4;
     const consider = (doc, match, group, distance, words = 0) => {
-      const title = foldedTitles[doc];
+      const title = foldedTitles[doc], last = !all && kept.length >= limit && kept[limit - 1];
       if (group === 3) group = title === phrase ? 0 : !title.startsWith(phrase) ? 3 : isWordAt(title, phrase.length) ? 2 : 1;
-      Object.assign(probe, { doc, match, group, distance, words, titleLength: title.length, score: this.score(doc, searched, phrase) });
-      if (all) return kept.push({ ...probe });
-      if (kept.length >= limit && before(probe, kept[kept.length - 1]) > 0) return;
+      const hit = { doc, match, group, distance, words, titleLength: title.length, score: Infinity };
+      if (last && before(hit, last) > 0) return;
+      hit.score = this.score(doc, searched, phrase);
+      if (all) return kept.push(hit);
+      if (last && before(hit, last) > 0) return;
       let at = kept.length;
-      while (at > 0 && before(probe, kept[at - 1]) < 0) at--;
-      kept.splice(at, 0, { ...probe });
+      while (at > 0 && before(hit, kept[at - 1]) < 0) at--;
+      kept.splice(at, 0, hit);
       if (kept.length > limit) kept.pop();
     };
     for (const doc of full) consider(doc, viaBody[doc] ? "body" : "field", 3, 0);
@@ -362,7 +365,7 @@ export class SiftIndex {
     const title = this.foldedTitles[doc], others = this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1);
     const average = this.averageLengths, bodyLength = this.bodyLengths[doc];
     let total = 0, rarity = 0, inFields = 0;
-    for (const { text, body, idf } of searched) {
+    for (const { text, body, idf, } of searched) {
       let weight = 0;
       if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
       if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);

@@ -18,6 +18,13 @@ export class Facets {
       }
       for (const { name, order } of file.sorts) (this.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
     }
+    // For counting in one pass over the matches: per field of at most 31 values, each document's
+    // values as the bits of one number (bit v: the field's value v).
+    this.valueBits = {};
+    for (const name in this.fields) {
+      const members = Object.values(this.fields[name]), bits = members.length < 32 && (this.valueBits[name] = new Int32Array(total));
+      if (bits) members.forEach((member, v) => member.forEach((held, doc) => held && (bits[doc] |= 1 << v)));
+    }
   }
 
   // Selects {field: [values]}: the members of each field's values, checked against the fields there are.
@@ -37,8 +44,12 @@ export class Facets {
   counts(matches) {
     const out = {};
     for (const name in this.fields) {
-      const passing = matches.filter((doc) => this.passes(doc, name)), counts = (out[name] = {});
-      for (const value in this.fields[name]) counts[value] = passing.filter((doc) => this.fields[name][value][doc]).length;
+      const values = Object.keys(this.fields[name]), tally = values.map(() => 0), bits = this.valueBits[name];
+      const passing = this.selected.length ? matches.filter((doc) => this.passes(doc, name)) : matches;
+      // Each bit set, lowest first: m & -m is the lowest, and clz32 its number.
+      if (bits) for (const doc of passing) for (let m = bits[doc]; m; m &= m - 1) tally[31 - Math.clz32(m & -m)]++;
+      else values.forEach((value, v) => (tally[v] = passing.filter((doc) => this.fields[name][value][doc]).length));
+      out[name] = Object.fromEntries(values.map((value, v) => [value, tally[v]]));
     }
     return out;
   }

@@ -1,0 +1,58 @@
+// Facet counts (docs/search-index.md, "Filters, counts and sorting"): sift-facets.js counts a field
+// of up to 31 values in one pass over the matches, and a larger one value by value. Both ways
+// must give each value's count over the matches that pass every other field's selection.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as source from "../../Web/sift-facets.js";
+import * as shipped from "../../Sources/SiftKit/Resources/sift-facets.js";
+
+const DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** A random generator with a seed, so that a failure repeats. */
+function random(seed) {
+  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+}
+
+/** A facets file of `count` documents: per field, each document's values (one to three), as sets and codes. */
+function facetsFile(count, valueCounts, next) {
+  const held = {};
+  const facets = Object.entries(valueCounts).map(([name, valueCount]) => {
+    const values = Array.from({ length: valueCount }, (_, v) => `${name} ${v}`), sets = [], codes = [];
+    held[name] = [];
+    for (let doc = 0; doc < count; doc++) {
+      const set = [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => Math.floor(next() * valueCount)))].sort((a, b) => a - b);
+      let code = sets.findIndex((known) => known.join() === set.join());
+      if (code < 0) code = sets.push(set) - 1;
+      codes.push(code);
+      held[name].push(set.map((v) => values[v]));
+    }
+    const width = Math.max(1, Math.ceil(Math.log(sets.length) / Math.log(64)));
+    const ids = codes.map((code) => Array.from({ length: width }, (_, k) => DIGITS[Math.floor(code / 64 ** (width - 1 - k)) % 64]).join("")).join("");
+    return { name, values, sets, ids };
+  });
+  return { file: { facets, sorts: [] }, held };
+}
+
+/** The counts by their definition: each value, over the matches passing every other field's selection. */
+function expectedCounts(matches, held, filters, valueCounts) {
+  const passes = (doc, except) => Object.entries(filters).every(([name, values]) => name === except || !values.length || held[name][doc].some((value) => values.includes(value)));
+  return Object.fromEntries(Object.entries(valueCounts).map(([name, valueCount]) => {
+    const passing = matches.filter((doc) => passes(doc, name));
+    return [name, Object.fromEntries(Array.from({ length: valueCount }, (_, v) => `${name} ${v}`).map((value) => [value, passing.filter((doc) => held[name][doc].includes(value)).length]))];
+  }));
+}
+
+for (const [name, { Facets }] of Object.entries({ source, shipped })) {
+  test(`${name} sift-facets.js counts fields of 2, 31, 32 and 70 values as their definition does`, () => {
+    const next = random(7), count = 500, valueCounts = { small: 2, most: 31, bits: 32, many: 70 };
+    const { file, held } = facetsFile(count, valueCounts, next);
+    const facets = new Facets([{ first: 0, count, file }], count);
+    const everything = Array.from({ length: count }, (_, doc) => doc);
+    for (const filters of [{}, { small: ["small 1"] }, { most: ["most 3", "most 30"], many: ["many 69"] }, { bits: ["bits 31"], small: ["small 0"] }]) {
+      for (const matches of [everything, everything.filter((doc) => doc % 3 === 0), []]) {
+        facets.select(filters);
+        assert.deepEqual(facets.counts(matches), expectedCounts(matches, held, filters, valueCounts), JSON.stringify(filters));
+      }
+    }
+  });
+}
