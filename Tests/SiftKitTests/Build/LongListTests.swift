@@ -27,22 +27,14 @@ import Testing
         #expect(site.page("n/index.html")?.contains("href=\"/n/page/3/\"") == true)
     }
 
-    @Test func aListOf2000ItemsStaysOnOnePage() throws {
-        let site = try Self.site(items: 2000)
+    /// 2,000 items stay on one page as they are; `per_page: 0` keeps 2,001 there. No note either way.
+    @Test(arguments: [(2000, nil), (2001, "per_page: 0\n")] as [(Int, String?)])
+    func aListStaysOnOnePageWithoutANote(items: Int, settings: String?) throws {
+        let site = try Self.site(items: items, settings: settings)
         defer { site.delete() }
         let out = SiftCLI.run(["build"], in: site.root)
         #expect(out.status == 0)
-        #expect(Self.rows(site.page("n/index.html")) == 2000)
-        #expect(site.page("n/page/2/index.html") == nil)
-        #expect(!out.stderr.contains("note:"))
-    }
-
-    @Test func perPage0KeepsALongListOnOnePageWithoutANote() throws {
-        let site = try Self.site(items: 2001, settings: "per_page: 0\n")
-        defer { site.delete() }
-        let out = SiftCLI.run(["build"], in: site.root)
-        #expect(out.status == 0)
-        #expect(Self.rows(site.page("n/index.html")) == 2001)
+        #expect(Self.rows(site.page("n/index.html")) == items)
         #expect(site.page("n/page/2/index.html") == nil)
         #expect(!out.stderr.contains("note:"))
     }
