@@ -153,7 +153,17 @@ enum IndexFormat {
     static func textFileName(_ n: Int) -> String { "text-\(n).json" }
     static func textNamesFileName(_ n: Int) -> String { "text-names-\(n).json" }
     /// Whether the index calls a file by a text file's name, which its name table resolves, not `files`.
-    static func isTextFileName(_ name: String) -> Bool { name.wholeMatch(of: /text-[0-9]+\.json/) != nil }
+    static func isTextFileName(_ name: String) -> Bool {
+        // Byte by byte: a regex literal is parsed anew at each call, and a build asks for every file.
+        guard name.hasPrefix("text-"), name.hasSuffix(".json") else { return false }
+        let digits = name.utf8.dropFirst(5).dropLast(5)
+        return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// Whether `text` is lowercase hex digits, one at least: a content hash.
+    static func isHexDigits(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }
+    }
 
     // MARK: Postings
 

@@ -48,7 +48,7 @@ extension SearchIndex {
         let name = IndexFormat.textNamesFileName(t)
         guard !store.textTablesRead.contains(t) else { return }
         guard let table = try store.object(name) as? [String: String],
-              table.allSatisfy({ IndexFormat.isTextFileName($0.key) && $0.value.contains(/^[0-9a-f]+$/) }) else {
+              table.allSatisfy({ IndexFormat.isTextFileName($0.key) && IndexFormat.isHexDigits($0.value) }) else {
             throw store.corrupt(name, "expected an object of text files' hashes")
         }
         store.textHashes.merge(table) { first, _ in first }

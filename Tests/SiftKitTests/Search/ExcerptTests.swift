@@ -118,3 +118,13 @@ import Testing
     #expect(texts?.perFile == 1)
     #expect(texts?.files.filter { IndexFormat.isTextFileName($0.0) }.count == 6)
 }
+
+/// A text file's name is `text-N.json`, N digits; a name table's values are lowercase hex hashes.
+@Test func textFileNamesAndHashesAreReadExactly() {
+    for name in ["text-0.json", "text-12.json", "text-4096.json"] { #expect(IndexFormat.isTextFileName(name), "\(name)") }
+    for name in ["text-.json", "text-names-1.json", "text-1.json.gz", "xtext-1.json", "text-1a.json", "text-١.json", "shard-1.json"] {
+        #expect(!IndexFormat.isTextFileName(name), "\(name)")
+    }
+    #expect(IndexFormat.isHexDigits("9a41c0d2e3f4"))
+    for hash in ["", "9A41", "9a41-", "g1", "9a41\n"] { #expect(!IndexFormat.isHexDigits(hash), "\(hash)") }
+}
