@@ -359,22 +359,27 @@ export class SiftIndex {
   }
 
   // "Ranking", the score (SearchIndex.score): per term found, its rarity times its weight in the
-  // title, the other fields (as one text, "\n" between them) and the body; the phrase in a field
-  // lifts every term.
+  // title, the other fields (as one text, "\n" between them) and the body; the phrase in a field,
+  // or else every term in the page's head (a field or the body's lead), one in the lead, lifts every term.
   score(doc, searched, phrase) {
     const title = this.foldedTitles[doc], others = this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1);
     const average = this.averageLengths, bodyLength = this.bodyLengths[doc];
-    let total = 0, rarity = 0, inFields = 0;
+    let total = 0, rarity = 0, inFields = 0, inHead = 0, anyLead = 0;
     for (const { text, body, idf, } of searched) {
       let weight = 0;
       if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
       if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
       if (weight > 0) inFields++;
+      const inLead = body?.[doc] & LEAD;
+      if (weight > 0 || inLead) inHead++;
+      anyLead |= inLead;
       if (body?.[doc]) weight += BODY_WEIGHT * place(body[doc]) * saturation(bodyLength, average.body, body[doc] & OFTEN ? OFTEN_COUNT : 1);
       if (weight > 0) rarity += idf;
       total += idf * weight;
     }
-    if (searched.length > 1 && inFields == searched.length && squeezed(title + "\n" + others).includes(squeezed(phrase))) total += PHRASE_WEIGHT * rarity;
+    if (searched.length > 1) {
+      total += (inFields == searched.length && squeezed(title + "\n" + others).includes(squeezed(phrase)) ? PHRASE_WEIGHT : inHead == searched.length && anyLead ? LEAD_WEIGHT : 0) * rarity;
+    }
     return total;
   }
 
@@ -423,10 +428,11 @@ export class SiftIndex {
       await Promise.all(Object.keys(words).map(async (word) => {
         const entry = words[word];
         if (!fits(word) || (union && entry === "@")) return;
-        const [postings, often] = (entry === "@" ? await this.primaryPostings(word) : entry).split(":"), starts = word.startsWith(piece);
+        const [postings, ...more] = (entry === "@" ? await this.primaryPostings(word) : entry).split(":"), starts = word.startsWith(piece);
         decodePostings(postings, found, alwaysWhole || word === piece ? WHOLE_WORD : starts ? WORD_START : INSIDE_WORD);
-        // Only a word starting with the piece is read from its own entry by every reader, unions or not.
-        if (often && starts && !last) decodePostings(often, found, OFTEN);
+        // Only a word starting with the piece is read from its own entry by every reader, unions or
+        // not: its often postings (OFTEN), then its lead's (LEAD, the next bit).
+        if (starts && !last) more.map((part, k) => decodePostings(part, found, OFTEN << k));
       }));
       if (union) decodePostings(union, found, alwaysWhole ? WHOLE_WORD : INSIDE_WORD);
       candidates = candidates ? candidates.map((value, doc) => (found[doc] ? value : 0)) : found;
@@ -489,10 +495,10 @@ const isWordAt = (text, i) => (text.charCodeAt(i) < 128 ? isWordCode(text.charCo
 
 // "Ranking" (Score): the score's constants, and formulas written with + − × ÷ only, so that Swift
 // and JavaScript compute the same doubles. The marks of a body candidate say how a body word holds
-// the term: inside a word (1), at a word's start (3), a whole word (7), and whether often (8:
-// OFTEN_COUNT times or more).
-const TITLE_WEIGHT = 8, FIELD_WEIGHT = 4, BODY_WEIGHT = 1, PHRASE_WEIGHT = 1.5, K1 = 1.2, B = 0.5, OFTEN_COUNT = 3;
-const INSIDE_WORD = 1, WORD_START = 3, WHOLE_WORD = 7, OFTEN = 8;
+// the term: inside a word (1), at a word's start (3), a whole word (7), whether often (8:
+// OFTEN_COUNT times or more), and whether in the body's lead (16: its first 24 word pieces).
+const TITLE_WEIGHT = 8, FIELD_WEIGHT = 4, BODY_WEIGHT = 1, PHRASE_WEIGHT = 1.5, LEAD_WEIGHT = 1, K1 = 1.2, B = 0.5, OFTEN_COUNT = 3;
+const INSIDE_WORD = 1, WORD_START = 3, WHOLE_WORD = 7, OFTEN = 8, LEAD = 16;
 
 // "Ranking" (Score.place): what a place counts, from its marks.
 function place(marks) {

@@ -121,10 +121,11 @@ extension SearchIndex {
     }
 
     /// "Ranking", the score: per term found, its rarity times its weight in the title, the other
-    /// fields (as one text, "\n" between them) and the body; and the phrase in a field lifts every term.
+    /// fields (as one text, "\n" between them) and the body; and the phrase in a field, or else
+    /// every term in the page's head (a field or the body's lead), one in the lead, lifts every term.
     func score(_ doc: Doc, _ d: Int32, _ terms: [SearchedTerm], phrase: String) -> Double {
         let title = doc.folded.first ?? "", others = doc.folded.dropFirst().joined(separator: "\n")
-        var total = 0.0, rarity = 0.0, inFields = 0
+        var total = 0.0, rarity = 0.0, inFields = 0, inHead = 0, anyLead = false
         for term in terms {
             var weight = 0.0
             let inTitle = IndexFormat.contains(title, term.text), inOthers = IndexFormat.contains(others, term.text)
@@ -141,12 +142,17 @@ extension SearchIndex {
                 weight += Score.bodyWeight * Score.place(marks) * Score.saturation(
                     length: doc.bodyLength, average: averageBodyLength, count: marks & Score.often != 0 ? Double(Score.oftenCount) : 1)
             }
+            let inLead = (term.body?[d] ?? 0) & Score.lead != 0
+            if inTitle || inOthers || inLead { inHead += 1 }
+            anyLead = anyLead || inLead
             if weight > 0 { rarity += term.idf }
             total += term.idf * weight
         }
         if terms.count > 1 && inFields == terms.count
             && IndexFormat.contains(Self.squeezed(title + "\n" + others), Self.squeezed(phrase)) {
             total += Score.phraseWeight * rarity
+        } else if terms.count > 1 && inHead == terms.count && anyLead {
+            total += Score.leadWeight * rarity
         }
         return total
     }
@@ -240,13 +246,14 @@ enum Score {
     static let fieldWeight = 4.0
     static let bodyWeight = 1.0
     static let phraseWeight = 1.5
+    static let leadWeight = 1.0
 
     /// The marks of a body candidate (and a field's fit) say how a word holds the term: inside a
     /// word (1), at a word's start (3), a whole word (7); and in a body, whether often (8),
     /// whether in the body's lead (16).
     static let insideWord = 1, wordStart = 3, wholeWord = 7, often = 8, lead = 16
     /// The lead of a body: its first this many word pieces, one window where terms are near.
-    static let leadWords = 64
+    static let leadWords = 24
     /// A body holding a word this many times holds it often.
     static let oftenCount = 3
     /// What a place counts, from its marks.
