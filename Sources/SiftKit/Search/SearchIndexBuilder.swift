@@ -35,7 +35,7 @@ public struct SearchIndexBuilder {
     }
 
     /// Creates an empty builder that shards once the word entries pass `shardThreshold` bytes.
-    public init(shardThreshold: Int, shardTarget: Int = 24 * 1024) {
+    public init(shardThreshold: Int, shardTarget: Int = 12 * 1024) {
         self.shardThreshold = shardThreshold
         self.shardTarget = max(1, shardTarget)
         self.tables = (0..<max(1, ParallelMap.jobs)).map { _ in WordTable() }
