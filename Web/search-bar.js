@@ -247,12 +247,13 @@ export class SiftSearch {
     } else if (!filtering) this.resetList();
     else this.keyboard.rows = this.listResults.show(results, query, total, { keepShown });
     // Body matches show excerpts, their code loaded with the first of them: the rows of this answer,
-    // taken now, as a later answer may replace them while the code loads.
-    const rows = [...(this.listResults?.copy ?? this.panel.listbox).children];
+    // taken now, as a later answer may replace them while the code loads. Only the latest answer's
+    // rows are watched: a slow first load of the code ends for every answer waiting at once.
+    const rows = [...(this.listResults?.copy ?? this.panel.listbox).children], shown = (this.answersShown = (this.answersShown ?? 0) + 1);
     // Each result's link carries the query to the page it opens, which marks its terms (sift-marks.js),
     // however it is opened: a click, a new tab, a copied link.
     if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", link.getAttribute("href").replace(/(\?[^#]*)?(?=#|$)/, "?mark=" + encodeURIComponent(query)));
-    if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
+    if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);
     this.emit("results", { query, scope, total, partial: !!partial });

@@ -43,6 +43,24 @@ def test_typing_letter_by_letter_shows_the_excerpt_of_the_last_answer(page, serv
     assert warnings == []
 
 
+def test_the_excerpt_view_loading_late_still_serves_the_last_answer(page, server, built):
+    """The excerpt view's module held back until every letter is typed: each answer's wait for it
+    then ends at once, and the rows of the last answer on screen must still get their excerpt."""
+    result = siftsite.search(built, "cologne")["results"][0]
+    held = []
+    page.route(re.compile(r"/sift-excerpt-view\.(\w+\.)?js$"), lambda route: held.append(route))
+    page.goto(server.url + "/about/")
+    box = page.get_by_role("combobox", name="Search here...")
+    box.click()
+    box.press_sequentially("cologne", delay=60)
+    option = page.get_by_role("option", name=re.compile("^Candy Cane"))
+    expect(option).to_be_visible()
+    assert held, "the excerpt view was asked for"
+    for route in held:
+        route.continue_()
+    expect(option).to_contain_text("".join(result["excerpt"]))
+
+
 def test_a_match_inside_a_section_links_to_its_heading(page, server, built):
     answer = siftsite.search(built, "cocoa butter")
     section = next(r for r in answer["results"] if r["slug"] == "chocolate-bar")["sections"][0]
