@@ -201,11 +201,12 @@ export class SiftSearch {
   }
 
   // An index of another version or a module gone (a deploy of another sift) reloads the page, its
-  // search in the URL, once per reason (kept in the history entry: a host still sending the old page must not loop). A corrupt
+  // search in the URL, once per reason (kept in the history entry: a host still sending the old page must not loop);
+  // not offline, where a module fails to load for want of a network and a reload would lose the page. A corrupt
   // or missing index, or a failed search, is said in the bar, the reason in the console.
   fail(error) {
     const reason = "" + (error.cause || error);
-    if (/version|import/i.test(reason) && history.state != reason) return history.replaceState(reason, ""), this.urlState.save(), location.reload();
+    if (/version|import/i.test(reason) && history.state != reason && navigator.onLine) return history.replaceState(reason, ""), this.urlState.save(), location.reload();
     console.warn(error);
     // Unless Cancel came while the index was asked for again.
     if (this.active) this.say("Search is unavailable");

@@ -229,3 +229,18 @@ def test_a_page_that_still_cannot_read_the_index_reloads_only_once(page, deploye
     expect(page.get_by_role("status")).to_have_text("Search is unavailable")
     assert len(loads) == 2, loads
     assert any("sift: bad index" in w for w in warnings), warnings
+
+
+def test_offline_a_module_that_cannot_load_leaves_the_page_as_it_is(context, server):
+    """A module of the bar that fails to load reloads the page only online (a deploy removed it):
+    offline, a reload would lose the page for an error page. The bar says search is unavailable."""
+    page = context.new_page()
+    loads = []
+    page.on("load", lambda loaded: loads.append(loaded.url))
+    page.goto(server.url + "/")
+    context.set_offline(True)
+    page.get_by_role("combobox", name="Search here...").click()
+    expect(page.locator(".sift-status")).to_have_text("Search is unavailable")
+    page.wait_for_timeout(500)
+    assert loads == [server.url + "/"]
+    context.set_offline(False)
