@@ -37,11 +37,12 @@ enum IndexFileNames {
         }
     }
 
-    /// Text files under their immutable names, the hashes their tables hold (`text-names-N.json`,
-    /// themselves named by `files`); those of a hash in `except`, already there, left out.
-    static func namedByTables(_ files: [(String, [UInt8])], except: Set<String> = []) -> [(String, [UInt8])] {
+    /// Text files under their immutable names, by `hashes`, the hashes their tables hold
+    /// (`text-names-N.json`, themselves named by `files`); those of a hash in `except`, already
+    /// there, left out.
+    static func namedByTables(_ files: [(String, [UInt8])], hashes: [String: String], except: Set<String> = []) -> [(String, [UInt8])] {
         var seen = Set(except.map { path(IndexFormat.textFileName(0), hash: $0) })
-        return ParallelMap.map(files) { (path($0.0, hash: ContentHash.of($0.1)), $0.1) }.filter { seen.insert($0.0).inserted }
+        return files.map { (path($0.0, hash: hashes[$0.0]!), $0.1) }.filter { seen.insert($0.0).inserted }
     }
 
     /// Where the file of `name` and `hash` is, relative to the manifest's folder:

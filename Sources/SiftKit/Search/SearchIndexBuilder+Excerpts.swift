@@ -5,9 +5,10 @@ extension SearchIndexBuilder {
     /// The documents' excerpt entries, in index order, as `text-N.json` files of `perFile`
     /// entries each, and their names' tables, `text-names-N.json` of `perTable` names each;
     /// nil when no document has text. With the documents' search keys, a file `reuse` kept as
-    /// the last build left it is left out of `files`, its hash in `kept` (and its table).
+    /// the last build left it is left out of `files`, its hash in `kept` (and its table); `hashes`
+    /// are the written text files' hashes, by name.
     static func textFiles(_ documents: [SearchDigest], keys: [UInt64]? = nil, reuse: TextFileReuse? = nil)
-        -> (perFile: Int, perTable: Int, files: [(String, [UInt8])], kept: Set<String>)? {
+        -> (perFile: Int, perTable: Int, files: [(String, [UInt8])], kept: Set<String>, hashes: [String: String])? {
         var bytes = 0
         for d in documents { for part in d.excerptText { bytes += part.utf8.count } }
         guard bytes > 0 else { return nil }
@@ -49,7 +50,8 @@ extension SearchIndexBuilder {
             return (IndexFormat.textNamesFileName(start / perTable), Array(j.out.utf8))
         }
         let files = made.compactMap { file in file.bytes.map { (file.name, $0) } }
-        return (perFile, perTable, files + tables, Set(made.filter { $0.bytes == nil }.map(\.hash)))
+        let hashes = Dictionary(uniqueKeysWithValues: made.filter { $0.bytes != nil }.map { ($0.name, $0.hash) })
+        return (perFile, perTable, files + tables, Set(made.filter { $0.bytes == nil }.map(\.hash)), hashes)
     }
 
     /// The names a table holds: the least n with n² ≥ `files`, so the manifest names about as

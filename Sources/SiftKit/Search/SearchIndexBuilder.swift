@@ -17,8 +17,9 @@ public struct SearchIndexBuilder {
     /// Keeps the last build's text files of unchanged documents, which are then neither
     /// rendered nor saved.
     var textReuse: TextFileReuse?
-    /// The hashes of the text files the last render kept.
+    /// The hashes of the text files the last render kept, and of those it wrote, by name.
     private var keptTexts: Set<String> = []
+    private var textHashes: [String: String] = [:]
     /// Above this many bytes of word entries the postings split into shards.
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
@@ -108,7 +109,7 @@ public struct SearchIndexBuilder {
         // every first query (docs/search-index.md, "Text files").
         let rendered = render(baseURL: baseURL)
         let isText = { (file: (String, [UInt8])) in IndexFormat.isTextFileName(file.0) }
-        let files = IndexFileNames.named(rendered.filter { !isText($0) }) + IndexFileNames.namedByTables(rendered.filter(isText), except: keptTexts)
+        let files = IndexFileNames.named(rendered.filter { !isText($0) }) + IndexFileNames.namedByTables(rendered.filter(isText), hashes: textHashes, except: keptTexts)
         let failures = ErrorBox()
         _ = ParallelMap.map(files) { file in
             do { try save(file.0, file.1) } catch { failures.set(error) }
@@ -164,6 +165,7 @@ public struct SearchIndexBuilder {
         let keys = live.map(\.keys) ?? textKeys
         let texts = Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, reuse: textReuse)
         keptTexts = texts?.kept ?? []
+        textHashes = texts?.hashes ?? [:]
         if let texts { m.raw(",\"texts\":\(texts.perFile),\"textNames\":\(texts.perTable)") }
         var files: [(String, [UInt8])] = texts?.files ?? []
         if words.entryBytes <= shardThreshold {
