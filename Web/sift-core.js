@@ -365,7 +365,7 @@ export class SiftIndex {
     const title = this.foldedTitles[doc], others = this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1);
     const average = this.averageLengths, bodyLength = this.bodyLengths[doc];
     let total = 0, rarity = 0, inFields = 0, inHead = 0, anyLead = 0;
-    for (const { text, body, idf, } of searched) {
+    for (const { text, body, idf } of searched) {
       let weight = 0;
       if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
       if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
