@@ -3,7 +3,8 @@
 // and IndexFormat.swift): the same steps under the same names, in the same order, each naming
 // its section of docs/search-index.md; Tests/Fixtures/search-vectors.json keeps the two answers
 // equal. What only this side has (field matches over one string, only the first `limit` hits kept
-// in order, partial answers, typo sets kept while typing on) is there for a keystroke's speed.
+// in order, partial answers, typo sets kept while typing on, fields not looked at for a term
+// they were seen not to hold, body saturations computed once) is there for a keystroke's speed.
 
 /** The index format this client reads: IndexFormat.swift's constants, compared by Tests/js/format.test.mjs. */
 export const IndexFormat = Object.freeze({ version: 3, buckets: 4096 });
@@ -180,6 +181,7 @@ export class SiftIndex {
       title: Math.max(1, this.foldedTitles.reduce((sum, title) => sum + title.length, 0) / count),
       body: this.bodyLengths.reduce((sum, length) => sum + length, 0) / count,
     };
+
   }
 
   // "The document table" (SearchIndex.load(_:number:)): one collection's table, checked against
@@ -218,9 +220,10 @@ export class SiftIndex {
     facets?.select(filters);
     const searched = await this.searchedTerms(queryTerms(query), { now });
     const partial = searched.some((term) => term.pending);
-    const viaBody = new Uint8Array(this.foldedTitles.length);
+    // Per document: whether a term is only in its body, and which terms its fields hold (bit k for term k, the 8th and later sharing bit 7).
+    const viaBody = new Uint8Array(this.foldedTitles.length), inFields = new Uint8Array(this.foldedTitles.length);
     let hits = pool.documents;
-    for (const term of searched) hits = this.fullMatches(term, hits, viaBody);
+    searched.forEach((term, k) => (hits = this.fullMatches(term, hits, { viaBody, inFields, bit: termBit(k) })));
     const { scopeNames, documentScopes, scopeNumbers } = this, scopeHits = new Int32Array(scopeNames.length);
     const wanted = (doc) => scope === "All" || documentScopes[doc] === scope, passes = (doc) => !facets || facets.passes(doc);
     const facetCounts = facets?.counts(scope === "All" ? hits : hits.filter(wanted));
@@ -228,22 +231,10 @@ export class SiftIndex {
     for (let i = 0; i < hits.length; i++) scopeHits[scopeNumbers[hits[i]]]++;
     const counts = { All: hits.length };
     for (const name of scopes) counts[name] = scopeHits[scopeNames.indexOf(name)];
-    const few = (name) => counts[name] < 5, scopeCounts = { ...counts }, matched = counts[scope];
-    const extra = [];
-    // Not for a partial answer: its few may be many once body matches arrive. Only the items of
-    // scopes with few matches can show partial and typo matches, so only theirs are searched.
-    if (searched.length && !partial && (few("All") || scopes.some(few))) {
-      const fewScopes = few("All") ? "" : scopes.filter(few).join("\n");
-      const typos = (pool.typos[fewScopes] ??= { documents: fewScopes ? pool.documents.filter((doc) => few(documentScopes[doc])) : pool.documents, sets: {} });
-      const found = new Uint8Array(this.foldedTitles.length);
-      for (let i = 0; i < hits.length; i++) found[hits[i]] = 1;
-      const candidates = typos.documents.filter((doc) => !found[doc] && (few("All") || few(documentScopes[doc])) && passes(doc));
-      for (const hit of await this.fewMatches(searched, candidates, typos)) {
-        if (matched < 5 && wanted(hit.doc)) extra.push(hit);
-        for (const name of ["All", documentScopes[hit.doc]]) if (few(name)) scopeCounts[name]++;
-      }
-    }
-    let ordered = this.order(scope === "All" ? hits : hits.filter(wanted), viaBody, extra, searched, sort ? Infinity : limit);
+    const few = (name) => counts[name] < 5, scopeCounts = { ...counts };
+    // Not for a partial answer: its few may be many once body matches arrive.
+    const extra = searched.length && !partial && (few("All") || scopes.some(few)) ? await this.fewMatches({ searched, hits, pool, scope, scopes, few, passes, scopeCounts }) : [];
+    let ordered = this.order(scope === "All" ? hits : hits.filter(wanted), { viaBody, inFields }, extra, searched, sort ? Infinity : limit);
     if (sort) ordered = facets.sortedHits(ordered, sort);
     const results = ordered.slice(0, limit).map((hit) => this.result(hit.doc, hit.match));
     const total = scope === "All" ? scopeCounts.All : scopeCounts[scope];
@@ -258,7 +249,7 @@ export class SiftIndex {
     const scopes = orderedScopes(chosen.map((table) => table.collection));
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const first = chosen[0].first, count = chosen.reduce((sum, table) => sum + table.collection.count, 0);
-    const pool = (this.pools[first + " " + count] ??= { documents: Array.from({ length: count }, (_, i) => first + i), typos: {} });
+    const pool = (this.pools[first + " " + count] ??= { documents: Int32Array.from({ length: count }, (_, i) => first + i), typos: {} });
     return { pool, scopes, chosen };
   }
 
@@ -295,37 +286,40 @@ export class SiftIndex {
   }
 
   // "Matching" (SearchIndex.fullMatch): the documents of `documents` (ascending) with the term in
-  // a field or in the body, those only in the body marked in `viaBody`.
-  fullMatches(term, documents, viaBody) {
-    const inFields = this.fieldMatches(term.text, documents), { body } = term;
-    if (!body || inFields.length === documents.length) return inFields;
-    let field = 0;
-    return documents.filter((doc) => {
-      if (inFields[field] === doc) return ++field;
-      if (!body[doc]) return false;
-      viaBody[doc] = 1;
-      return true;
-    });
+  // a field or in the body, those only in the body marked in `viaBody`, those with it in a field given `bit` in `inFields`.
+  fullMatches(term, documents, { viaBody, inFields, bit }) {
+    const found = this.fieldMatches(term.text, documents), { body } = term;
+    for (const doc of found) inFields[doc] |= bit;
+    if (!body || found.length === documents.length) return found;
+    const out = new Int32Array(documents.length);
+    let count = 0;
+    for (let i = 0, field = 0; i < documents.length; i++) {
+      const doc = documents[i];
+      if (field < found.length && found[field] === doc) field++, (out[count++] = doc);
+      else if (body[doc]) (viaBody[doc] = 1), (out[count++] = doc);
+    }
+    return out.subarray(0, count);
   }
 
   // "Matching": the documents of `documents` (ascending) with the term in a folded field. One
   // indexOf over every field jumps past the documents without it.
   fieldMatches(term, documents) {
-    const { fieldText, fieldOffsets } = this, out = [];
+    const { fieldText, fieldOffsets } = this, out = new Int32Array(documents.length);
+    let count = 0;
     for (let i = 0, found = -1; i < documents.length; i++) {
       const doc = documents[i];
       if (found < fieldOffsets[doc] && (found = fieldText.indexOf(term, fieldOffsets[doc])) < 0) break;
-      if (found < fieldOffsets[doc + 1]) out.push(doc);
+      if (found < fieldOffsets[doc + 1]) out[count++] = doc;
     }
-    return out;
+    return out.subarray(0, count);
   }
 
   // "Partial matches" and "Typos" (SearchIndex.partialMatch, fuzzyMatch): in sift-typos.js, which
-  // only a query with few matches needs, fetched once: partial matches first, then typo matches.
-  async fewMatches(searched, documents, typos) {
-    if (searched.length < 2 && !searched.some((term) => term.typoEdits)) return [];
+  // only a query with few matches needs, fetched once (the search's state: sift-typos.js fewMatches).
+  async fewMatches(search) {
+    if (search.searched.length < 2 && !search.searched.some((term) => term.typoEdits)) return [];
     const { fewMatches } = await (this.typoCode ??= import("./sift-typos.js"));
-    return fewMatches(this, searched, documents, typos);
+    return fewMatches(this, search);
   }
 
   // "Ranking" (SearchIndex.order): the full matches (`full`, with their body-only marks) and the
@@ -334,26 +328,28 @@ export class SiftIndex {
   // a title's length in groups 0–2; score; title length; list order), the first `limit` of them.
   // Past 4 × `limit` hits only the first ones are kept as the hits go by; a hit placed after the
   // last of them by what comes before its score is not scored.
-  order(full, viaBody, extra, searched, limit) {
-    if (!searched.length || !(limit > 0)) return full.slice(0, Math.max(0, limit)).map((doc) => ({ doc, match: "field", group: 3 }));
+  order(full, { viaBody, inFields }, extra, searched, limit) {
+    if (!searched.length || !(limit > 0)) return Array.from(full.slice(0, Math.max(0, limit)), (doc) => ({ doc, match: "field", group: 3 }));
     const phrase = searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [];
     const before = (a, b) => a.group - b.group || a.distance - b.distance || b.words - a.words || (a.group < 3 && a.titleLength - b.titleLength)
       || b.score - a.score || a.titleLength - b.titleLength || a.doc - b.doc;
     const all = full.length + extra.length <= limit * 4;
+    // Past 4 × `limit` a hit is weighed in one probe, and copied only if kept.
+    const probe = {};
     const consider = (doc, match, group, distance, words = 0) => {
-      const title = foldedTitles[doc], last = !all && kept.length >= limit && kept[limit - 1];
+      const title = foldedTitles[doc], last = !all && kept.length >= limit && kept[limit - 1], hit = all ? {} : probe;
       if (group === 3) group = title === phrase ? 0 : !title.startsWith(phrase) ? 3 : isWordAt(title, phrase.length) ? 2 : 1;
-      const hit = { doc, match, group, distance, words, titleLength: title.length, score: Infinity };
+      (hit.doc = doc), (hit.match = match), (hit.group = group), (hit.distance = distance), (hit.words = words), (hit.titleLength = title.length), (hit.score = Infinity);
       if (last && before(hit, last) > 0) return;
-      hit.score = this.score(doc, searched, phrase);
+      hit.score = this.score(doc, searched, phrase, group < 4 ? inFields[doc] : 255);
       if (all) return kept.push(hit);
       if (last && before(hit, last) > 0) return;
       let at = kept.length;
       while (at > 0 && before(hit, kept[at - 1]) < 0) at--;
-      kept.splice(at, 0, hit);
+      kept.splice(at, 0, { ...hit });
       if (kept.length > limit) kept.pop();
     };
-    for (const doc of full) consider(doc, viaBody[doc] ? "body" : "field", 3, 0);
+    for (let i = 0; i < full.length; i++) consider(full[i], viaBody[full[i]] ? "body" : "field", 3, 0);
     for (const hit of extra) consider(hit.doc, hit.match, hit.group, hit.distance, hit.words);
     return all ? kept.sort(before).slice(0, limit) : kept;
   }
@@ -361,24 +357,28 @@ export class SiftIndex {
   // "Ranking", the score (SearchIndex.score): per term found, its rarity times its weight in the
   // title, the other fields (as one text, "\n" between them) and the body; the phrase in a field,
   // or else every term in the page's head (a field or the body's lead), one in the lead, lifts every term.
-  score(doc, searched, phrase) {
-    const title = this.foldedTitles[doc], others = this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1);
-    const average = this.averageLengths, bodyLength = this.bodyLengths[doc];
-    let total = 0, rarity = 0, inFields = 0, inHead = 0, anyLead = 0;
-    for (const { text, body, idf } of searched) {
+  // `inFields`: the bits of the terms its fields may hold (termBit); the others are not looked for there.
+  score(doc, searched, phrase, inFields) {
+    const title = this.foldedTitles[doc], average = this.averageLengths, bodyLength = this.bodyLengths[doc];
+    const others = inFields ? this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1) : "";
+    let total = 0, rarity = 0, termsInFields = 0, inHead = 0, anyLead = 0;
+    for (let k = 0; k < searched.length; k++) {
+      const { text, body, idf } = searched[k];
       let weight = 0;
-      if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
-      if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
-      if (weight > 0) inFields++;
-      const inLead = body?.[doc] & LEAD;
+      if (inFields & termBit(k)) {
+        if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
+        if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
+      }
+      if (weight > 0) termsInFields++;
+      const marks = body ? body[doc] : 0, inLead = marks & LEAD;
       if (weight > 0 || inLead) inHead++;
       anyLead |= inLead;
-      if (body?.[doc]) weight += BODY_WEIGHT * place(body[doc]) * saturation(bodyLength, average.body, body[doc] & OFTEN ? OFTEN_COUNT : 1);
+      if (marks) weight += BODY_WEIGHT * place(marks) * saturation(bodyLength, average.body, marks & OFTEN ? OFTEN_COUNT : 1);
       if (weight > 0) rarity += idf;
       total += idf * weight;
     }
     if (searched.length > 1) {
-      total += (inFields == searched.length && squeezed(title + "\n" + others).includes(squeezed(phrase)) ? PHRASE_WEIGHT : inHead == searched.length && anyLead ? LEAD_WEIGHT : 0) * rarity;
+      total += (termsInFields == searched.length && squeezed(title + "\n" + others).includes(squeezed(phrase)) ? PHRASE_WEIGHT : inHead == searched.length && anyLead ? LEAD_WEIGHT : 0) * rarity;
     }
     return total;
   }
@@ -484,6 +484,9 @@ function wordFit(value, term) {
   }
   return best;
 }
+
+// The bit of the k-th term in a document's marks of the terms its fields hold: the 8th and later share one.
+const termBit = (k) => 1 << Math.min(k, 7);
 
 // "Ranking" (SearchIndex.squeezed): each run of code points that are not word code points made one space.
 const squeezed = (text) => text.replace(/[^\p{L}\p{M}\p{N}]+/gu, " ");

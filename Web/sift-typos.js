@@ -4,13 +4,26 @@
 
 const codePoints = (text) => [...text];
 
-// "Partial matches", then "Typos": the partial matches of `documents`, then the typo matches of the
-// others.
-export function fewMatches(index, searched, documents, typos) {
+// "Partial matches", then "Typos", for a search of sift-core.js: its terms, full matches (`hits`),
+// documents, scope, scopes and which of them have few matches, filters (`passes`). Only the items
+// of the scopes with few matches can show partial and typo matches, so only theirs are searched;
+// returns the matches to rank (none unless the scope asked for has few), and counts every one in
+// `scopeCounts`.
+export function fewMatches(index, { searched, hits, pool, scope, scopes, few, passes, scopeCounts }) {
+  const { documentScopes } = index, fewScopes = few("All") ? "" : scopes.filter(few).join("\n");
+  const typos = (pool.typos[fewScopes] ??= { documents: fewScopes ? pool.documents.filter((doc) => few(documentScopes[doc])) : pool.documents, sets: {} });
+  const found = new Uint8Array(index.foldedTitles.length);
+  for (let i = 0; i < hits.length; i++) found[hits[i]] = 1;
+  const documents = typos.documents.filter((doc) => !found[doc] && passes(doc));
   const partial = searched.length > 1 ? partialMatches(index, searched, documents) : [];
-  const found = new Set(partial.map((hit) => hit.doc));
-  const fuzzy = searched.some((term) => term.typoEdits) ? fuzzyMatches(index, searched, documents.filter((doc) => !found.has(doc)), typos) : [];
-  return [...partial, ...fuzzy];
+  const inPartial = new Set(partial.map((hit) => hit.doc));
+  const fuzzy = searched.some((term) => term.typoEdits) ? fuzzyMatches(index, searched, inPartial.size ? documents.filter((doc) => !inPartial.has(doc)) : documents, typos) : [];
+  const extra = [], matched = scopeCounts[scope];
+  for (const hit of [...partial, ...fuzzy]) {
+    if (matched < 5 && (scope === "All" || documentScopes[hit.doc] === scope)) extra.push(hit);
+    for (const name of ["All", documentScopes[hit.doc]]) if (few(name)) scopeCounts[name]++;
+  }
+  return extra;
 }
 
 // "Partial matches" (SearchIndex.partialMatch): the documents with every term but one, a term
@@ -24,7 +37,7 @@ function partialMatches(index, searched, documents) {
       else if (term.searchesAlone) alone[doc] = 1;
     }
   }
-  return documents.filter((doc) => missing[doc] === 1 && alone[doc]).map((doc) => ({ doc, match: "partial", group: 4, distance: 0 }));
+  return Array.from(documents.filter((doc) => missing[doc] === 1 && alone[doc]), (doc) => ({ doc, match: "partial", group: 4, distance: 0 }));
 }
 
 // "Typos" (SearchIndex.fuzzyMatch): the documents of `documents` with every term in a field or
@@ -32,9 +45,13 @@ function partialMatches(index, searched, documents) {
 // are the distance, and `words` counts the terms of the second way that a word of the title is
 // within their edits of.
 function fuzzyMatches(index, searched, documents, typos) {
-  const out = [];
+  const out = [], considered = new Uint8Array(index.foldedTitles.length);
   const edits = searched.map((term) => typoEdits(index, term, typos));
-  for (const doc of documents) {
+  // Only a document every term fits can match: those of the term fitting fewest, in list order.
+  const fewest = edits.reduce((fewest, made) => (made.size < fewest.size ? made : fewest));
+  for (const doc of documents) considered[doc] = 1;
+  for (const doc of Int32Array.from(fewest.keys()).sort()) {
+    if (!considered[doc]) continue;
     let distance = 0, fits = true;
     for (const made of edits) {
       if (!made.has(doc)) fits = false;
@@ -72,8 +89,8 @@ function wordDistance(pattern, word, within) {
 function typoEdits(index, { text, typoEdits: within }, typos) {
   if (typos.sets[text]) return typos.sets[text];
   let documents = typos.documents;
-  for (const kept in typos.sets) if (text.includes(kept) && typos.sets[kept].within === within) documents = [...typos.sets[kept].keys()];
-  const made = new Map(index.fieldMatches(text, documents).map((doc) => [doc, 0])), pattern = codePoints(text), counts = new Map();
+  for (const kept in typos.sets) if (text.includes(kept) && typos.sets[kept].within === within) documents = Int32Array.from(typos.sets[kept].keys()).sort();
+  const made = new Map(Array.from(index.fieldMatches(text, documents), (doc) => [doc, 0])), pattern = codePoints(text), counts = new Map();
   // Indexed: the loop meets up to every item before V8 has optimized it.
   for (let i = 0; within && i < documents.length; i++) {
     const doc = documents[i], title = index.foldedTitles[doc];
