@@ -17,6 +17,8 @@ export class FacetBar {
     this.bar = bar;
     this.element = element("div", { class: "sift-facets" });
     for (const name in fields) {
+      // A field whose documents hold no value offers nothing to choose.
+      if (!Object.keys(fields[name]).length) continue;
       const group = element("fieldset", { "aria-label": title(name) });
       for (const value in fields[name]) {
         const box = element("input", { type: "checkbox", value });

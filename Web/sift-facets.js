@@ -11,7 +11,8 @@ export class Facets {
     this.orders = {}; // {field: places}, 0 for a document without a value
     for (const { first, count, file } of loaded) {
       for (const { name, values, postings, sets, ids, frequencies, rans } of file.facets) {
-        const members = values.map((value) => ((this.fields[name] ??= {})[value] ??= new Uint8Array(total)).subarray(first));
+        // A field whose documents hold no value is a facet all the same: counted as {}, filtered to nothing.
+        const field = (this.fields[name] ??= {}), members = values.map((value) => (field[value] ??= new Uint8Array(total)).subarray(first));
         // Each value's postings, or each document's set of values as a code into `sets`, entropy-coded or not.
         if (postings) postings.forEach((list, v) => decodePostings(list, members[v]));
         else (ids ? decodeCodes(ids, count) : decodeEntropyCode(rans, frequencies, count)).forEach((code, doc) => sets[code].forEach((v) => (members[v][doc] = 1)));
