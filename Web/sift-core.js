@@ -425,9 +425,10 @@ export class SiftIndex {
       // A " piece" marker: the union of the "@" words holding the piece is in the union file; they
       // hold it after their first code point, so inside a word.
       const union = !last && !wholeWord && " " + piece in words && (await this.unions(key(piece)))[piece];
-      await Promise.all(Object.keys(words).map(async (word) => {
+      // Only the words that fit, each a promise: a one-file index's every word would be one per term.
+      await Promise.all(Object.keys(words).filter(fits).map(async (word) => {
         const entry = words[word];
-        if (!fits(word) || (union && entry === "@")) return;
+        if (union && entry === "@") return;
         const [postings, ...more] = (entry === "@" ? await this.primaryPostings(word) : entry).split(":"), starts = word.startsWith(piece);
         decodePostings(postings, found, alwaysWhole || word === piece ? WHOLE_WORD : starts ? WORD_START : INSIDE_WORD);
         // Only a word starting with the piece is read from its own entry by every reader, unions or

@@ -58,10 +58,11 @@ function wholeText(entry) {
 // fold of code point starts[u], and a hit ending there takes in the code points up to ends[u]
 // (those after it that fold to nothing, as a dropped accent, with it).
 function hits(chars, queryTerms) {
-  const starts = [], ends = [], out = [];
+  const starts = [], ends = [], out = [], folds = {};
   let folded = "";
   chars.forEach((char, i) => {
-    const foldedChar = fold(char);
+    // Each code point's fold once: a text repeats its letters.
+    const foldedChar = (folds[char] ??= fold(char));
     if (!foldedChar && i) ends[ends.length - 1] = i + 1;
     for (const _ of foldedChar.split("")) starts.push(i), ends.push(i + 1);
     folded += foldedChar;

@@ -65,9 +65,11 @@ enum SearchCommand: Command {
     }
 
     /// `sift search --batch` (for the tests that compare the two engines, docs/search-index.md):
-    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"filters":{F:[V…]},"sort":…,"limit":…,"excerpts":…}`
+    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"filters":{F:[V…]},"sort":…,"limit":…,"excerpts":…,"scopeTotals":true}`
     /// (excerpts: only the first so many results get excerpts, default all), each answered
     /// on its line as `--json` would, or as `{"error":"message"}`, from one index read once.
+    /// `scopeTotals` puts first in the answer `"scopeTotals":{"All":N,S:N…}`: the total of the
+    /// same request with each scope the collections searched offer, as `--scope S` answers it.
     static func answers(_ index: SearchIndex, _ input: Data) throws -> String {
         var out = ""
         for line in String(decoding: input, as: UTF8.self).split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
@@ -80,7 +82,16 @@ enum SearchCommand: Command {
                 let filters = selected.keys.sorted().flatMap { f in selected[f]!.map { (field: f, value: $0) } }
                 let response = try index.search(query, scope: request["scope"] as? String, collection: request["collection"] as? String,
                                                 filters: filters, sort: request["sort"] as? String, limit: request["limit"] as? Int)
-                out += try index.excerpts(response, count: request["excerpts"] as? Int).json() + "\n"
+                let answer = try index.excerpts(response, count: request["excerpts"] as? Int).json()
+                guard request["scopeTotals"] as? Bool == true else { out += answer + "\n"; continue }
+                var j = JSONWriter()
+                j.raw("{\"scopeTotals\":{")
+                for (i, s) in (["All"] + index.orderedScopes(request["collection"] as? String)).enumerated() {
+                    let total = try index.search(query, scope: s, collection: request["collection"] as? String,
+                                                 filters: filters, sort: request["sort"] as? String, limit: 0).total
+                    j.raw(i > 0 ? "," : ""); j.key(s); j.raw(String(total))
+                }
+                out += j.out + "}," + answer.dropFirst() + "\n"
             } catch let e as SiftError {
                 var j = JSONWriter()
                 j.raw("{"); j.key("error"); j.string(e.message); j.raw("}\n")

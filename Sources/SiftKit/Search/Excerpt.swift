@@ -27,9 +27,19 @@ enum Excerpt {
     /// accent), ordered by start, then term.
     static func hits(_ chars: [Unicode.Scalar], _ terms: [String]) -> [(start: Int, end: Int, term: Int)] {
         var folded: [Unicode.Scalar] = [], starts: [Int] = [], ends: [Int] = []
+        // Each code point's fold once: a text repeats its letters, and folding one goes through Foundation.
+        var folds: [Unicode.Scalar: [Unicode.Scalar]] = [:]
         for (i, c) in chars.enumerated() {
             let v = c.value
-            let f = v < 0x80 ? [Unicode.Scalar(UInt8(v >= 0x41 && v <= 0x5A ? v + 32 : v))] : Array(Fold.fold(String(c)).unicodeScalars)
+            let f: [Unicode.Scalar]
+            if v < 0x80 {
+                f = [Unicode.Scalar(UInt8(v >= 0x41 && v <= 0x5A ? v + 32 : v))]
+            } else if let known = folds[c] {
+                f = known
+            } else {
+                f = Array(Fold.fold(String(c)).unicodeScalars)
+                folds[c] = f
+            }
             if f.isEmpty && !ends.isEmpty { ends[ends.count - 1] = i + 1 }
             folded += f
             starts += repeatElement(i, count: f.count)

@@ -261,7 +261,8 @@ public struct SearchIndex {
         return Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
     }
 
-    private func orderedScopes(_ collection: String?) -> [String] {
+    /// "Matching": the scopes of the collections searched, each once, in order.
+    func orderedScopes(_ collection: String?) -> [String] {
         var out: [String] = []
         for c in collections where collection.map({ Self.same(c.name, $0) }) ?? true {
             for s in c.scopes where !out.contains(s) { out.append(s) }
@@ -277,8 +278,17 @@ public struct SearchIndex {
 
     /// "Matching", body candidates: the documents whose body may hold the term (never missing one
     /// that does), each with its marks (`Score`: how a body word holds it, whether often, whether in the lead).
-    /// `wholeWord`: a short term, found as a word of its own (a CJK one as its gram).
+    /// `wholeWord`: a short term, found as a word of its own (a CJK one as its gram). One search
+    /// per term and index, as sift-core.js keeps each term's: `sift search --batch` asks again and again.
     func bodyCandidates(_ term: String, wholeWord: Bool) throws -> [Int32: Int] {
+        let key = (wholeWord ? "w" : "p") + term
+        if let found = store.bodyCandidates[key] { return found }
+        let found = try searchBodies(term, wholeWord: wholeWord)
+        store.bodyCandidates[key] = found
+        return found
+    }
+
+    private func searchBodies(_ term: String, wholeWord: Bool) throws -> [Int32: Int] {
         let pieces = wholeWord ? [IndexFormat.Piece(text: term, isWord: true)] : IndexFormat.pieces(term)
         var result: [Int32: Int]?
         for (i, piece) in pieces.enumerated() {

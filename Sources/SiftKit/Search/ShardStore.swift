@@ -18,6 +18,8 @@ final class ShardStore {
     var textTablesRead: Set<Int> = []
     /// The facets read, by the names of the collections they were read for.
     var facets: [String: Facets] = [:]
+    /// `SearchIndex.bodyCandidates` by term (and whether whole words only), searched once.
+    var bodyCandidates: [String: [Int32: Int]] = [:]
     /// Files already parsed (name → JSON value), read instead of the directory's.
     private let parsed: [String: Any]?
 

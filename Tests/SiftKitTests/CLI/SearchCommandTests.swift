@@ -26,3 +26,17 @@ import Testing
     #expect(bad.status == 2)
     #expect(SiftCLI.run(["search", "--batch", "lemon"], in: site.root, input: { Data() }).status == 2)
 }
+
+@Test func batchScopeTotalsAreWhatEachScopeAnswers() throws {
+    let site = try TestSite([
+        "Content/fruit/fruit.csv": "name,kind\nLemon,Citrus\nLime,Citrus\nApple,Pome\nLychee,\n",
+        "Content/fruit/collection.yml": "scope_field: kind\n",
+    ])
+    #expect(site.build().status == 0)
+    let request = #"{"query":"l","scope":"Citrus","limit":1,"scopeTotals":true}"# + "\n"
+    let batch = SiftCLI.run(["search", "--batch"], in: site.root, input: { Data(request.utf8) })
+    let total = { (scope: String) in SiftCLI.run(["search", "l", "--scope", scope, "--json"], in: site.root).stdout }
+    #expect(total("All").contains(#""total":4,"#) && total("Citrus").contains(#""total":2,"#) && total("Pome").contains(#""total":1,"#) && total("").contains(#""total":1,"#))
+    let one = SiftCLI.run(["search", "l", "--scope", "Citrus", "--limit", "1", "--json"], in: site.root).stdout
+    #expect(batch.stdout == #"{"scopeTotals":{"All":4,"Citrus":2,"Pome":1,"":1},"# + one.dropFirst())
+}
