@@ -113,13 +113,29 @@ struct PageContext: Sendable {
             var p: Fields = ["current": .number(String(n)), "total": .number(String(total))]
             if n > 1 { p["prev_url"] = .string(urls.link(SiteURLs.listPage(c.name, n - 1))) }
             if n < total { p["next_url"] = .string(urls.link(SiteURLs.listPage(c.name, n + 1))) }
-            p["pages"] = .list((1...total).map { k in
-                ["number": .number(String(k)), "url": .string(urls.link(SiteURLs.listPage(c.name, k))), "current": .bool(k == n)]
+            var previous = 0
+            p["pages"] = .list(Self.pageLinks(current: n, total: total).map { k in
+                defer { previous = k }
+                return ["number": .number(String(k)), "url": .string(urls.link(SiteURLs.listPage(c.name, k))),
+                        "current": .bool(k == n), "gap_before": .bool(k > previous + 1)]
             })
             f["pagination"] = .map(p)
         }
         return .map(f)
     }
+
+    /// The page numbers a list page links to: the first, the last and those within
+    /// `pageLinkRadius` of the current one (a gap of one page filled), so that a list of N pages
+    /// costs O(N) links in all, not one link to every page on every page.
+    static func pageLinks(current: Int, total: Int) -> [Int] {
+        var shown = Set([1, total])
+        for k in max(1, current - pageLinkRadius)...min(total, current + pageLinkRadius) { shown.insert(k) }
+        for k in shown where shown.contains(k + 2) && !shown.contains(k + 1) { shown.insert(k + 1) }
+        return shown.sorted()
+    }
+
+    /// How many pages before and after the current one a list page links to.
+    static let pageLinkRadius = 2
 
     /// The key of the parts every page of a collection shares.
     func sharedHash(_ collection: String) -> UInt64 { shared[collection]?.hash ?? 0 }

@@ -67,6 +67,38 @@ import Testing
         #expect(again.stderr.contains("\nstamps "), "the stamps' report: \(again.stderr)")
     }
 
+    /// The page numbers a list page links to, in order, "…" where some are left out.
+    static func pageLinks(_ html: String?) -> [String] {
+        guard let html, let nav = html.range(of: "<ol>"), let end = html.range(of: "</ol>", range: nav.upperBound..<html.endIndex) else { return [] }
+        return html[nav.upperBound..<end.lowerBound].components(separatedBy: "<li").dropFirst().map { li in
+            if li.contains("pagination-gap") { return "…" }
+            let number = li.drop { !$0.isNumber }.prefix { $0.isNumber }
+            return li.contains("aria-current") ? "[\(number)]" : String(number)
+        }
+    }
+
+    /// A list of many pages links each page to the first, the last and its neighbours, not to
+    /// every page: 10,000 list pages each linking to all 10,000 were 4.6 GB of a million items' build.
+    @Test func aListPageLinksToItsNeighboursTheFirstAndTheLast() throws {
+        let site = try Self.site(items: 200, settings: "per_page: 2\n")
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(Self.pageLinks(site.page("n/index.html")) == ["[1]", "2", "3", "…", "100"])
+        #expect(Self.pageLinks(site.page("n/page/4/index.html")) == ["1", "2", "3", "[4]", "5", "6", "…", "100"])
+        #expect(Self.pageLinks(site.page("n/page/50/index.html")) == ["1", "…", "48", "49", "[50]", "51", "52", "…", "100"])
+        #expect(Self.pageLinks(site.page("n/page/100/index.html")) == ["1", "…", "98", "99", "[100]"])
+        let page50 = try #require(site.page("n/page/50/index.html"))
+        #expect(page50.contains("href=\"/n/page/49/\" rel=\"prev\"") && page50.contains("href=\"/n/page/51/\" rel=\"next\""))
+    }
+
+    @Test func aFewPagesAreAllLinked() throws {
+        let site = try Self.site(items: 10, settings: "per_page: 2\n")
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(Self.pageLinks(site.page("n/page/3/index.html")) == ["1", "2", "[3]", "4", "5"])
+        #expect(Self.pageLinks(site.page("n/index.html")) == ["[1]", "2", "3", "4", "5"])
+    }
+
     @Test func anItemSluggedPageStaysInAListPaginatedForItsLength() throws {
         let site = try TestSite(["Content/n/n.txt": (["Page"] + (1...2001).map { "Item \($0)" }).joined(separator: "\n") + "\n"])
         defer { site.delete() }
