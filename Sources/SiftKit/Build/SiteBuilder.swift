@@ -261,13 +261,17 @@ public struct SiteBuilder: Sendable {
         })
     }
 
-    /// sitemap.xml, kept as it is in a session when neither the settings nor the pages changed.
+    /// sitemap.xml (and its parts past `Sitemap.maxURLs`), kept as it is in a session when
+    /// neither the settings nor the pages changed.
     private func writeSitemap(_ sitemap: [String], site: Site, target: BuildTarget) throws {
         let previous = target.session?.previous
         let keepSitemap = previous?.settings?.site == site.settings && previous?.sitemap == sitemap
-        if !(keepSitemap && target.writer.linkFromPrevious("sitemap.xml")) {
+        let names = ["sitemap.xml"] + (sitemap.count > Sitemap.maxURLs ? (1...(sitemap.count + Sitemap.maxURLs - 1) / Sitemap.maxURLs).map { "sitemap-\($0).xml" } : [])
+        if !(keepSitemap && names.allSatisfy(target.writer.linkFromPrevious)) {
             let urls = SiteURLs(settings: site.settings)
-            try target.writer.write("sitemap.xml", text: Sitemap.xml(sitemap.map(urls.absolute)))
+            for file in Sitemap.files(sitemap.map(urls.absolute), absolute: urls.absolute) {
+                try target.writer.write(file.name, text: file.text)
+            }
         }
         target.session?.next.sitemap = sitemap
     }

@@ -122,9 +122,17 @@ public struct SiteLoader: Sendable {
 
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
-        if reservedNames.contains(name) { return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")))" }
+        if reservedNames.contains(name) || isSitemapPart(name) {
+            return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")), sitemap-N.xml)"
+        }
         if name.contains("/") || name == "." || name == ".." { return "cannot be a path" }
         return nil
+    }
+
+    /// `sitemap-2.xml`: a part of a sitemap too long for one file (`Sitemap`).
+    static func isSitemapPart(_ name: String) -> Bool {
+        name.hasPrefix("sitemap-") && name.hasSuffix(".xml") && name.dropFirst(8).dropLast(4).allSatisfy(\.isASCII)
+            && name.dropFirst(8).dropLast(4).allSatisfy(\.isNumber) && name.count > 12
     }
 
     func readMapping(_ url: URL, display path: String) throws -> (Fields, [String: SourcePosition], [String: SourcePosition]) {
