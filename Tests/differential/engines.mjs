@@ -287,37 +287,46 @@ export function swiftAnswers(dir, requests) {
 
 // The results of each answer whose excerpts and sections are compared too.
 const EXCERPTS = 10;
+// Requests a `sift search --batch` answers: both engines' answers to a site's every query, each
+// with every result, would take gigabytes on a large site.
+const CHUNK = 250;
 
 /**
  * Every request through both engines at once, `sift search --batch` in its process and
- * sift-core.js in this one; sift-core.js answers them in order on one index, as a visitor typing
- * would (its narrowing of the last answer is under test too). With `scopeCounts`, sift-core.js's
- * scope counts must equal `sift search`'s totals of the same request with each scope
- * (`scopeTotals`, as `--scope S` answers). Returns the disagreements and how many searches
- * `sift search` ran.
+ * sift-core.js in this one, CHUNK requests at a time; sift-core.js answers them in order on one
+ * index, as a visitor typing would (its narrowing of the last answer is under test too). With
+ * `scopeCounts`, sift-core.js's scope counts must equal `sift search`'s totals of the same
+ * request with each scope (`scopeTotals`, as `--scope S` answers). Returns the disagreements and
+ * how many searches `sift search` ran.
  */
 export async function compare(dir, requests, { scopeCounts = true } = {}) {
-  const swiftAnswered = swiftAnswers(dir, requests.map((q) => ({ ...q, excerpts: EXCERPTS, scopeTotals: scopeCounts })));
-  // Settled even when the JavaScript side throws first, so no rejection goes unhandled.
-  swiftAnswered.catch(() => {});
   const index = await SiftIndex.load(pathToFileURL(join(dir, "public/search/manifest.json")), { fetch: fileFetch() });
-  const js = [];
-  for (const q of requests) {
-    try {
-      const answer = await index.search(q.query, { scope: q.scope, collection: q.collection, limit: q.limit ?? Infinity,
-        filters: q.filters ?? {}, sort: q.sort ?? undefined, facets: q.facets });
-      await excerpts(index, answer.results.slice(0, EXCERPTS), q.query);
-      js.push(answer);
-    } catch (e) {
-      js.push({ error: e.message });
+  const diffs = [];
+  let count = 0;
+  for (let first = 0; first < requests.length; first += CHUNK) {
+    const chunk = requests.slice(first, first + CHUNK);
+    const swiftAnswered = swiftAnswers(dir, chunk.map((q) => ({ ...q, excerpts: EXCERPTS, scopeTotals: scopeCounts })));
+    // Settled even when the JavaScript side throws first, so no rejection goes unhandled.
+    swiftAnswered.catch(() => {});
+    const js = [];
+    for (const q of chunk) {
+      try {
+        const answer = await index.search(q.query, { scope: q.scope, collection: q.collection, limit: q.limit ?? Infinity,
+          filters: q.filters ?? {}, sort: q.sort ?? undefined, facets: q.facets });
+        await excerpts(index, answer.results.slice(0, EXCERPTS), q.query);
+        js.push(answer);
+      } catch (e) {
+        js.push({ error: e.message });
+      }
     }
+    const swift = await swiftAnswered;
+    chunk.forEach((q, i) => {
+      const why = disagreement(swift[i], js[i], q);
+      if (why) diffs.push({ request: q, index: first + i, why, swift: swift[i], js: js[i] });
+    });
+    count += swift.reduce((n, a) => n + 1 + Object.keys(a.scopeTotals ?? {}).length, 0);
   }
-  const swift = await swiftAnswered, diffs = [];
-  requests.forEach((q, i) => {
-    const why = disagreement(swift[i], js[i], q);
-    if (why) diffs.push({ request: q, index: i, why, swift: swift[i], js: js[i] });
-  });
-  return { diffs, count: swift.reduce((n, a) => n + 1 + Object.keys(a.scopeTotals ?? {}).length, 0) };
+  return { diffs, count };
 }
 
 function disagreement(swift, js, q) {

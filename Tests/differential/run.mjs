@@ -1,4 +1,5 @@
-// `make fuzz`'s differential part: random sites and queries for DIFF_SECONDS (default 60), from
+// `make fuzz`'s differential part: random sites and queries for DIFF_SECONDS (default 60; with
+// DIFF_TOTAL=N, until N queries were asked instead, printing the count every 100,000), from
 // DIFF_SEED (default: the clock), DIFF_QUERIES a site (default 2,000: a site's build costs as
 // much as a few hundred queries, and one site answers many without repeating). Each disagreement is kept
 // as Tests/Fixtures/differential/<seed>-<n>.json (replayed by Tests/js/differential.test.mjs);
@@ -7,16 +8,19 @@ import { rmSync } from "node:fs";
 import { build, compare, describe, keep, queries, site, writeSite } from "./engines.mjs";
 
 const seconds = Number(process.env.DIFF_SECONDS ?? 60), perSite = Number(process.env.DIFF_QUERIES ?? 2000);
-const first = Number(process.env.DIFF_SEED ?? Date.now() % 1e9);
+const first = Number(process.env.DIFF_SEED ?? Date.now() % 1e9), total = Number(process.env.DIFF_TOTAL ?? 0);
 const start = performance.now(), elapsed = () => (performance.now() - start) / 1000;
 let sites = 0, asked = 0, answered = 0, disagreements = 0;
-for (let seed = first; elapsed() < seconds; seed++) {
+for (let seed = first; total ? asked < total : elapsed() < seconds; seed++) {
   const files = site(seed), dir = writeSite(files);
   try {
     build(dir);
     const requests = queries(seed, perSite, describe(dir, files));
     const { diffs, count } = await compare(dir, requests);
     sites++;
+    if (total && Math.floor((asked + requests.length) / 1e5) > Math.floor(asked / 1e5)) {
+      console.log(`${asked + requests.length} queries over ${sites} sites in ${elapsed().toFixed(0)} s, ${disagreements + diffs.length} disagreements`);
+    }
     asked += requests.length;
     answered += count;
     for (const [n, d] of diffs.slice(0, 3).entries()) {
