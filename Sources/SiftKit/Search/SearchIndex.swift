@@ -216,7 +216,8 @@ public struct SearchIndex {
                 let listed = Set(partial.map(\.doc))
                 hits += partial + passing.compactMap { listed.contains($0) ? nil : fuzzyMatch($0, searched) }
             }
-            hits = order(hits, searched)
+            // Ranking orders the results only: a search for none (a count) skips it, as sift-core.js's does.
+            if limit != 0 { hits = order(hits, searched) }
         }
         if let sort {
             // Full matches, then partial ones, then typo ones, each in the sort field's order.
