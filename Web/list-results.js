@@ -57,11 +57,11 @@ export class ListResults {
   }
 
   // A result's row: the page's row at the result's place in the list when it is the result's (no
-  // search through the rows), else the row with its slug (a paginated list's other pages), else
-  // one made from the result.
+  // search through the rows), else the row with its slug (rows by slug, listed once: on a page of a
+  // paginated list most results are on other pages), else one made from the result.
   row(result, rows, query) {
     const atPosition = rows[result.position];
-    const pageRow = atPosition?.dataset.siftItem == result.slug ? atPosition : this.list.querySelector(`[data-sift-item="${CSS.escape(result.slug)}"]`);
+    const pageRow = atPosition?.dataset.siftItem == result.slug ? atPosition : (this.rowsBySlug ??= new Map(Array.from(rows, (row) => [row.dataset.siftItem, row]))).get(result.slug);
     const row = pageRow?.cloneNode(true) ?? element("li", { class: "row" }, element("a", { href: result.url }, element("span", { class: "row-title" }, result.title)));
     const title = row.querySelector(".row-title");
     if (title) writeHighlighted(title, title.textContent, query);

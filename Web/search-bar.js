@@ -6,7 +6,6 @@ import { SiftIndex } from "./sift-core.js";
 import { element, flagOption, onClick, setFlag } from "./dom.js";
 import { Keyboard } from "./keyboard.js";
 import { ListResults } from "./list-results.js";
-import { RecentSearches } from "./recent-searches.js";
 import { ResultsPanel } from "./results-panel.js";
 import { ScopeBar } from "./scope-bar.js";
 import { SearchField } from "./search-field.js";
@@ -56,7 +55,6 @@ export class SiftSearch {
     });
     this.scopeBar = new ScopeBar({ onPick: (scope) => this.pickScope(scope) });
     this.status = element("div", { class: "sift-status", role: "status", "aria-live": "polite" });
-    this.recentSearches = new RecentSearches();
     this.emptyArea = element("div", { class: "sift-empty" }); // the empty state's (sift-empty-state.js)
     this.panel = new ResultsPanel({ listboxId: idPrefix + "-l" });
     this.popover = element("div", { class: "sift-pop", hidden: "" }, this.emptyArea, this.panel.listbox);
@@ -307,9 +305,11 @@ export class SiftSearch {
     this.scopeBar.select(scope);
   }
 
+  // The recent searches are the empty state's, in its module, which the bar loads when it is first
+  // active: at once when it is there (a result's click is followed by the page it opens).
   remember() {
-    const query = this.query.trim();
+    const query = this.query.trim(), add = ({ recentSearches }) => recentSearches.add(query);
     this.urlState.save();
-    if (query) this.recentSearches.add(query);
+    if (query) this.emptyState ? add(this.emptyState) : import("./sift-empty-state.js").then(add, String);
   }
 }

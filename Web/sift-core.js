@@ -220,10 +220,10 @@ export class SiftIndex {
     facets?.select(filters);
     const searched = await this.searchedTerms(queryTerms(query), { now });
     const partial = searched.some((term) => term.pending);
-    // Per document: whether a term is only in its body, and which terms its fields hold (bit k for term k, the 8th and later sharing bit 7).
-    const viaBody = new Uint8Array(this.foldedTitles.length), inFields = new Uint8Array(this.foldedTitles.length);
+    // Per document: whether a term is only in its body, and which terms its fields hold (bit k % 32 for term k).
+    const viaBody = new Uint8Array(this.foldedTitles.length), inFields = new Uint32Array(this.foldedTitles.length);
     let hits = pool.documents;
-    searched.forEach((term, k) => (hits = this.fullMatches(term, hits, { viaBody, inFields, bit: termBit(k) })));
+    searched.forEach((term, k) => (hits = this.fullMatches(term, hits, { viaBody, inFields, bit: 1 << k })));
     const { scopeNames, documentScopes, scopeNumbers } = this, scopeHits = new Int32Array(scopeNames.length);
     const wanted = (doc) => scope === "All" || documentScopes[doc] === scope, passes = (doc) => !facets || facets.passes(doc);
     const facetCounts = facets?.counts(scope === "All" ? hits : hits.filter(wanted));
@@ -341,7 +341,7 @@ export class SiftIndex {
       if (group === 3) group = title === phrase ? 0 : !title.startsWith(phrase) ? 3 : isWordAt(title, phrase.length) ? 2 : 1;
       (hit.doc = doc), (hit.match = match), (hit.group = group), (hit.distance = distance), (hit.words = words), (hit.titleLength = title.length), (hit.score = Infinity);
       if (last && before(hit, last) > 0) return;
-      hit.score = this.score(doc, searched, phrase, group < 4 ? inFields[doc] : 255);
+      hit.score = this.score(doc, searched, phrase, group < 4 ? inFields[doc] : -1);
       if (all) return kept.push(hit);
       if (last && before(hit, last) > 0) return;
       let at = kept.length;
@@ -357,7 +357,7 @@ export class SiftIndex {
   // "Ranking", the score (SearchIndex.score): per term found, its rarity times its weight in the
   // title, the other fields (as one text, "\n" between them) and the body; the phrase in a field,
   // or else every term in the page's head (a field or the body's lead), one in the lead, lifts every term.
-  // `inFields`: the bits of the terms its fields may hold (termBit); the others are not looked for there.
+  // `inFields`: the bits of the terms its fields may hold (bit k % 32 for term k); the others are not looked for there.
   score(doc, searched, phrase, inFields) {
     const title = this.foldedTitles[doc], average = this.averageLengths, bodyLength = this.bodyLengths[doc];
     const others = inFields ? this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1) : "";
@@ -365,7 +365,7 @@ export class SiftIndex {
     for (let k = 0; k < searched.length; k++) {
       const { text, body, idf } = searched[k];
       let weight = 0;
-      if (inFields & termBit(k)) {
+      if (inFields & (1 << k)) {
         if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
         if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
       }
@@ -485,9 +485,6 @@ function wordFit(value, term) {
   }
   return best;
 }
-
-// The bit of the k-th term in a document's marks of the terms its fields hold: the 8th and later share one.
-const termBit = (k) => 1 << Math.min(k, 7);
 
 // "Ranking" (SearchIndex.squeezed): each run of code points that are not word code points made one space.
 const squeezed = (text) => text.replace(/[^\p{L}\p{M}\p{N}]+/gu, " ");

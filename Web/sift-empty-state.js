@@ -1,6 +1,10 @@
 // What the bar shows while active with nothing typed: the scopes as shortcuts, and the recent
 // searches with a button to clear them. Loaded by the search bar the first time it is wanted.
 import { button, element, onClick } from "./dom.js";
+import { RecentSearches } from "./recent-searches.js";
+
+/** The page's recent searches, which the bar adds to (SiftSearch.remember). */
+export const recentSearches = new RecentSearches();
 
 export class EmptyState {
   constructor(opts = {}) {
@@ -34,7 +38,7 @@ export class EmptyState {
 export function emptyStateOf(bar) {
   return new EmptyState({
     element: bar.emptyArea,
-    recentSearches: bar.recentSearches,
+    recentSearches,
     scopes: () => bar.scopeBar.scopes,
     onScope: (scope) => bar.pickScope(scope),
     onRecent: (query) => {
