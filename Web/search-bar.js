@@ -19,6 +19,10 @@ const indexes = {};
 let bars = 0;
 
 /** A search bar built into `mount`; its options default to the mount's data- attributes. */
+// `href` carrying `query` as ?mark=: its own query kept (a row's template may link elsewhere with one), an earlier mark replaced.
+const marked = (href, query) =>
+  href.replace(/(?:\?([^#]*))?(?=#|$)/, (_, search = "") => "?" + [...search.split("&").filter((pair) => pair && !pair.startsWith("mark=")), "mark=" + encodeURIComponent(query)].join("&"));
+
 export class SiftSearch {
   constructor(mount, opts = {}) {
     const option = (name) => opts[name] ?? mount.dataset[name];
@@ -251,7 +255,7 @@ export class SiftSearch {
     const rows = [...(this.listResults?.copy ?? this.panel.listbox).children], shown = (this.answersShown = (this.answersShown ?? 0) + 1);
     // Each result's link carries the query to the page it opens, which marks its terms (sift-marks.js),
     // however it is opened: a click, a new tab, a copied link.
-    if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", link.getAttribute("href").replace(/(\?[^#]*)?(?=#|$)/, "?mark=" + encodeURIComponent(query)));
+    if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", marked(link.getAttribute("href"), query));
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);

@@ -161,3 +161,28 @@ def test_search_false_keeps_any_kind_of_page_out_of_the_results(page, quiet):
         expect(page.get_by_role("option").first).to_contain_text("Open Quarry")
         page.goto(server.url + "/sites/hidden-quarry/")
         expect(page.get_by_role("heading", name="Hidden Quarry")).to_be_visible()
+
+
+
+ROW_LINKS_SITE = {
+    "Content/notes/collection.yml": "title: Notes\nscope_field: kind\nscopes: [walk]\n",
+    "Content/notes/notes.csv": "name,kind\nHinterland Walk,walk\nCoast Walk,walk\n",
+}
+
+
+def test_a_rows_other_links_keep_their_own_query(page, quiet):
+    """A list template's row may link elsewhere with a query of its own (here the list of the
+    item's scope): the search's ?mark= joins that query, replacing only an earlier mark."""
+    template = (siftsite.REPO / "Sources/SiftKit/Resources/list.mustache").read_text()
+    end = "{{/detail}}</a></li>"
+    assert end in template
+    site = {**ROW_LINKS_SITE, "Templates/notes/list.mustache": template.replace(end, '{{/detail}}</a> <a class="scope" href="{{site.base}}notes/?scope={{scope}}&amp;x=1">{{scope}}</a></li>')}
+    with siftsite.served_fixture(site, "sift-row-links-") as (server, _):
+        page.goto(server.url + "/notes/")
+        box = page.get_by_role("searchbox")
+        box.fill("hinter")
+        scope = page.get_by_role("link", name="walk", exact=True)
+        expect(scope).to_have_count(1)
+        expect(scope).to_have_attribute("href", "/notes/?scope=walk&x=1&mark=hinter")
+        box.fill("hinterland")
+        expect(scope).to_have_attribute("href", "/notes/?scope=walk&x=1&mark=hinterland")
