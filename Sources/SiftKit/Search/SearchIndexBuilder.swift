@@ -126,7 +126,10 @@ public struct SearchIndexBuilder {
         /// Each document's number in the index (collection by collection), when that differs from add order.
         var renumber: [Int32]?
 
-        func documents(_ c: Int, in docs: [SearchDigest]) -> [SearchDigest] { members[c].map { docs[$0] } }
+        /// A collection's documents; `docs` itself, not a copy of a million digests, when it holds them all.
+        func documents(_ c: Int, in docs: [SearchDigest]) -> [SearchDigest] {
+            members[c].count == docs.count ? docs : members[c].map { docs[$0] }
+        }
     }
 
     private func layout() -> Layout {
