@@ -6,9 +6,17 @@ time, CPU time, peak RSS, the load average around each), the index's total size 
 and the output's; then, at 1M and on the 100k corpus (every item with a page, also 100 a list
 page), the first query per term in node (Benchmarks/first_query.mjs: requests, gzip bytes) and the
 search bar in headless Chromium (Benchmarks/browser_bench.py: cold first query, keystroke to
-updated list median and p95). Runs on a tmpfs (/dev/shm): a million files is too many for this
-machine's disk. Benchmarks are not tests: nothing here fails on a figure, it prints them, and
-`--json FILE` keeps them.
+updated list median and p95). Benchmarks are not tests: nothing here fails on a figure, it
+prints them, and `--json FILE` keeps them.
+
+The work folder (`--work`, else $BENCH_WORK, else /var/tmp/sift-bench-1m) should be on disk: the
+1M corpus and its output take about 12 GB, which on a tmpfs such as /dev/shm is memory the build
+then lacks. Corpora are kept there between runs; outputs are replaced. Before it starts, the run
+stops with a message when the work folder's file system has less than `NEED_DISK_GB` free or the
+machine less than `NEED_MEMORY_GB` available; while a build runs, it is killed (and the run stops,
+saying why) when available memory falls under `FLOOR_MEMORY_GB` or free disk under
+`FLOOR_DISK_GB`, so a machine without the room fails the benchmark instead of the other
+processes on it.
 
     python3 Benchmarks/bench_million.py [--sizes 1000000,100000] [--work DIR] [--no-browser] [--json FILE]
 """
@@ -18,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 BENCHMARKS = os.path.dirname(os.path.abspath(__file__))
@@ -25,9 +34,94 @@ sys.path.insert(0, BENCHMARKS)
 import bench  # noqa: E402  (Benchmarks/bench.py: its measuring helpers)
 import corpus as corpus_generator  # noqa: E402
 
-WORK = os.environ.get("BENCH_WORK", "/dev/shm/sift-bench-1m")
+WORK = os.environ.get("BENCH_WORK", "/var/tmp/sift-bench-1m")
 PER_PAGE = 100
 QUERY_TERMS = ["harbor", "volcano", "a", "ha", "new", "腊"]
+# Room asked for before a run (GB at a million rows, scaled by the rows, but no less than 30 %
+# of it: the 100k corpus has a page for every row), and the floors under which a running build
+# is stopped.
+NEED_MEMORY_GB, NEED_DISK_GB = 10, 25
+FLOOR_MEMORY_GB, FLOOR_DISK_GB = 1.0, 1.0
+
+
+def available_memory_gb():
+    """MemAvailable of /proc/meminfo, in GB (None where there is none)."""
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) / 1e6
+    except OSError:
+        pass
+    return None
+
+
+def free_disk_gb(folder):
+    return shutil.disk_usage(folder).free / 1e9
+
+
+def check_room(sizes, folder):
+    """Exits, saying what is missing, unless the machine has the room the largest size needs
+    (on a tmpfs the output is memory: both are asked of it)."""
+    scale = max(max(sizes) / 1_000_000, 0.3)
+    memory, disk = available_memory_gb(), free_disk_gb(folder)
+    need_memory, need_disk = NEED_MEMORY_GB * scale, NEED_DISK_GB * scale
+    if on_tmpfs(folder):
+        need_memory += need_disk
+    problems = []
+    if memory is not None and memory < need_memory:
+        problems.append(f"{memory:.1f} GB of memory available, {need_memory:.0f} GB needed")
+    if disk < need_disk:
+        problems.append(f"{disk:.1f} GB free on {folder}, {need_disk:.0f} GB needed")
+    if problems:
+        raise SystemExit(f"make bench-1m: not enough room for {max(sizes):,} rows: {'; '.join(problems)}."
+                         f" Free some, or choose another work folder on disk, not a tmpfs (make bench-1m BENCH_1M_WORK=DIR, or --work DIR).")
+
+
+def on_tmpfs(folder):
+    """Whether folder's file system is held in memory (tmpfs, ramfs)."""
+    best, kind = "", ""
+    path = os.path.realpath(folder)
+    try:
+        for line in open("/proc/mounts"):
+            fields = line.split()
+            mount = fields[1]
+            if (path == mount or path.startswith(mount.rstrip("/") + "/")) and len(mount) > len(best):
+                best, kind = mount, fields[2]
+    except OSError:
+        return False
+    return kind in ("tmpfs", "ramfs")
+
+
+def run_guarded(cmd, cwd):
+    """bench.run_with_usage, but the command is killed when memory or disk runs short (the
+    floors above), and the run exits saying so."""
+    start = time.perf_counter()
+    stderr = tempfile.TemporaryFile()  # not a pipe: a full one would stall the build
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+    short = None
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        memory, disk = available_memory_gb(), free_disk_gb(cwd)
+        if short is None and memory is not None and memory < FLOOR_MEMORY_GB:
+            short = f"available memory fell to {memory:.2f} GB"
+        if short is None and disk < FLOOR_DISK_GB:
+            short = f"free disk on {cwd} fell to {disk:.2f} GB"
+        if short:
+            os.killpg(proc.pid, 9)
+        time.sleep(0.25)
+    seconds = time.perf_counter() - start
+    stderr.seek(0)
+    err = stderr.read().decode(errors="replace")[-4000:]
+    stderr.close()
+    if short:
+        raise SystemExit(f"make bench-1m: stopped {' '.join(cmd)} after {seconds:.0f} s: {short}"
+                         f" (its peak RSS {usage.ru_maxrss / 1024:.0f} MB): not enough room on this machine for this size.")
+    if status != 0:
+        how = f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+        raise SystemExit(f"{' '.join(cmd)} failed ({how}):\n{err}")
+    return seconds, usage
 
 
 def corpus(n, pages_every):
@@ -60,7 +154,7 @@ def set_per_page(d):
 def measured(cmd, cwd):
     """(wall s, CPU s, peak RSS MB, load average before, after) of one run."""
     before = os.getloadavg()[0]
-    wall, usage = bench.run_with_usage(cmd, cwd)
+    wall, usage = run_guarded(cmd, cwd)
     return {"wall_s": round(wall, 2), "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "peak_mb": round(usage.ru_maxrss / 1024),
             "load_before": round(before, 2), "load_after": round(os.getloadavg()[0], 2)}
 
@@ -74,11 +168,21 @@ def tree_bytes(folder):
     return total, files
 
 
+def discard(folder):
+    """Moves folder out of the way at once and removes it in the background, at the lowest
+    priority: removing a million pages' folders takes minutes, which are no part of a build."""
+    if not os.path.lexists(folder):
+        return
+    trash = os.path.join(WORK, f"trash-{os.getpid()}-{time.monotonic_ns()}")
+    os.rename(folder, trash)
+    subprocess.Popen(["nice", "-n", "19", "rm", "-rf", trash], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
 def builds(site):
     """The clean build, the build with nothing changed, the build after one page's edit."""
     out = os.path.join(site, "public")
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(os.path.join(site, ".sift-cache"), ignore_errors=True)
+    discard(out)
+    discard(os.path.join(site, ".sift-cache"))
     figures = {"clean": measured([bench.SIFT, "build", "--site", site, "--quiet", "--clean"], site)}
     figures["unchanged"] = measured([bench.SIFT, "build", "--site", site, "--quiet"], site)
     items = os.path.join(site, "Content", "items")
@@ -121,7 +225,7 @@ def main():
     global WORK
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default=os.environ.get("BENCH_SIZES", "1000000,100000"))
-    ap.add_argument("--work", help=f"where corpora and builds go (default $BENCH_WORK or {WORK}; a tmpfs)")
+    ap.add_argument("--work", help=f"where corpora and builds go (default $BENCH_WORK or {WORK}; on disk)")
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--keys-dom", type=int, default=50)
     ap.add_argument("--json", help="also write every figure to this file")
@@ -130,9 +234,11 @@ def main():
     if not os.path.exists(bench.SIFT):
         raise SystemExit("build sift first: swift build -c release")
     os.makedirs(WORK, exist_ok=True)
+    sizes = [int(s) for s in a.sizes.split(",") if s]
+    check_room(sizes, WORK)
     print(f"sift at a million items on {WORK}, {os.cpu_count()} cores, {PER_PAGE} items a list page; one run each")
     results = {}
-    for n in [int(s) for s in a.sizes.split(",") if s]:
+    for n in sizes:
         d, info = corpus(n, 10 if n >= 1_000_000 else 1)
         site = os.path.join(d, "sift")
         figures, out = builds(site)
