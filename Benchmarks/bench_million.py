@@ -160,12 +160,9 @@ def measured(cmd, cwd):
 
 
 def tree_bytes(folder):
-    total = files = 0
-    for dirpath, _, names in os.walk(folder):
-        for name in names:
-            total += os.lstat(os.path.join(dirpath, name)).st_size
-            files += 1
-    return total, files
+    """(bytes, files) under folder; by `find` (a walk in Python of a million folders takes minutes)."""
+    out = subprocess.run(["find", folder, "-type", "f", "-printf", "%s\\n"], capture_output=True, text=True, check=True).stdout.split()
+    return sum(map(int, out)), len(out)
 
 
 def discard(folder):
