@@ -165,7 +165,7 @@ bench: build bench-deps
 # A million items (issue 18): 1,000,000 rows, a Markdown page for 10 % of them, built clean and
 # incrementally (time, peak memory, index size), and the first query and keystrokes at 1M and
 # 100k in Chromium (Benchmarks/bench_million.py; BENCH_SIZES=1000000 skips the 100k). Corpora and
-# outputs go to BENCH_1M_WORK, on disk (about 12 GB at 1M; /dev/shm is memory the build needs);
+# outputs go to BENCH_1M_WORK, on disk (11 GB at 1M, more during a build; /dev/shm is memory the build needs);
 # the corpora stay there for the next run. It stops, saying why, without 10 GB of memory
 # available and 25 GB free there, and kills a build that leaves under 1 GB of either.
 BENCH_1M_WORK ?= /var/tmp/sift-bench-1m

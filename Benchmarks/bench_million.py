@@ -10,7 +10,8 @@ updated list median and p95). Benchmarks are not tests: nothing here fails on a 
 prints them, and `--json FILE` keeps them.
 
 The work folder (`--work`, else $BENCH_WORK, else /var/tmp/sift-bench-1m) should be on disk: the
-1M corpus and its output take about 12 GB, which on a tmpfs such as /dev/shm is memory the build
+1M corpus, output and cache take 11 GB of disk (more while a build stages the next), which on a
+tmpfs such as /dev/shm is memory the build
 then lacks. Corpora are kept there between runs; outputs are replaced. Before it starts, the run
 stops with a message when the work folder's file system has less than `NEED_DISK_GB` free or the
 machine less than `NEED_MEMORY_GB` available; while a build runs, it is killed (and the run stops,
