@@ -67,7 +67,22 @@ public enum Fold {
                 && !isVoicingMark(scalar) { continue }
             kept.append(scalar)
         }
-        for scalar in String(kept).precomposedStringWithCanonicalMapping.unicodeScalars {
+        // Foundation's composition turns an old leading jamo and a vowel jamo (U+1113 U+1168) into
+        // U+FFFD. Jamo outside Hangul composition compose with nothing, so NFC may stop at each:
+        // the stretches between them are composed, they are kept as they are.
+        var stretch = String.UnicodeScalarView()
+        for scalar in kept {
+            guard isUncomposedJamo(scalar) else { stretch.append(scalar); continue }
+            lowercase(String(stretch).precomposedStringWithCanonicalMapping.unicodeScalars, into: &out)
+            stretch = String.UnicodeScalarView()
+            append(scalar, to: &out)
+        }
+        lowercase(String(stretch).precomposedStringWithCanonicalMapping.unicodeScalars, into: &out)
+    }
+
+    /// Each code point lowercased on its own, as UTF-8.
+    private static func lowercase(_ scalars: String.UnicodeScalarView, into out: inout [UInt8]) {
+        for scalar in scalars {
             if scalar.value < 0x80 { out.append(UInt8(asciiLower(scalar).value)); continue }
             let props = scalar.properties
             if props.changesWhenLowercased {
@@ -75,6 +90,15 @@ public enum Fold {
             } else {
                 append(scalar, to: &out)
             }
+        }
+    }
+
+    /// A conjoining jamo that Hangul composition never takes (it takes leading U+1100–U+1112,
+    /// vowels U+1161–U+1175 and trailing U+11A8–U+11C2): old jamo, fillers, the extended blocks.
+    static func isUncomposedJamo(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x1113...0x1160, 0x1176...0x11A7, 0x11C3...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF: return true
+        default: return false
         }
     }
 

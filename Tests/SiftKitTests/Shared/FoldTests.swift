@@ -9,6 +9,13 @@ import Testing
 @Test func foldKeepsSharpS() { #expect(Fold.fold("Straße") == "straße") }
 @Test func foldFullWidth() { #expect(Fold.fold("ＡＢＣ") == "abc") }
 
+/// Jamo that Hangul composition does not take stay as they are, as in JavaScript's NFC:
+/// Foundation's composition made U+1113 U+1168 one U+FFFD (the differential run, seed 20261316).
+@Test func foldKeepsOldJamo() {
+    #expect(Fold.fold("ᄓㅖㅴ") == "\u{1113}\u{1168}\u{1122}")
+    #expect(Fold.fold("ᄀㅖ ᄀ\u{1176} 가\u{11C3} ꥠㅏ") == "계 \u{1100}\u{1176} 가\u{11C3} \u{A960}\u{1161}")
+}
+
 /// Code points U+0080–U+07FF fold one by one from a table. That equals folding the run through
 /// NFKD because every code point there that NFKD could reorder (a nonzero combining class) is a
 /// nonspacing mark, which folding drops; checked here, with random runs against NFKD itself.
