@@ -158,7 +158,9 @@ enum HTTPDate {
         let p = text.split(separator: " ")
         guard p.count == 6, p[5] == "GMT", let day = Int(p[1]), let month = months.firstIndex(of: String(p[2])), let year = Int(p[3]) else { return nil }
         let hms = p[4].split(separator: ":").compactMap { Int($0) }
-        guard hms.count == 3 else { return nil }
+        // Each field within its range: a year past Int32 trapped, and a request could stop the server.
+        guard hms.count == 3, (0...9999).contains(year), (1...31).contains(day), (0...23).contains(hms[0]),
+              (0...59).contains(hms[1]), (0...60).contains(hms[2]) else { return nil }
         var tm = tm()
         tm.tm_year = Int32(year - 1900)
         tm.tm_mon = Int32(month)

@@ -114,6 +114,12 @@ private struct SelfPartials: PartialResolver {
                 #expect(StaticSite.isInside(file, realRoot), "\(name): \(request.target)")
             }
             if case .response(let response) = site.reply(to: request) { _ = response.serialized(keepAlive: request.keepAlive) }
+            // As the target does: every header value as a date, an entity tag and an encoding list.
+            for (_, value) in request.headers {
+                _ = HTTPDate.parse(value)
+                _ = StaticSite.etagMatches(value, "\"1f-5e\"")
+                _ = StaticSite.accepts("gzip", value)
+            }
             buffer.removeFirst(consumed)
         }
     }

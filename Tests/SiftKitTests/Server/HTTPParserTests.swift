@@ -45,6 +45,14 @@ import Testing
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784111777)
     }
 
+    /// FuzzHTTP's crash: an If-Modified-Since year past Int32 trapped, and stopped `sift serve`.
+    @Test func httpDatesOutOfRangeAreNoDates() {
+        #expect(HTTPDate.parse("Sun, 03 Nov +1997777777774 08:50:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 03 Nov 1997 08:50:99999999999 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 99999999999 Nov 1997 08:50:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 32 Nov 1997 24:50:37 GMT") == nil)
+    }
+
     @Test func gzipRoundTrips() {
         let text = Array(String(repeating: "sift ", count: 1000).utf8)
         let z = Gzip.compress(text)!
