@@ -266,8 +266,7 @@ public struct SiteBuilder: Sendable {
     private func writeSitemap(_ sitemap: [String], site: Site, target: BuildTarget) throws {
         let previous = target.session?.previous
         let keepSitemap = previous?.settings?.site == site.settings && previous?.sitemap == sitemap
-        let names = ["sitemap.xml"] + (sitemap.count > Sitemap.maxURLs ? (1...(sitemap.count + Sitemap.maxURLs - 1) / Sitemap.maxURLs).map { "sitemap-\($0).xml" } : [])
-        if !(keepSitemap && names.allSatisfy(target.writer.linkFromPrevious)) {
+        if !(keepSitemap && Sitemap.fileNames(count: sitemap.count).allSatisfy(target.writer.linkFromPrevious)) {
             let urls = SiteURLs(settings: site.settings)
             for file in Sitemap.files(sitemap.map(urls.absolute), absolute: urls.absolute) {
                 try target.writer.write(file.name, text: file.text)

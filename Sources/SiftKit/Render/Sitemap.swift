@@ -8,13 +8,19 @@ public enum Sitemap {
     /// order: sitemap.xml alone, or sitemap.xml indexing `sitemap-1.xml`, `sitemap-2.xml`, …;
     /// `absolute` makes a part's name into its URL.
     public static func files(_ urls: [String], absolute: (String) -> String) -> [(name: String, text: String)] {
-        guard urls.count > maxURLs else { return [("sitemap.xml", xml(urls))] }
-        let parts = stride(from: 0, to: urls.count, by: maxURLs).enumerated().map { n, start in
-            (name: "sitemap-\(n + 1).xml", text: xml(urls[start..<min(start + maxURLs, urls.count)]))
+        let names = fileNames(count: urls.count)
+        guard names.count > 1 else { return [("sitemap.xml", xml(urls))] }
+        let parts = names.dropFirst().enumerated().map { n, name in
+            (name: name, text: xml(urls[n * maxURLs..<min((n + 1) * maxURLs, urls.count)]))
         }
         var index = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for part in parts { index += "  <sitemap><loc>\(HTML.escape(absolute(part.name)))</loc></sitemap>\n" }
         return [("sitemap.xml", index + "</sitemapindex>\n")] + parts
+    }
+
+    /// The names of the files `files` writes for `count` URLs: sitemap.xml, then its parts, if any.
+    public static func fileNames(count: Int) -> [String] {
+        ["sitemap.xml"] + (count > maxURLs ? (1...(count + maxURLs - 1) / maxURLs).map { "sitemap-\($0).xml" } : [])
     }
 
     /// One sitemap file of these absolute URLs, in order.
