@@ -7,7 +7,7 @@
 // they were seen not to hold, body saturations computed once) is there for a keystroke's speed.
 
 /** The index format this client reads: IndexFormat.swift's constants, compared by Tests/js/format.test.mjs. */
-export const IndexFormat = Object.freeze({ version: 3, buckets: 4096 });
+export const IndexFormat = Object.freeze({ version: 4, buckets: 4096 });
 
 const WORD_CODE_POINT_AT_END = /[\p{L}\p{M}\p{N}]$/u, WORD_CODE_POINT_AT_START = /^[\p{L}\p{M}\p{N}]/u;
 const PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;

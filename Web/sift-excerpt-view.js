@@ -21,18 +21,24 @@ const observer = new IntersectionObserver((entries) => {
     // A panel's sections are options too: ↓ and ↑ reach them, the selected one staying selected.
     const keyboard = bar.keyboard, selected = keyboard.rows[keyboard.selected];
     if (!bar.listResults) keyboard.selected = (keyboard.rows = [...bar.panel.listbox.querySelectorAll("a")]).indexOf(selected);
-  }, (error) => departures != departed || console.warn(error));
+  }, (error) => {
+    for (const row of rows) row.removeAttribute("data-sift-wait");
+    departures != departed || console.warn(error);
+  });
 });
 
 /**
  * Watches the rows `bar` shows for `results` (row i shows result i) for `query`; with
- * `keepShown` the rows watched before stay watched.
+ * `keepShown` the rows watched before stay watched. A body match's row keeps room for its
+ * excerpt until it comes (data-sift-wait): the rows below do not jump, and the rows in view
+ * are those that stay in view, the only ones whose text is fetched.
  */
 export function watch(bar, rows, results, query, keepShown) {
   if (!keepShown) observer.disconnect();
   rows.forEach((row, i) => {
     if (row.sift || !results[i]) return;
     row.sift = { bar, query, result: results[i] };
+    if (results[i].match == "body") row.setAttribute("data-sift-wait", "");
     observer.observe(row);
   });
 }
@@ -40,6 +46,7 @@ export function watch(bar, rows, results, query, keepShown) {
 // The sections, each a link after the row's own (an option too in a panel) carrying its ?mark=;
 // else the excerpt in it, and a text fragment to the excerpt's first mark.
 function write(row, { excerpt, sections }) {
+  row.removeAttribute("data-sift-wait");
   const link = row.querySelector("a"), option = link.role == "option" ? { role: "option", "aria-selected": "false", tabindex: "-1" } : {};
   if (!sections.length && excerpt) {
     link.append(marked(excerpt));

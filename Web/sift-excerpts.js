@@ -1,7 +1,7 @@
 // Excerpts for sift-core.js ("Excerpts" in docs/search-index.md; Excerpt.swift and
 // SearchIndex+Excerpts.swift in Swift): a body match's excerpt and the sections of its page that
 // hold the terms, from the index's text files. Loaded only when results on screen need them.
-import { filePath, fold, terms } from "./sift-core.js";
+import { fold, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 // A corrupt text file rejects with this, as a corrupt index does in sift-core.js.
@@ -15,15 +15,15 @@ const corruptIndex = (cause) => {
  * together. Rejects as a corrupt index.
  */
 export async function excerpts(index, results, query) {
-  const queryTerms = [...new Set(terms(query))], { texts: perFile, textNames: perTable } = index.manifest;
+  const queryTerms = [...new Set(terms(query))], { texts: perFile, textGroup, files = {} } = index.manifest;
   await Promise.all(results.map(async (result) => {
     result.excerpt = null;
     result.sections = [];
     const doc = index.tables.find((table) => table.collection.name == result.collection).first + result.position, number = doc / perFile | 0;
     if (result.match != "body" || !perFile) return;
-    // A text file's immutable name is in its table, named by the manifest's files.
-    const names = await fetchOnce(index, `text-names-${number / perTable | 0}.json`), name = `text-${number}.json`;
-    const entry = (await fetchOnce(index, name, filePath(name, names)))[doc % perFile];
+    // A text file is named by its group's hash, in the manifest's files.
+    const name = `text-${number}.json`, group = files[`texts-${number / textGroup | 0}`];
+    const entry = (await fetchOnce(index, name, group ? `immutable/text-${number}.${group}.json` : name))[doc % perFile];
     if (entry?.length) (result.excerpt = excerpt(wholeText(entry), queryTerms)), (result.sections = sections(entry, queryTerms, result.url));
   })).catch(corruptIndex);
   return results;

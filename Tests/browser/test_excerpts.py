@@ -11,8 +11,8 @@ import siftsite
 
 
 def text_files(requests):
-    """The excerpts' files among the requests: text files and the tables naming them."""
-    return [r for r in requests if re.search(r"/search/immutable/text(-names)?\.[0-9a-f]{12}\.json$", r)]
+    """The excerpts' files among the requests: text files, named by their group's hash."""
+    return [r for r in requests if re.search(r"/search/immutable/text-\d+\.[0-9a-f]{12}\.json$", r)]
 
 
 def test_a_body_match_in_the_panel_shows_its_excerpt_with_the_terms_marked(page, server, built):
@@ -73,8 +73,8 @@ def test_a_match_inside_a_section_links_to_its_heading(page, server, built):
     href = siftsite.mark(section["url"], "cocoa butter")
     expect(sub).to_have_attribute("href", href)
     expect(sub.locator("mark")).to_have_text(section["excerpt"][1::2])
-    # The rows on screen fetched their text files together: this site has one, and one table naming it.
-    assert len(text_files(requests)) == 2, requests
+    # The rows on screen fetched their text files together: this site has one, named in the manifest.
+    assert len(text_files(requests)) == 1, requests
     # ↓ reaches the sub-result as it reaches results; Enter opens the page at the heading.
     box = page.get_by_role("combobox")
     options = page.get_by_role("option").evaluate_all("els => els.map(a => a.getAttribute('href'))")
@@ -110,7 +110,7 @@ def test_field_matches_fetch_no_text(page, server):
 
 def test_a_corrupt_text_file_leaves_the_results_without_excerpts(page, built, tmp_path):
     shutil.copytree(built, tmp_path / "public")
-    for f in (tmp_path / "public/search/immutable").glob("text.*.json"):
+    for f in (tmp_path / "public/search/immutable").glob("text-*.json"):
         f.write_text("[[", encoding="utf-8")
     server = siftsite.Server(tmp_path / "public")
     warnings = []
@@ -125,3 +125,30 @@ def test_a_corrupt_text_file_leaves_the_results_without_excerpts(page, built, tm
         assert any("bad index" in w for w in warnings), warnings
     finally:
         server.close()
+
+
+def test_a_body_match_keeps_room_for_its_excerpt_until_it_comes(page, server, built):
+    """While its text file is on the way, a body match's row is already about as tall as it will
+    be with its excerpt (two lines of it): the rows below it do not jump when it comes, and rows
+    the excerpts would push off screen are not counted as on screen."""
+    result = siftsite.search(built, "cologne")["results"][0]
+    assert result["match"] == "body" and result["sections"] == []
+    held = []
+    page.route(re.compile(r"/search/immutable/text-\d+\.[0-9a-f]{12}\.json$"), lambda route: held.append(route))
+    page.goto(server.url + "/about/")
+    page.get_by_role("combobox", name="Search here...").fill("cologne")
+    option = page.get_by_role("option", name=re.compile("^Candy Cane"))
+    expect(option).to_be_visible()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the text file was asked for"
+    row = option.locator("xpath=..")
+    waiting = row.bounding_box()["height"]
+    for route in held:
+        route.continue_()
+    expect(option).to_contain_text("".join(result["excerpt"]))
+    shown = row.bounding_box()["height"]
+    lines = round((shown - waiting) / (14 * 1.35))
+    assert abs(shown - waiting) < 14 * 1.35, f"the row grew by {shown - waiting:.0f} px ({lines} lines) when its excerpt came"

@@ -16,13 +16,13 @@ const vectors = JSON.parse(readFileSync(root + "Tests/Fixtures/excerpt-vectors.j
 
 /**
  * A one-document index whose only text file holds `entry` (or is `file`, as given), under its
- * immutable name, which its table names (docs/search-index.md, "Text files"). `requests` lists the
+ * immutable name, its group's hash in the manifest (docs/search-index.md, "Text files"). `requests` lists the
  * URLs asked for.
  */
 function load({ SiftIndex, IndexFormat }, entry, file = [entry], requests = []) {
-  const manifest = { version: IndexFormat.version, base: "/", shards: 0, texts: 1, textNames: 1, words: {}, files: { "text-names-0.json": "0123456789ab" },
+  const manifest = { version: IndexFormat.version, base: "/", shards: 0, texts: 1, textGroup: 1, words: {}, files: { "texts-0": "0123456789ab" },
     collections: [{ name: "c", title: "C", count: 1, scopes: [], docs: { slugs: ["d"], fields: [{ name: "title", values: ["D"] }] } }] };
-  const files = { "manifest.json": manifest, "immutable/text-names.0123456789ab.json": { "text-0.json": "ba9876543210" }, ...(file && { "immutable/text.ba9876543210.json": file }) };
+  const files = { "manifest.json": manifest, ...(file && { "immutable/text-0.0123456789ab.json": file }) };
   const fetch = async (url) => {
     requests.push(url);
     const body = files[url.replace("http://site.test/search/", "")];
@@ -44,11 +44,11 @@ for (const [name, core] of Object.entries({ source, shipped })) {
     }
   });
 
-  test(`${name}: a text file is read under the immutable name its table gives, the table under the manifest's`, async () => {
+  test(`${name}: a text file is read under its immutable name, its group's hash from the manifest, in one request`, async () => {
     const requests = [], index = await load(core, ["Soft caramel."], undefined, requests);
     const [result] = await core.excerpts(index, [index.result(0, "body")], "caramel");
     assert.deepEqual(result.excerpt, ["Soft ", "caramel", "."]);
-    assert.deepEqual(requests.slice(1), ["http://site.test/search/immutable/text-names.0123456789ab.json", "http://site.test/search/immutable/text.ba9876543210.json"]);
+    assert.deepEqual(requests.slice(1), ["http://site.test/search/immutable/text-0.0123456789ab.json"]);
   });
 
   test(`${name}: other matches have no excerpt and fetch no text`, async () => {

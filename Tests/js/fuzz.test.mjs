@@ -5,7 +5,7 @@
 // FUZZ_SEED=S another seed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SiftIndex, filePath } from "../../Web/sift-core.js";
 import { rng } from "../differential/engines.mjs";
@@ -21,7 +21,12 @@ function files(dir) {
   const manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8"));
   const out = {};
   for (const name of Object.keys(manifest.files ?? {})) {
-    out[name] = readFileSync(`${dir}/${filePath(name, manifest.files)}`, "utf8");
+    // `texts-M` is a group of text files' hash, which names them: no file of its own.
+    if (!name.startsWith("texts-")) out[name] = readFileSync(`${dir}/${filePath(name, manifest.files)}`, "utf8");
+  }
+  for (const file of readdirSync(dir + "/immutable")) {
+    const text = /^(text-\d+)\.[0-9a-f]{12}\.json$/.exec(file);
+    if (text) out[text[1] + ".json"] = readFileSync(`${dir}/immutable/${file}`, "utf8");
   }
   delete manifest.files;
   out["manifest.json"] = JSON.stringify(manifest);
@@ -120,7 +125,7 @@ function scratch(r) {
   if (r.chance(0.3)) docs.fields.push({ name: "k", values: ["p", "q"], ids: randomString(r, n) });
   if (r.chance(0.2)) docs.fields.push({ name: "s", scope: true });
   const shards = r.chance(0.5) ? 0 : 1 + r.int(3);
-  const m = { version: 3, base: "/", shards, collections: [{ name: "c", title: "C", count: r.chance(0.9) ? n : r.pick([-1, 1e9, 2 ** 32, 1.5]), scopes, docs }] };
+  const m = { version: 4, base: "/", shards, collections: [{ name: "c", title: "C", count: r.chance(0.9) ? n : r.pick([-1, 1e9, 2 ** 32, 1.5]), scopes, docs }] };
   const texts = {};
   if (shards) {
     m.bounds = Array.from({ length: r.chance(0.8) ? shards - 1 : r.int(4) }, () => r.int(4200) - 50).sort((a, b) => a - b);
@@ -195,12 +200,12 @@ test(`sift-core.js on ${CASES} corrupt indexes, seed ${SEED}`, { timeout: 600_00
 
 test("a corrupt manifest or shard rejects with an Error saying the index is bad", async () => {
   const load = (texts) => SiftIndex.load("http://fuzz.test/search/manifest.json", { fetch: memoryFetch(texts) });
-  const crash = `{"version":3,"base":"/","shards":0,"collections":[{"name":"c","title":"C","count":1,"scopes":["X"],"docs":{"scope":"///////////","slugs":[""],"fields":[{"name":"name","values":["a"]}]}}],"words":{}}`;
+  const crash = `{"version":4,"base":"/","shards":0,"collections":[{"name":"c","title":"C","count":1,"scopes":["X"],"docs":{"scope":"///////////","slugs":[""],"fields":[{"name":"name","values":["a"]}]}}],"words":{}}`;
   assert.equal((await (await load({ "manifest.json": crash })).search("a")).total, 1, "a scope code out of range is no scope");
   const bad = { message: "sift: bad index" };
   await assert.rejects(load({ "manifest.json": "{" }), bad);
   await assert.rejects(load({ "manifest.json": "null" }), bad);
-  await assert.rejects(load({ "manifest.json": crash.replace('"version":3', '"version":4') }), (e) => e.message === "sift: bad index" && /version 4/.test(e.cause.message));
+  await assert.rejects(load({ "manifest.json": crash.replace('"version":4', '"version":5') }), (e) => e.message === "sift: bad index" && /version 5/.test(e.cause.message));
   // A count that disagrees with the slugs is refused, as sift search refuses it: no loop trusts it.
   await assert.rejects(load({ "manifest.json": crash.replace('"count":1', '"count":1000000000') }), bad);
   await assert.rejects(load({ "manifest.json": crash.replace('"fields":[', '"fields":[7,') }), bad);

@@ -244,20 +244,20 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The index's text files as pages are: kept from the last build when the key of the
-    /// documents they hold is the one it recorded, found under the name of the hash it recorded
-    /// beside it (in a session `prior` is `next`: read first).
+    /// documents they hold is the one it recorded, linked from the path of the hash and group it
+    /// recorded beside it (in a session `prior` is `next`: read first).
     private static func reusingText(prior: (any BuildRecord)?, next: (any BuildRecord)?, writer: OutputWriter) -> TextFileReuse {
-        @Sendable func hashKey(_ rel: String) -> String { rel + "#hash" }
-        return TextFileReuse(keep: { name, key in
-            let rel = "search/" + name
-            guard prior?.page(rel) == key, let hash = prior?.page(hashKey(rel)),
-                  writer.linkFromPrevious("search/" + IndexFileNames.path(name, hash: ContentHash.hex(hash))) else { return nil }
-            next?.setPage(rel, key)
-            next?.setPage(hashKey(rel), hash)
-            return hash
-        }, wrote: { name, key, hash in
-            next?.setPage("search/" + name, key)
-            next?.setPage(hashKey("search/" + name), hash)
+        @Sendable func rel(_ name: String) -> String { "search/" + name }
+        return TextFileReuse(last: { name, key in
+            guard prior?.page(rel(name)) == key, let hash = prior?.page(rel(name) + "#hash"), let group = prior?.page(rel(name) + "#group"),
+                  let n = IndexFormat.textFileNumber(name) else { return nil }
+            return (hash, IndexFileNames.textPath(n, group: ContentHash.hex(group)))
+        }, link: { from, to in
+            writer.linkFromPrevious(rel(from), as: rel(to))
+        }, wrote: { name, key, hash, group in
+            next?.setPage(rel(name), key)
+            next?.setPage(rel(name) + "#hash", hash)
+            next?.setPage(rel(name) + "#group", group)
         })
     }
 

@@ -131,8 +131,7 @@ public struct SiteLoader: Sendable {
 
     /// `sitemap-2.xml`: a part of a sitemap too long for one file (`Sitemap`).
     static func isSitemapPart(_ name: String) -> Bool {
-        name.hasPrefix("sitemap-") && name.hasSuffix(".xml") && name.dropFirst(8).dropLast(4).allSatisfy(\.isASCII)
-            && name.dropFirst(8).dropLast(4).allSatisfy(\.isNumber) && name.count > 12
+        IndexFormat.number(in: name, prefix: "sitemap-", suffix: ".xml") != nil
     }
 
     func readMapping(_ url: URL, display path: String) throws -> (Fields, [String: SourcePosition], [String: SourcePosition]) {

@@ -135,6 +135,16 @@ public final class OutputWriter: @unchecked Sendable {
         return linkat(AT_FDCWD, output.path + "/" + rel, stagingFD, rel, 0) == 0
     }
 
+    /// Hard-links the previous output's file at `old` into the new one at `relative`; false when
+    /// there is none. In place, where the previous output is the new one, only a file that stays
+    /// where it is is kept.
+    func linkFromPrevious(_ old: String, as relative: String) -> Bool {
+        if old == relative { return linkFromPrevious(relative) }
+        guard inPlace == nil, let from = try? Self.checked(old), let rel = try? Self.checked(relative),
+              (try? makeFolder(of: rel)) != nil else { return false }
+        return linkat(AT_FDCWD, output.path + "/" + from, stagingFD, rel, 0) == 0
+    }
+
     /// Whether this build kept a file of the previous output as it was (a hard link to it, or
     /// in place the same hash), so what was derived from it may be kept too.
     func isKeptFromPrevious(_ relative: String) -> Bool {

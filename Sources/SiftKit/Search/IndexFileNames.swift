@@ -11,18 +11,19 @@ enum IndexFileNames {
 
     /// The files of a render (names relative to search/) under their immutable names, the
     /// manifest first and holding `files`; a render of the manifest alone is left as it is.
-    static func named(_ files: [(String, [UInt8])]) -> [(String, [UInt8])] {
+    /// `hashes` are more entries of `files`, of no file (text files' groups).
+    static func named(_ files: [(String, [UInt8])], hashes extra: [(String, String)] = []) -> [(String, [UInt8])] {
         guard let m = files.firstIndex(where: { $0.0 == manifest }) else { return files }
         let others = files.indices.filter { $0 != m }.map { files[$0] }
-        guard !others.isEmpty else { return files }
+        guard !others.isEmpty || !extra.isEmpty else { return files }
         let hashes = ParallelMap.map(others) { ContentHash.of($0.1) }
         var entries: [UInt8] = Array(",\"files\":{".utf8)
-        let order = others.indices.sorted { others[$0].0.utf8.lexicographicallyPrecedes(others[$1].0.utf8) }
-        for (k, i) in order.enumerated() {
+        let named = zip(others.map(\.0), hashes) + extra
+        for (k, entry) in named.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }).enumerated() {
             if k > 0 { entries.append(UInt8(ascii: ",")) }
-            JSONWriter.string(others[i].0.utf8, into: &entries)
+            JSONWriter.string(entry.0.utf8, into: &entries)
             entries.append(UInt8(ascii: ":"))
-            JSONWriter.string(hashes[i].utf8, into: &entries)
+            JSONWriter.string(entry.1.utf8, into: &entries)
         }
         entries.append(UInt8(ascii: "}"))
         var bytes = files[m].1
@@ -37,13 +38,9 @@ enum IndexFileNames {
         }
     }
 
-    /// Text files under their immutable names, by `hashes`, the hashes their tables hold
-    /// (`text-names-N.json`, themselves named by `files`); those of a hash in `except`, already
-    /// there, left out.
-    static func namedByTables(_ files: [(String, [UInt8])], hashes: [String: String], except: Set<String> = []) -> [(String, [UInt8])] {
-        var seen = Set(except.map { path(IndexFormat.textFileName(0), hash: $0) })
-        return files.map { (path($0.0, hash: hashes[$0.0]!), $0.1) }.filter { seen.insert($0.0).inserted }
-    }
+    /// Where text file `n` of the group of hash `group` is (docs/search-index.md, "Text files"):
+    /// `immutable/text-N.GROUP.json`, its number kept, as its group's files share the hash.
+    static func textPath(_ n: Int, group: String) -> String { folder + "text-\(n)." + group + ".json" }
 
     /// Where the file of `name` and `hash` is, relative to the manifest's folder:
     /// `shard-3.json` → `immutable/shard.HASH.json`.

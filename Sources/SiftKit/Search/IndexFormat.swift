@@ -4,7 +4,7 @@ import Foundation
 /// rule in docs/search-index.md that sift-core.js implements too.
 enum IndexFormat {
     /// Bumped whenever a client written for the old layout would misread the new one.
-    static let version = 3
+    static let version = 4
 
     // MARK: Character classes
 
@@ -151,13 +151,21 @@ enum IndexFormat {
     static func unionFileName(_ n: Int) -> String { "union-\(n).json" }
     static func facetFileName(_ c: Int) -> String { "facets-\(c).json" }
     static func textFileName(_ n: Int) -> String { "text-\(n).json" }
-    static func textNamesFileName(_ n: Int) -> String { "text-names-\(n).json" }
-    /// Whether the index calls a file by a text file's name, which its name table resolves, not `files`.
-    static func isTextFileName(_ name: String) -> Bool {
-        // Byte by byte: a regex literal is parsed anew at each call, and a build asks for every file.
-        guard name.hasPrefix("text-"), name.hasSuffix(".json") else { return false }
-        let digits = name.utf8.dropFirst(5).dropLast(5)
-        return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    /// The key in the manifest's `files` of the hash of text files' group `m` (docs/search-index.md, "Text files").
+    static func textGroupKey(_ m: Int) -> String { "texts-\(m)" }
+    /// Whether the index calls a file by a text file's name, which its group's hash resolves, not `files`.
+    static func isTextFileName(_ name: String) -> Bool { textFileNumber(name) != nil }
+
+    /// N of `text-N.json`; nil for any other name.
+    static func textFileNumber(_ name: String) -> Int? { number(in: name, prefix: "text-", suffix: ".json") }
+
+    /// The decimal digits (ASCII only, one at least) between `prefix` and `suffix` that make up
+    /// `name`, as a number: `shard-12.json` → 12. Byte by byte: a build asks for every file.
+    static func number(in name: String, prefix: String, suffix: String) -> Int? {
+        guard name.utf8.count > prefix.utf8.count + suffix.utf8.count, name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
+        let digits = name.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count)
+        guard digits.count <= 18, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     /// Whether `text` is lowercase hex digits, one at least: a content hash.

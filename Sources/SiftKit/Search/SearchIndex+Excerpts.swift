@@ -32,7 +32,6 @@ extension SearchIndex {
         let n = d / textsPerFile
         if let file = store.texts[n] { return file[d % textsPerFile] }
         let name = IndexFormat.textFileName(n), count = min(textsPerFile, docs.count - n * textsPerFile)
-        try readTextNames(n / textNamesPerTable)
         guard let file = try store.object(name) as? [[String]], file.count == count else {
             throw store.corrupt(name, "expected a list of \(count == 1 ? "1 entry" : "\(count) entries"), each a list of strings")
         }
@@ -41,17 +40,5 @@ extension SearchIndex {
         }
         store.texts[n] = file
         return file[d % textsPerFile]
-    }
-
-    /// Reads a table of text files' names, once.
-    private func readTextNames(_ t: Int) throws {
-        let name = IndexFormat.textNamesFileName(t)
-        guard !store.textTablesRead.contains(t) else { return }
-        guard let table = try store.object(name) as? [String: String],
-              table.allSatisfy({ IndexFormat.isTextFileName($0.key) && IndexFormat.isHexDigits($0.value) }) else {
-            throw store.corrupt(name, "expected an object of text files' hashes")
-        }
-        store.textHashes.merge(table) { first, _ in first }
-        store.textTablesRead.insert(t)
     }
 }

@@ -2,61 +2,70 @@ extension SearchIndexBuilder {
     /// A text file aims at this many bytes of text (docs/search-index.md, "Excerpts").
     static let textFileTarget = 4 * 1024
 
+    /// The text files of a render (docs/search-index.md, "Text files"): `perFile` documents a
+    /// file, `perGroup` files a group, the files written (by the names the index calls them) and
+    /// each group's hash, which names its files.
+    struct TextFiles {
+        var perFile: Int
+        var perGroup: Int
+        var files: [(String, [UInt8])]
+        var groups: [UInt64]
+    }
+
     /// The documents' excerpt entries, in index order, as `text-N.json` files of `perFile`
-    /// entries each, and their names' tables, `text-names-N.json` of `perTable` names each;
-    /// nil when no document has text. With the documents' search keys, a file `reuse` kept as
-    /// the last build left it is left out of `files`, its hash in `kept` (and its table); `hashes`
-    /// are the written text files' hashes, by name.
-    static func textFiles(_ documents: [SearchDigest], keys: [UInt64]? = nil, reuse: TextFileReuse? = nil)
-        -> (perFile: Int, perTable: Int, files: [(String, [UInt8])], kept: Set<String>, hashes: [String: String])? {
+    /// entries each, in groups of `perGroup` files named by the group's hash; nil when no
+    /// document has text. With the documents' search keys, a file `reuse` finds as the last build
+    /// left it is linked there under its new name and left out of `files`.
+    static func textFiles(_ documents: [SearchDigest], keys: [UInt64]? = nil, reuse: TextFileReuse? = nil) -> TextFiles? {
         var bytes = 0
         for d in documents { for part in d.excerptText { bytes += part.utf8.count } }
         guard bytes > 0 else { return nil }
         let perFile = max(1, min(documents.count, textFileTarget * documents.count / bytes))
         let starts = Array(stride(from: 0, to: documents.count, by: perFile))
-        let made = ParallelMap.map(starts) { start -> (name: String, hash: String, bytes: [UInt8]?) in
-            let name = IndexFormat.textFileName(start / perFile)
-            let end = min(start + perFile, documents.count)
-            var key: UInt64?
-            if let keys, let reuse {
-                var h = StableHasher()
-                h.combine(UInt64(perFile))
-                h.combine(UInt64(end - start))
-                for d in start..<end { h.combine(keys[d]) }
-                key = h.finalize()
-                if let hash = reuse.keep(name, key!) { return (name, ContentHash.hex(hash), nil) }
-            }
+        func render(_ start: Int) -> [UInt8] {
             var j = JSONWriter()
             j.raw("[")
-            for d in start..<end {
+            for d in start..<min(start + perFile, documents.count) {
                 if d > start { j.raw(",") }
                 j.strings(documents[d].excerptText)
             }
             j.raw("]\n")
-            let bytes = Array(j.out.utf8)
-            let hash = ContentHash.value(bytes)
-            if let key, let reuse { reuse.wrote(name, key, hash) }
-            return (name, ContentHash.hex(hash), bytes)
+            return Array(j.out.utf8)
         }
-        let perTable = tableSize(made.count)
-        let tables = stride(from: 0, to: made.count, by: perTable).map { start -> (String, [UInt8]) in
-            var j = JSONWriter()
-            j.raw("{")
-            for n in start..<min(start + perTable, made.count) {
-                if n > start { j.raw(",") }
-                j.key(made[n].name); j.string(made[n].hash)
+        let made = ParallelMap.map(starts) { start -> (hash: UInt64, bytes: [UInt8]?, key: UInt64?, kept: String?) in
+            var key: UInt64?
+            if let keys, let reuse {
+                var h = StableHasher()
+                h.combine(UInt64(perFile))
+                h.combine(UInt64(min(start + perFile, documents.count) - start))
+                for d in start..<min(start + perFile, documents.count) { h.combine(keys[d]) }
+                key = h.finalize()
+                if let last = reuse.last(IndexFormat.textFileName(start / perFile), key!) { return (last.hash, nil, key, last.path) }
             }
-            j.raw("}\n")
-            return (IndexFormat.textNamesFileName(start / perTable), Array(j.out.utf8))
+            let bytes = render(start)
+            return (ContentHash.value(bytes), bytes, key, nil)
         }
-        let files = made.compactMap { file in file.bytes.map { (file.name, $0) } }
-        let hashes = Dictionary(uniqueKeysWithValues: made.filter { $0.bytes != nil }.map { ($0.name, $0.hash) })
-        return (perFile, perTable, files + tables, Set(made.filter { $0.bytes == nil }.map(\.hash)), hashes)
+        let perGroup = groupSize(made.count)
+        let groups = stride(from: 0, to: made.count, by: perGroup).map { first in
+            var h = StableHasher()
+            h.combine(UInt64(min(perGroup, made.count - first)))
+            for file in made[first..<min(first + perGroup, made.count)] { h.combine(file.hash) }
+            return h.finalize()
+        }
+        let written = ParallelMap.map(Array(made.indices)) { n -> [UInt8]? in
+            let name = IndexFormat.textFileName(n), group = groups[n / perGroup]
+            var bytes = made[n].bytes
+            if let old = made[n].kept, !reuse!.link(old, IndexFileNames.textPath(n, group: ContentHash.hex(group))) { bytes = render(starts[n]) }
+            if let key = made[n].key, let reuse { reuse.wrote(name, key, made[n].hash, group) }
+            return bytes
+        }
+        let files = zip(made.indices, written).compactMap { n, bytes in bytes.map { (IndexFormat.textFileName(n), $0) } }
+        return TextFiles(perFile: perFile, perGroup: perGroup, files: files, groups: groups)
     }
 
-    /// The names a table holds: the least n with n² ≥ `files`, so the manifest names about as
-    /// many tables as a table names text files.
-    static func tableSize(_ files: Int) -> Int {
+    /// The files a group holds: the least n with n² ≥ `files`, so the manifest names about as
+    /// many groups as a group holds text files, and an edit renames about as many.
+    static func groupSize(_ files: Int) -> Int {
         var n = 1
         while n * n < files { n += 1 }
         return n
@@ -64,11 +73,14 @@ extension SearchIndexBuilder {
 }
 
 /// How a build keeps the last build's text files of unchanged documents (docs/search-index.md,
-/// "Text files"): the tables need each kept file's hash, which only the last build saw.
+/// "Text files"): the group hashes need each kept file's hash, which only the last build saw.
 struct TextFileReuse: Sendable {
-    /// Given a text file's name and its documents' key: the hash of the last build's file of that
-    /// key once kept in this build's output, or nil (then the file is written).
-    var keep: @Sendable (_ name: String, _ key: UInt64) -> UInt64?
-    /// Told the name, documents' key and hash of each text file written.
-    var wrote: @Sendable (_ name: String, _ key: UInt64, _ hash: UInt64) -> Void
+    /// Given a text file's name and its documents' key: the hash and path (under search/) of the
+    /// last build's file of that key, or nil (then the file is written).
+    var last: @Sendable (_ name: String, _ key: UInt64) -> (hash: UInt64, path: String)?
+    /// Links the last build's file at one path under search/ to another in this build's output;
+    /// false when it cannot (then the file is written).
+    var link: @Sendable (_ from: String, _ to: String) -> Bool
+    /// Told the name, documents' key, hash and group's hash of each text file this build has.
+    var wrote: @Sendable (_ name: String, _ key: UInt64, _ hash: UInt64, _ group: UInt64) -> Void
 }

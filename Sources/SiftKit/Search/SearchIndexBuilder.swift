@@ -17,9 +17,9 @@ public struct SearchIndexBuilder {
     /// Keeps the last build's text files of unchanged documents, which are then neither
     /// rendered nor saved.
     var textReuse: TextFileReuse?
-    /// The hashes of the text files the last render kept, and of those it wrote, by name.
-    private var keptTexts: Set<String> = []
-    private var textHashes: [String: String] = [:]
+    /// The hashes of the last render's groups of text files, which name them.
+    private var textGroups: [UInt64] = []
+    private var textsPerGroup = 1
     /// Above this many bytes of word entries the postings split into shards.
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
@@ -105,11 +105,14 @@ public struct SearchIndexBuilder {
     /// Renders the index files and hands each to `save` (path under search/, bytes) under its
     /// immutable name (`IndexFileNames`), on every core; the first error is thrown.
     mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
-        // Text files are named by their tables, not `files`: an entry each there would weigh on
-        // every first query (docs/search-index.md, "Text files").
+        // Text files are named by their group's hash, not `files`: an entry each there would weigh
+        // on every first query (docs/search-index.md, "Text files").
         let rendered = render(baseURL: baseURL)
-        let isText = { (file: (String, [UInt8])) in IndexFormat.isTextFileName(file.0) }
-        let files = IndexFileNames.named(rendered.filter { !isText($0) }) + IndexFileNames.namedByTables(rendered.filter(isText), hashes: textHashes, except: keptTexts)
+        let groups = textGroups.enumerated().map { (IndexFormat.textGroupKey($0.offset), ContentHash.hex($0.element)) }
+        let texts = rendered.compactMap { file in
+            IndexFormat.textFileNumber(file.0).map { n in (IndexFileNames.textPath(n, group: groups[n / textsPerGroup].1), file.1) }
+        }
+        let files = IndexFileNames.named(rendered.filter { !IndexFormat.isTextFileName($0.0) }, hashes: groups) + texts
         let failures = ErrorBox()
         _ = ParallelMap.map(files) { file in
             do { try save(file.0, file.1) } catch { failures.set(error) }
@@ -167,9 +170,9 @@ public struct SearchIndexBuilder {
         let order = Array(layout.members.joined())
         let keys = live.map(\.keys) ?? textKeys
         let texts = Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, reuse: textReuse)
-        keptTexts = texts?.kept ?? []
-        textHashes = texts?.hashes ?? [:]
-        if let texts { m.raw(",\"texts\":\(texts.perFile),\"textNames\":\(texts.perTable)") }
+        textGroups = texts?.groups ?? []
+        textsPerGroup = texts?.perGroup ?? 1
+        if let texts { m.raw(",\"texts\":\(texts.perFile),\"textGroup\":\(texts.perGroup)") }
         var files: [(String, [UInt8])] = texts?.files ?? []
         if words.entryBytes <= shardThreshold {
             m.raw(",\"shards\":0")

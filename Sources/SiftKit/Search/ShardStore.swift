@@ -13,9 +13,8 @@ final class ShardStore {
     var read: [(name: String, bytes: Int)] = []
     /// The manifest's `files`: each name's hash, where the file is stored under its immutable name.
     var files: [String: String] = [:]
-    /// Each text file's hash, from the name tables read (docs/search-index.md, "Text files").
-    var textHashes: [String: String] = [:]
-    var textTablesRead: Set<Int> = []
+    /// Text files a group holds; each group's hash in `files` names its files (docs/search-index.md, "Text files").
+    var textGroup = 0
     /// The facets read, by the names of the collections they were read for.
     var facets: [String: Facets] = [:]
     /// `SearchIndex.bodyCandidates` by term (and whether whole words only), searched once.
@@ -44,7 +43,10 @@ final class ShardStore {
     /// "File names"); files already parsed go by the names the index calls them.
     func path(_ name: String) -> String {
         guard parsed == nil else { return name }
-        return (files[name] ?? textHashes[name]).map { IndexFileNames.path(name, hash: $0) } ?? name
+        if textGroup > 0, let n = IndexFormat.textFileNumber(name) {
+            return files[IndexFormat.textGroupKey(n / textGroup)].map { IndexFileNames.textPath(n, group: $0) } ?? name
+        }
+        return files[name].map { IndexFileNames.path(name, hash: $0) } ?? name
     }
 
     func object(_ name: String) throws -> Any {

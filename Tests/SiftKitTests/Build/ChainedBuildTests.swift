@@ -67,32 +67,40 @@ struct ChainedBuildTests {
         }
     }
 
-    /// The text files of unchanged pages keep their immutable names and are linked from the
-    /// last build, not written again; only the edited page's file gets a new name.
+    /// The text files of unchanged pages are linked from the last build, not written again: in
+    /// the edited page's group under the group's new name, in the other groups under their own.
     @Test func anEditLinksTheOtherPagesTextFiles() throws {
         var rng = SeededRNG(state: 11)
         let rows = (0..<6).map { "Thing \($0) \(IncrementalBuildTests.words[$0])" }
         let site = try edits.thingsSite(rows: rows, page: edits.randomText(&rng, words: 600) + "\n")
         defer { site.delete() }
         for row in rows.dropFirst() { try site.write("Content/things/\(Slug.make(row)).md", edits.randomText(&rng, words: 600) + "\n") }
-        func textFiles() -> [String: UInt64] {
+        /// Each text file's number, name and inode.
+        func textFiles() -> [Int: (name: String, inode: UInt64)] {
             let folder = site.output.appendingPathComponent("search/immutable").path
-            var inodes: [String: UInt64] = [:]
-            for name in FileSystem.list(URL(fileURLWithPath: folder)) where name.hasPrefix("text.") && name.hasSuffix(".json") {
+            var files: [Int: (String, UInt64)] = [:]
+            for name in FileSystem.list(URL(fileURLWithPath: folder)) {
+                guard let match = name.firstMatch(of: /^text-([0-9]+)\.[0-9a-f]{12}\.json$/), let n = Int(match.1) else { continue }
                 var st = stat()
-                if stat(folder + "/" + name, &st) == 0 { inodes[name] = UInt64(st.st_ino) }
+                if stat(folder + "/" + name, &st) == 0 { files[n] = (name, UInt64(st.st_ino)) }
             }
-            return inodes
+            return files
         }
         #expect(site.build().status == 0)
         let before = textFiles()
         #expect(before.count >= rows.count, "a text file a page")
-        try site.write("Content/things/\(Slug.make(rows[3])).md", edits.randomText(&rng, words: 600) + "\n")
+        let manifest = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: site.output.appendingPathComponent("search/manifest.json"))) as? [String: Any])
+        let perFile = try #require(manifest["texts"] as? Int), perGroup = try #require(manifest["textGroup"] as? Int)
+        #expect(perFile == 1 && perGroup < before.count, "several groups")
+        let edited = 3, group = edited / perGroup
+        try site.write("Content/things/\(Slug.make(rows[edited])).md", edits.randomText(&rng, words: 600) + "\n")
         #expect(site.build().status == 0)
         let after = textFiles()
-        #expect(Set(after.keys).subtracting(before.keys).count == 1, "one text file renamed")
-        let kept = Set(after.keys).intersection(before.keys)
-        #expect(kept.count == before.count - 1)
-        for name in kept { #expect(after[name] == before[name], "\(name): the same inode, linked") }
+        #expect(Set(after.keys) == Set(before.keys))
+        for (n, file) in after {
+            let old = try #require(before[n])
+            #expect((file.name != old.name) == (n / perGroup == group), "text-\(n).json: renamed with its group only")
+            #expect((file.inode != old.inode) == (n == edited), "text-\(n).json: written only when its page changed, else linked")
+        }
     }
 }

@@ -29,28 +29,33 @@ struct ImmutableNamesTests {
         let second = try build(site, into: site.root.appendingPathComponent("two"), ["--clean"])
         #expect(first == second)
         let index = first.keys.filter { $0.hasPrefix("search/") }.sorted()
-        #expect(index.allSatisfy { $0 == "search/manifest.json" || $0.contains(/^search\/immutable\/(shard|union|docs|text|text-names)\.[0-9a-f]{12}\.json$/) })
+        #expect(index.allSatisfy { $0 == "search/manifest.json" || $0.contains(/^search\/immutable\/(shard|union|docs|text-[0-9]+)\.[0-9a-f]{12}\.json$/) })
         #expect(index.count > 10, "the site is sharded")
-        // Every file the manifest names is there under the name of its bytes; text files are
-        // named by the tables it names (docs/search-index.md, "Text files").
+        // Every file the manifest names is there under the name of its bytes; text files under
+        // their group's hash (docs/search-index.md, "Text files").
         let manifest = try #require(JSONSerialization.jsonObject(with: first["search/manifest.json"]!) as? [String: Any])
         let files = try #require(manifest["files"] as? [String: String])
-        var texts: [String: String] = [:]
-        for (name, hash) in files {
-            let bytes = try #require(first["search/" + IndexFileNames.path(name, hash: hash)], "\(name)")
-            #expect(ContentHash.of(bytes) == hash)
-            if name.hasPrefix("text-names-") { texts.merge(try #require(JSONSerialization.jsonObject(with: bytes) as? [String: String])) { $1 } }
-        }
-        let tables = files.keys.filter { $0.hasPrefix("text-names-") }
-        let perTable = try #require(manifest["textNames"] as? Int)
-        #expect(texts.count > 1 && texts.keys.allSatisfy { files[$0] == nil })
-        #expect(perTable * perTable >= texts.count && (perTable - 1) * (perTable - 1) < texts.count, "about √T names a table")
-        #expect(tables.count == (texts.count + perTable - 1) / perTable)
-        for (name, hash) in texts {
+        let perGroup = try #require(manifest["textGroup"] as? Int)
+        let texts = index.filter { $0.contains("/text-") }
+        for (name, hash) in files where !name.hasPrefix("texts-") {
             let bytes = try #require(first["search/" + IndexFileNames.path(name, hash: hash)], "\(name)")
             #expect(ContentHash.of(bytes) == hash)
         }
-        #expect(Set(files.values).count + Set(texts.values).count == index.count - 1)
+        #expect(texts.count > 1)
+        #expect(perGroup * perGroup >= texts.count && (perGroup - 1) * (perGroup - 1) < texts.count, "about √T files a group")
+        let groups = files.keys.filter { $0.hasPrefix("texts-") }
+        #expect(groups.count == (texts.count + perGroup - 1) / perGroup)
+        for m in 0..<groups.count {
+            let members = (m * perGroup)..<min((m + 1) * perGroup, texts.count), group = try #require(files["texts-\(m)"])
+            var h = StableHasher()
+            h.combine(UInt64(members.count))
+            for n in members {
+                let bytes = try #require(first["search/" + IndexFileNames.textPath(n, group: group)], "text-\(n).json")
+                h.combine(ContentHash.value(bytes))
+            }
+            #expect(ContentHash.hex(h.finalize()) == files["texts-\(m)"], "group \(m)'s hash is its files'")
+        }
+        #expect(Set(files.filter { !$0.key.hasPrefix("texts-") }.values).count + texts.count == index.count - 1)
     }
 
     @Test func changingOnePageRenamesOnlyThePageItsShardsAndTheManifest() throws {
@@ -78,21 +83,26 @@ struct ImmutableNamesTests {
                 shards.insert(IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds))
             }
         }
-        // And the text file holding the page's text, and the table naming it.
-        let texts = try #require(manifest["texts"] as? Int), tables = try #require(manifest["textNames"] as? Int)
-        let allowed = Set(shards.flatMap { ["shard-\($0).json", "union-\($0).json"] } + ["text-\(7 / texts).json", "text-names-\(7 / texts / tables).json"])
-        var files = try #require(manifest["files"] as? [String: String])
-        for (name, hash) in files where name.hasPrefix("text-names-") {
-            let table = try #require(after["search/" + IndexFileNames.path(name, hash: hash)])
-            files.merge(try #require(JSONSerialization.jsonObject(with: table) as? [String: String])) { $1 }
+        // And the text files of the group holding the page's text.
+        let texts = try #require(manifest["texts"] as? Int), perGroup = try #require(manifest["textGroup"] as? Int)
+        let group = 7 / texts / perGroup
+        let groupFiles = ((group * perGroup)..<((group + 1) * perGroup)).map { "text-\($0).json" }
+        let allowed = Set(shards.flatMap { ["shard-\($0).json", "union-\($0).json"] } + groupFiles)
+        let files = try #require(manifest["files"] as? [String: String])
+        var paths: [String: String] = [:]
+        for (name, hash) in files where !name.hasPrefix("texts-") { paths["search/" + IndexFileNames.path(name, hash: hash)] = name }
+        for file in after.keys {
+            guard let match = file.firstMatch(of: /^search\/immutable\/text-([0-9]+)\.[0-9a-f]{12}\.json$/) else { continue }
+            paths[file] = "text-\(match.1).json"
         }
         var renamedNames: Set<String> = []
         for file in renamed {
-            let names = files.filter { "search/" + IndexFileNames.path($0.key, hash: $0.value) == file }.keys
-            #expect(!names.isEmpty && names.allSatisfy(allowed.contains), "\(file) (\(names.sorted())) renamed")
-            renamedNames.formUnion(names)
+            let name = paths[file]
+            #expect(name.map(allowed.contains) == true, "\(file) (\(name ?? "-")) renamed")
+            if let name { renamedNames.insert(name) }
         }
-        #expect(renamedNames.isSuperset(of: ["text-\(7 / texts).json", "text-names-\(7 / texts / tables).json"]))
+        let textCount = after.keys.filter { $0.contains("/text-") }.count
+        #expect(renamedNames.isSuperset(of: groupFiles.filter { Int($0.dropFirst(5).dropLast(5))! < textCount }))
         #expect(changed.subtracting(renamed) == ["search/manifest.json", "notes/note-7/index.html"])
     }
 

@@ -64,10 +64,10 @@ import Testing
         try Data(text.utf8).write(to: url)
     }
     #expect(SiftCLI.run(["build", "--quiet"], in: site).status == 0)
-    // The only text file, under the immutable name its table gives (docs/search-index.md, "Text files").
+    // The only text file, under the immutable name of its group (docs/search-index.md, "Text files").
     let immutable = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("public/search/immutable").path)
-    let textPath = "public/search/immutable/" + (try #require(immutable.first { $0.contains(/^text\.[0-9a-f]{12}\.json$/) }))
-    #expect(immutable.filter { $0.hasPrefix("text") }.count == 2, "the text file and its table")
+    let textPath = "public/search/immutable/" + (try #require(immutable.first { $0.contains(/^text-0\.[0-9a-f]{12}\.json$/) }))
+    #expect(immutable.filter { $0.hasPrefix("text") }.count == 1, "the text file, and no table of names")
     let text = try String(contentsOf: site.appendingPathComponent(textPath), encoding: .utf8)
     // The candies, then the collection `pages`: the home page, without an intro.
     #expect(text == #"[["It starts with heat.","firm-ball","Firm ball","Cooked to the firm-ball stage, then cut."],["Soft and sweet."],[]]"# + "\n")
@@ -119,10 +119,11 @@ import Testing
     #expect(texts?.files.filter { IndexFormat.isTextFileName($0.0) }.count == 6)
 }
 
-/// A text file's name is `text-N.json`, N digits; a name table's values are lowercase hex hashes.
+/// A text file's name is `text-N.json`, N digits; a hash is lowercase hex digits.
 @Test func textFileNamesAndHashesAreReadExactly() {
-    for name in ["text-0.json", "text-12.json", "text-4096.json"] { #expect(IndexFormat.isTextFileName(name), "\(name)") }
-    for name in ["text-.json", "text-names-1.json", "text-1.json.gz", "xtext-1.json", "text-1a.json", "text-١.json", "shard-1.json"] {
+    for (name, n) in [("text-0.json", 0), ("text-12.json", 12), ("text-4096.json", 4096)] { #expect(IndexFormat.textFileNumber(name) == n, "\(name)") }
+    #expect(IndexFileNames.textPath(12, group: "9a41c0d2e3f4") == "immutable/text-12.9a41c0d2e3f4.json")
+    for name in ["text-.json", "text-names-1.json", "text-1.json.gz", "xtext-1.json", "text-1a.json", "text-١.json", "shard-1.json", "text-\(String(repeating: "9", count: 40)).json"] {
         #expect(!IndexFormat.isTextFileName(name), "\(name)")
     }
     #expect(IndexFormat.isHexDigits("9a41c0d2e3f4"))
