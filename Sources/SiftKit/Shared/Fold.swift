@@ -67,17 +67,24 @@ public enum Fold {
                 && !isVoicingMark(scalar) { continue }
             kept.append(scalar)
         }
-        // Foundation's composition turns an old leading jamo and a vowel jamo (U+1113 U+1168) into
-        // U+FFFD. Jamo outside Hangul composition compose with nothing, so NFC may stop at each:
-        // the stretches between them are composed, they are kept as they are.
-        var stretch = String.UnicodeScalarView()
-        for scalar in kept {
+        lowercase(composed(kept), into: &out)
+    }
+
+    /// NFC, as Unicode defines it where Foundation's is wrong: Foundation turns an old leading jamo
+    /// and a vowel jamo (U+1113 U+1168) into U+FFFD and composes old jamo into syllables (U+1107
+    /// U+1176 into 빠). Jamo outside Hangul composition compose with nothing, so NFC may stop at
+    /// each: the stretches between them are composed, they are kept as they are.
+    static func composed(_ scalars: String.UnicodeScalarView) -> String.UnicodeScalarView {
+        guard scalars.contains(where: isUncomposedJamo) else { return String(scalars).precomposedStringWithCanonicalMapping.unicodeScalars }
+        var out = String.UnicodeScalarView(), stretch = String.UnicodeScalarView()
+        for scalar in scalars {
             guard isUncomposedJamo(scalar) else { stretch.append(scalar); continue }
-            lowercase(String(stretch).precomposedStringWithCanonicalMapping.unicodeScalars, into: &out)
+            out.append(contentsOf: String(stretch).precomposedStringWithCanonicalMapping.unicodeScalars)
             stretch = String.UnicodeScalarView()
-            append(scalar, to: &out)
+            out.append(scalar)
         }
-        lowercase(String(stretch).precomposedStringWithCanonicalMapping.unicodeScalars, into: &out)
+        out.append(contentsOf: String(stretch).precomposedStringWithCanonicalMapping.unicodeScalars)
+        return out
     }
 
     /// Each code point lowercased on its own, as UTF-8.

@@ -33,9 +33,9 @@ public enum Slug {
                 pendingDash = true
             }
         }
-        // Recomposing keeps Hangul syllables whole in URLs; the marks are already gone.
-        let result = String(out)
-        return result.utf8.allSatisfy({ $0 < 0x80 }) ? result : result.precomposedStringWithCanonicalMapping
+        // Recomposing keeps Hangul syllables whole in URLs, and old jamo as they are (as `Fold`
+        // does); the marks are already gone.
+        return out.allSatisfy(\.isASCII) ? String(out) : String(Fold.composed(out))
     }
 
     /// `make` for ASCII text, where the letters and digits are [A-Za-z0-9]; nil for any other text.

@@ -19,3 +19,13 @@ import Testing
     for s in samples { #expect(Slug.makeASCII(s) == Slug.makeUnicode(s), "\(Array(s.utf8))") }
     #expect(Slug.makeASCII("Café") == nil)
 }
+
+/// Old jamo stay as they are in a slug, as they do in a fold: Foundation's NFC turned an old
+/// leading jamo and a vowel (U+1113 U+1168) into U+FFFD and composed a modern leading jamo with an
+/// old vowel (U+1107 U+1176) into 빠, so two titles got one slug.
+@Test func slugKeepsOldJamo() {
+    #expect(Slug.make("ᄓㅖ") == "\u{1113}\u{1168}")
+    #expect(Slug.make("\u{1107}\u{1176}") == "\u{1107}\u{1176}")
+    #expect(Slug.make("\u{1107}\u{1176}") != Slug.make("빠"))
+    #expect(Slug.make("ᄀㅖ 가\u{11C3}") == "계-가\u{11C3}")
+}
