@@ -1,8 +1,8 @@
 import Foundation
 @testable import SiftKit
 
-/// Any bytes as a built search index, opened and queried as `sift search` would: it must answer
-/// or throw a SiftError, never crash. An input starting with `{` is JSON text (manifest.json,
+/// Any bytes as a built search index, opened and queried as `sift search` would, excerpts
+/// included: it must answer or throw a SiftError, never crash. An input starting with `{` is JSON text (manifest.json,
 /// then `\n--\n`-separated shard-0.json, shard-1.json …, as the seeds and past crashes are);
 /// any other input is read as choices that make an index already parsed (IndexGenerator), so
 /// that each execution spends its time in the decoders, not in the JSON parser or on disk.
@@ -29,7 +29,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     guard let index = try? SearchIndex(parsedFiles: files) else { return 0 }
     for (n, query) in queries.enumerated() {
-        _ = try? index.search(query)
+        // Each answer's excerpts, as `sift search` prints them, read from the text files.
+        if let answer = try? index.search(query) { _ = try? index.excerpts(answer) }
         _ = try? index.search(query, scope: scopes[n % scopes.count], collection: collections.isEmpty ? nil : collections[n % collections.count], limit: 3)
         _ = try? index.search(query, filters: Array(filters.prefix(n + 1)), sort: sorts.isEmpty ? nil : (n % 2 == 0 ? "" : "-") + sorts[n % sorts.count])
     }

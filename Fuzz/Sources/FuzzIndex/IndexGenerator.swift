@@ -85,7 +85,38 @@ struct IndexGenerator {
         if choices.oneIn(4) {
             manifest["files"] = choices.oneIn(8) ? ["shard-0.json": 7] as [String: Any] : Dictionary(uniqueKeysWithValues: files.keys.map { ($0, "0123abcd") })
         }
+        // Last, so that inputs made before text files map to the same index up to here (past its
+        // end an input's choices are 0: no text files).
+        if choices.number(0...2) > 0 { textFiles(documents: total, into: &manifest) }
         files["manifest.json"] = manifest
+    }
+
+    /// The excerpts' text files (docs/search-index.md, "Text files"): `texts` entries a file and
+    /// `textGroup` files a group, each entry `[]` or a text and then an id, a title and a text per
+    /// section; now and then a count, a shape or a type wrong, or a file missing.
+    private mutating func textFiles(documents: Int, into manifest: inout [String: Any]) {
+        let perFile = choices.oneIn(16) ? choices.pick([0, -1, 1 << 40]) : choices.number(1...3)
+        manifest["texts"] = choices.oneIn(32) ? "3" as Any : perFile
+        manifest["textGroup"] = choices.oneIn(16) ? choices.pick([0, -2, "x"] as [Any]) : choices.number(1...3)
+        let fileCount = (1...3).contains(perFile) ? (documents + perFile - 1) / perFile : 1
+        for n in 0..<min(fileCount + (choices.oneIn(8) ? 1 : 0), 8) where !choices.oneIn(16) {
+            let count = (1...3).contains(perFile) ? min(perFile, documents - n * perFile) : 1
+            let entries: [Any] = (0..<max(0, count + (choices.oneIn(12) ? 1 : 0))).map { _ in textEntry() }
+            files[IndexFormat.textFileName(n)] = choices.oneIn(32) ? "none" as Any : entries
+        }
+    }
+
+    /// One document's entry: its text before the first heading, then each section's id, title and text.
+    private mutating func textEntry() -> Any {
+        if choices.oneIn(4) { return [] as [String] }
+        let word = { (c: inout FuzzChoices, vocabulary: [String]) in c.oneIn(2) && !vocabulary.isEmpty ? c.pick(vocabulary) : c.text() }
+        var entry: [Any] = [(0..<choices.number(0...4)).map { _ in word(&choices, vocabulary) }.joined(separator: " ")]
+        for _ in 0..<choices.number(0...2) {
+            entry += [choices.text(), word(&choices, vocabulary), (0..<choices.number(0...6)).map { _ in word(&choices, vocabulary) }.joined(separator: choices.pick([" ", "\n", ". "]))]
+        }
+        if choices.oneIn(16) { entry.removeLast() }
+        if choices.oneIn(32) { entry.append(7) }
+        return entry
     }
 
     /// One collection, its table inline or in a `docs-C.json` file.
