@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SiftIndex, filePath } from "../../Web/sift-core.js";
+import { excerpts } from "../../Web/sift-excerpts.js";
 import { rng } from "../differential/engines.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -164,8 +165,10 @@ async function runCase(texts, r, what, stats) {
     for (let attempt = 0; ; attempt++) {
       const t0 = performance.now();
       try {
-        await index.search(q, opts);
+        const answer = await index.search(q, opts);
         stats.answered++;
+        // The excerpts of the first rows, from the text files, as the bar shows them.
+        await excerpts(index, answer.results.slice(0, 5), q).then(() => stats.excerpts++, (e) => (assertClean(e, `${what} excerpts ${JSON.stringify(q)}`), stats.excerptsRejected++));
       } catch (e) {
         assertClean(e, `${what} search ${JSON.stringify(q)} ${JSON.stringify(opts)}`);
         stats.rejected++;
@@ -184,7 +187,7 @@ test(`sift-core.js on ${CASES} corrupt indexes, seed ${SEED}`, { timeout: 600_00
   const onUnhandled = (e) => unhandled.push(e);
   process.on("unhandledRejection", onUnhandled);
   const good = ["small", "sharded", "unions"].map((k) => files(root + "Tests/Fixtures/search-index/" + k));
-  const stats = { loaded: 0, refused: 0, answered: 0, rejected: 0, slowest: 0 };
+  const stats = { loaded: 0, refused: 0, answered: 0, rejected: 0, excerpts: 0, excerptsRejected: 0, slowest: 0 };
   for (let i = 0; i < CASES; i++) {
     const r = rng(SEED * 1_000_003 + i), kind = r.int(10);
     const texts = kind < 2 ? scratch(r) : kind < 4 ? { ...good[r.int(3)] } : corrupt(good[r.int(3)], r);
@@ -195,7 +198,7 @@ test(`sift-core.js on ${CASES} corrupt indexes, seed ${SEED}`, { timeout: 600_00
   process.off("unhandledRejection", onUnhandled);
   assert.deepEqual(unhandled.map(String), []);
   t.diagnostic(`${CASES} cases: ${JSON.stringify({ ...stats, slowest: +stats.slowest.toFixed(1) })}`);
-  assert.ok(stats.loaded > CASES / 10 && stats.refused > CASES / 10, JSON.stringify(stats));
+  assert.ok(stats.loaded > CASES / 10 && stats.refused > CASES / 10 && stats.excerptsRejected > 0, JSON.stringify(stats));
 });
 
 test("a corrupt manifest or shard rejects with an Error saying the index is bad", async () => {
