@@ -69,7 +69,7 @@ public struct SearchIndex {
         }
         self.base = base
         guard let files = manifest["files"] as? [String: String] ?? (manifest["files"] == nil ? [:] : nil),
-              files.values.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } }) else {
+              files.values.allSatisfy(IndexFormat.isHexDigits) else {
             throw store.corrupt(file, "files: expected an object of hashes")
         }
         store.files = files
