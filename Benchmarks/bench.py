@@ -19,6 +19,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -343,7 +344,8 @@ def deploy_figures(site, out, page, terms):
     index = sum(1 for p in after if p.startswith("search/immutable/"))
     kinds = {}
     for p in renamed:
-        kind = os.path.basename(p).split(".")[0]
+        # A text file keeps its number in its name (text-N.GROUP.json): counted as "text".
+        kind = re.sub(r"-\d+$", "", os.path.basename(p).split(".")[0])
         kinds[kind] = kinds.get(kind, 0) + 1
     print(f"{'':>8} deploy  one page's word {word!r} changed: {len(renamed)} files renamed"
           f" ({', '.join(f'{v} {k}' for k, v in sorted(kinds.items())) or 'none'}) of {index} index files,"
