@@ -22,7 +22,9 @@ executable_path=/usr/bin/chromium) and measures with performance.now() in the pa
   character at a time, a neutral "x" between queries): from the `input` event to `sift:results`
   (the ranked rows are in the page by then) and to the next animation frame (style, layout and
   paint included); median and p95, once as a first visit (body-match shards fetched on the
-  way: "keystroke") and once more with every shard cached ("keystroke_warm");
+  way: "keystroke"), once more with every shard cached ("keystroke_warm"), and --warm-passes
+  times more ("keystroke_warm_passes": the p95 of every sample, and the p95 of each keystroke's
+  median, which tells a slow keystroke from a pause that happened to meet one);
 - sift-core.js alone, imported into a page of the site: index load, a first query, and the
   same keystrokes through search() with the bar's limit of 50 rows (the part of a keystroke
   the search itself costs), first
@@ -133,6 +135,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--keys", type=int, default=50)
     ap.add_argument("--keys-dom", type=int, default=50, help="keystrokes through the page's search bar (0: none)")
+    ap.add_argument("--warm-passes", type=int, default=3, help="more warm passes of the --keys-dom keystrokes, for their p95 (0: none)")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--timeout", type=float, default=600, help="seconds for a page load (100k rows take a while)")
     a = ap.parse_args()
@@ -198,7 +201,7 @@ def main():
             page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
             page.evaluate(TYPE, "zzzz")  # index loaded
 
-            def keystrokes():
+            def keystrokes(per_key=None):
                 keys, res, full, frame = 0, [], [], []
                 while keys < a.keys_dom:
                     for q in QUERIES:
@@ -207,6 +210,8 @@ def main():
                             if keys >= a.keys_dom:
                                 break
                             r = page.evaluate(TYPE, q[:i])
+                            if per_key is not None:
+                                per_key.setdefault(keys, []).append(r["results_ms"])
                             res.append(r["results_ms"])
                             full.append(r["full_ms"])
                             frame.append(r["frame_ms"])
@@ -219,6 +224,16 @@ def main():
             # second pass: the same keystrokes again, every shard cached (rendering and search only).
             out["keystroke"] = keystrokes()
             out["keystroke_warm"] = keystrokes()
+            # More warm passes: each keystroke's median over them tells a slow keystroke from one
+            # that a garbage collection or another process happened to meet; both p95s are kept.
+            if a.warm_passes:
+                per_key = {}
+                for _ in range(a.warm_passes):
+                    keystrokes(per_key)
+                times = [t for ts in per_key.values() for t in ts]
+                medians = [statistics.median(ts) for ts in per_key.values()]
+                out["keystroke_warm_passes"] = {"passes": a.warm_passes, "n": len(times), "results_median_ms": statistics.median(times),
+                                                "results_p95_ms": pct(times, 95), "per_key_median_p95_ms": pct(medians, 95)}
             ctx.close()
             browser.close()
     print(json.dumps(out))
