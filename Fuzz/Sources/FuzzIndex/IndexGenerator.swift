@@ -109,10 +109,9 @@ struct IndexGenerator {
     /// One document's entry: its text before the first heading, then each section's id, title and text.
     private mutating func textEntry() -> Any {
         if choices.oneIn(4) { return [] as [String] }
-        let word = { (c: inout FuzzChoices, vocabulary: [String]) in c.oneIn(2) && !vocabulary.isEmpty ? c.pick(vocabulary) : c.text() }
-        var entry: [Any] = [(0..<choices.number(0...4)).map { _ in word(&choices, vocabulary) }.joined(separator: " ")]
+        var entry: [Any] = [(0..<choices.number(0...4)).map { _ in word() }.joined(separator: " ")]
         for _ in 0..<choices.number(0...2) {
-            entry += [choices.text(), word(&choices, vocabulary), (0..<choices.number(0...6)).map { _ in word(&choices, vocabulary) }.joined(separator: choices.pick([" ", "\n", ". "]))]
+            entry += [choices.text(), word(), (0..<choices.number(0...6)).map { _ in word() }.joined(separator: choices.pick([" ", "\n", ". "]))]
         }
         if choices.oneIn(16) { entry.removeLast() }
         if choices.oneIn(32) { entry.append(7) }
@@ -194,6 +193,11 @@ struct IndexGenerator {
         var table: [String: Any] = ["facets": facets, "sorts": sorts]
         if choices.oneIn(16) { table[choices.pick(["facets", "sorts"])] = "none" }
         return table
+    }
+
+    /// A word the index holds, now and then, so that excerpts mark it; else any text.
+    private mutating func word() -> String {
+        choices.oneIn(2) && !vocabulary.isEmpty ? choices.pick(vocabulary) : choices.text()
     }
 
     /// `count` codes below `limit` as `IndexFormat` writes them, now and then one out of range,
