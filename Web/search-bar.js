@@ -18,11 +18,11 @@ const ROWS = 50;
 const indexes = {};
 let bars = 0;
 
-/** A search bar built into `mount`; its options default to the mount's data- attributes. */
 // `href` carrying `query` as ?mark=: its own query kept (a row's template may link elsewhere with one), an earlier mark replaced.
 const marked = (href, query) =>
   href.replace(/(?:\?([^#]*))?(?=#|$)/, (_, search = "") => "?" + [...search.split("&").filter((pair) => pair && !pair.startsWith("mark=")), "mark=" + encodeURIComponent(query)].join("&"));
 
+/** A search bar built into `mount`; its options default to the mount's data- attributes. */
 export class SiftSearch {
   constructor(mount, opts = {}) {
     const option = (name) => opts[name] ?? mount.dataset[name];

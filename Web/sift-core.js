@@ -4,7 +4,7 @@
 // its section of docs/search-index.md; Tests/Fixtures/search-vectors.json keeps the two answers
 // equal. What only this side has (field matches over one string, only the first `limit` hits kept
 // in order, partial answers, typo sets kept while typing on, fields not looked at for a term
-// they were seen not to hold, body saturations computed once) is there for a keystroke's speed.
+// they were seen not to hold) is there for a keystroke's speed.
 
 /** The index format this client reads: IndexFormat.swift's constants, compared by Tests/js/format.test.mjs. */
 export const IndexFormat = Object.freeze({ version: 4, buckets: 4096 });
@@ -181,7 +181,6 @@ export class SiftIndex {
       title: Math.max(1, this.foldedTitles.reduce((sum, title) => sum + title.length, 0) / count),
       body: this.bodyLengths.reduce((sum, length) => sum + length, 0) / count,
     };
-
   }
 
   // "The document table" (SearchIndex.load(_:number:)): one collection's table, checked against

@@ -35,8 +35,6 @@ public struct SearchIndex {
     private(set) var averageBodyLength = 1.0
     /// Documents per text file (docs/search-index.md, "Excerpts"); 0 without text files.
     private(set) var textsPerFile = 0
-    /// Text files a group holds, named by the group's hash (docs/search-index.md, "Text files").
-    private(set) var textGroup = 0
 
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
@@ -84,7 +82,6 @@ public struct SearchIndex {
         guard let group = manifest["textGroup"] as? Int ?? (texts == 0 ? 0 : nil), group > 0 || texts == 0 else {
             throw store.corrupt(file, "textGroup: expected a whole number above 0")
         }
-        textGroup = group
         store.textGroup = group
         if shardCount == 0 {
             guard let words = manifest["words"] as? [String: String] else {
