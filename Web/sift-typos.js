@@ -12,16 +12,17 @@ const codePoints = (text) => [...text];
 export function fewMatches(index, { searched, hits, pool, scope, scopes, few, passes, scopeCounts }) {
   const { documentScopes } = index, fewScopes = few("All") ? "" : scopes.filter(few).join("\n");
   const typos = (pool.typos[fewScopes] ??= { documents: fewScopes ? pool.documents.filter((doc) => few(documentScopes[doc])) : pool.documents, sets: {} });
-  const found = new Uint8Array(index.foldedTitles.length);
-  for (let i = 0; i < hits.length; i++) found[hits[i]] = 1;
-  const documents = typos.documents.filter((doc) => !found[doc] && passes(doc));
+  const documents = unmatched(typos.documents, hits, passes);
   const partial = searched.length > 1 ? partialMatches(index, searched, documents) : [];
-  const inPartial = new Set(partial.map((hit) => hit.doc));
-  const fuzzy = searched.some((term) => term.typoEdits) ? fuzzyMatches(index, searched, inPartial.size ? documents.filter((doc) => !inPartial.has(doc)) : documents, typos) : [];
-  const extra = [], matched = scopeCounts[scope];
-  for (const hit of [...partial, ...fuzzy]) {
-    if (matched < 5 && (scope === "All" || documentScopes[hit.doc] === scope)) extra.push(hit);
-    for (const name of ["All", documentScopes[hit.doc]]) if (few(name)) scopeCounts[name]++;
+  const fuzzy = searched.some((term) => term.typoEdits) ? fuzzyMatches(index, searched, partial.length ? without(documents, partial) : documents, typos) : [];
+  const extra = [], matched = scopeCounts[scope], fewAll = few("All");
+  for (const found of [partial, fuzzy]) {
+    for (const hit of found) {
+      const name = documentScopes[hit.doc];
+      if (matched < 5 && (scope === "All" || name === scope)) extra.push(hit);
+      if (fewAll) scopeCounts.All++;
+      if (few(name)) scopeCounts[name]++;
+    }
   }
   return extra;
 }
@@ -29,15 +30,42 @@ export function fewMatches(index, { searched, hits, pool, scope, scopes, few, pa
 // "Partial matches" (SearchIndex.partialMatch): the documents with every term but one, a term
 // that searches bodies on its own among them.
 function partialMatches(index, searched, documents) {
-  const missing = new Uint8Array(index.foldedTitles.length), alone = new Uint8Array(index.foldedTitles.length);
+  const missing = new Uint8Array(index.foldedTitles.length), alone = new Uint8Array(index.foldedTitles.length), out = [];
   for (const term of searched) {
-    const inFields = new Set(index.fieldMatches(term.text, documents));
-    for (const doc of documents) {
-      if (!inFields.has(doc) && !term.body?.[doc]) missing[doc]++;
+    const inFields = new Uint8Array(index.foldedTitles.length), body = term.body ?? inFields;
+    for (const doc of index.fieldMatches(term.text, documents)) inFields[doc] = 1;
+    for (let i = 0; i < documents.length; i++) {
+      const doc = documents[i];
+      if (!inFields[doc] && !body[doc]) missing[doc]++;
       else if (term.searchesAlone) alone[doc] = 1;
     }
   }
-  return Array.from(documents.filter((doc) => missing[doc] === 1 && alone[doc]), (doc) => ({ doc, match: "partial", group: 4, distance: 0 }));
+  for (let i = 0; i < documents.length; i++) if (missing[documents[i]] === 1 && alone[documents[i]]) out.push({ doc: documents[i], match: "partial", group: 4, distance: 0 });
+  return out;
+}
+
+// The documents of `documents` that are not among `hits` (both ascending) and pass the filters.
+// Loops of their own: V8 optimizes each apart, where one inside fewMatches made it leave its
+// optimized code at every call.
+function unmatched(documents, hits, passes) {
+  const out = new Int32Array(documents.length);
+  let count = 0;
+  for (let i = 0, hit = 0; i < documents.length; i++) {
+    while (hits[hit] < documents[i]) hit++;
+    if (hits[hit] !== documents[i] && passes(documents[i])) out[count++] = documents[i];
+  }
+  return out.subarray(0, count);
+}
+
+// The documents of `documents` but those of `hits` (both ascending).
+function without(documents, hits) {
+  const out = new Int32Array(documents.length);
+  let count = 0;
+  for (let i = 0, hit = 0; i < documents.length; i++) {
+    while (hits[hit]?.doc < documents[i]) hit++;
+    if (hits[hit]?.doc !== documents[i]) out[count++] = documents[i];
+  }
+  return out.subarray(0, count);
 }
 
 // "Typos" (SearchIndex.fuzzyMatch): the documents of `documents` with every term in a field or
@@ -45,13 +73,15 @@ function partialMatches(index, searched, documents) {
 // are the distance, and `words` counts the terms of the second way that a word of the title is
 // within their edits of.
 function fuzzyMatches(index, searched, documents, typos) {
-  const out = [], considered = new Uint8Array(index.foldedTitles.length);
+  const out = [], patterns = searched.map((term) => codePoints(term.text));
   const edits = searched.map((term) => typoEdits(index, term, typos));
-  // Only a document every term fits can match: those of the term fitting fewest, in list order.
+  // Only a document every term fits can match: those of the term fitting fewest, in list order,
+  // that are among `documents` (both ascending).
   const fewest = edits.reduce((fewest, made) => (made.size < fewest.size ? made : fewest));
-  for (const doc of documents) considered[doc] = 1;
-  for (const doc of Int32Array.from(fewest.keys()).sort()) {
-    if (!considered[doc]) continue;
+  for (let i = 0, at = 0, candidates = (fewest.sorted ??= Int32Array.from(fewest.keys()).sort()); i < candidates.length; i++) {
+    const doc = candidates[i];
+    while (documents[at] < doc) at++;
+    if (documents[at] !== doc) continue;
     let distance = 0, fits = true;
     for (const made of edits) {
       if (!made.has(doc)) fits = false;
@@ -59,7 +89,7 @@ function fuzzyMatches(index, searched, documents, typos) {
     }
     if (!fits || !distance) continue;
     const titleWords = index.foldedTitles[doc].match(WORDS) ?? [];
-    const words = searched.filter((term, i) => edits[i].get(doc) && titleWords.some((word) => wordDistance(codePoints(term.text), codePoints(word), term.typoEdits))).length;
+    const words = searched.filter((term, i) => edits[i].get(doc) && titleWords.some((word) => wordDistance(patterns[i], codePoints(word), term.typoEdits))).length;
     out.push({ doc, match: "fuzzy", group: 5, distance, words });
   }
   return out;
