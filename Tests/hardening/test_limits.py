@@ -133,3 +133,14 @@ def test_exponential_partials_are_an_error(site):
     (partials / "a9.mustache").write_text("lol " * 1000)
     (site / "Templates" / "home.mustache").write_text("{{> a0}}\n")
     fails_clearly(build(site, max_seconds=20, max_mb=1500), "makes the page larger than 256 MB", "Templates/partials/")
+
+
+def test_sections_that_repeat_each_other_writing_nothing_are_an_error(site):
+    """Twenty sections nested over the three pages, which every page's context still finds: 3^20
+    entries that write nothing, which no size cap stops (FuzzMustache found the like)."""
+    (site / "Content" / "index.md").write_text("# hi\n")
+    for name in "abc":
+        (site / "Content" / f"{name}.md").write_text(f"# {name}\n")
+    (site / "Templates").mkdir(exist_ok=True)
+    (site / "Templates" / "home.mustache").write_text("{{#pages}}" * 20 + "{{/pages}}" * 20 + "\n")
+    fails_clearly(build(site, max_seconds=5), "makes the page enter sections and templates 1048577 times for 0 bytes", "Templates/home.mustache:1:")

@@ -9,6 +9,10 @@ enum FuzzCorpus {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus")
 
+    /// FuzzMustache's output limit: a page's 256 MB (Tests/hardening: test_limits.py) takes a
+    /// debug or ASan build longer than libFuzzer's 10 s timeout to write.
+    static let mustacheOutput = 1 << 20
+
     static func inputs(_ target: String) -> [(name: String, text: String)] {
         let folder = root.appendingPathComponent(target)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -49,7 +53,7 @@ private struct SelfPartials: PartialResolver {
     let context = Value.map(Fields([("a", .string("<b>x</b>")), ("list", .list([.string("1"), .map(inner), .bool(true)]))]))
     for (_, text) in FuzzCorpus.inputs("FuzzMustache") {
         guard let template = try? MustacheTemplate(source: text, path: "fuzz.mustache") else { continue }
-        _ = try? template.render(context, partials: SelfPartials(template: template))
+        _ = try? template.renderUTF8(context, partials: SelfPartials(template: template), stepLimit: MustacheRenderer.maxSteps, outputLimit: FuzzCorpus.mustacheOutput)
     }
 }
 

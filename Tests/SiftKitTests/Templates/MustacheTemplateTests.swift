@@ -176,6 +176,20 @@ private func failure(_ source: String, path: String = "Templates/page.mustache",
     #expect(out == "Templates/partials/loop.mustache:1:2: error: '{{>loop}}' nests templates more than 64 levels deep")
 }
 
+@Test func stopsSectionsThatRepeatEachOtherExponentially() throws {
+    // Each level iterates the outer list again (its items have no "list"): 3^20 sections while
+    // writing nothing. FuzzMustache found the like through partials, running for minutes.
+    let source = String(repeating: "{{#list}}", count: 20) + String(repeating: "{{/list}}", count: 20)
+    let template = try MustacheTemplate(source: source, path: "Templates/page.mustache")
+    let context: Value = ["list": .list([.string("a"), .string("b"), .string("c")])]
+    do {
+        _ = try template.renderUTF8(context, partials: [String: MustacheTemplate](), stepLimit: 10_000, outputLimit: MustacheRenderer.maxOutput)
+        Issue.record("rendered")
+    } catch let error as SiftError {
+        #expect(error.description == "Templates/page.mustache:1:172: error: '{{#list}}' makes the page enter sections and templates 10001 times for 0 bytes: do partials or sections repeat each other?")
+    }
+}
+
 @Test func reportsEndlessInheritanceRecursion() {
     let out = failure("{{< a}}{{/a}}", partials: ["a": "{{< a}}{{/a}}"])
     #expect(out == "Templates/partials/a.mustache:1:1: error: '{{<a}}' nests templates more than 64 levels deep")

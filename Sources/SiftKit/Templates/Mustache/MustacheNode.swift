@@ -8,7 +8,7 @@ indirect enum MustacheNode: Sendable {
     /// `{{name}}` (escaped) or `{{{name}}}` / `{{& name}}` (raw).
     case variable(MustacheName, escaped: Bool)
     /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when inverted.
-    case section(MustacheName, [MustacheNode], inverted: Bool)
+    case section(MustacheName, [MustacheNode], inverted: Bool, at: SourcePosition)
     /// `{{> name}}`; `indent` is the whitespace before a standalone tag, else "".
     case partial(String, indent: String, at: SourcePosition)
     /// `{{< name}}…{{/name}}` with the blocks it overrides.

@@ -86,9 +86,9 @@ struct MustacheParser {
         let opener = tokens.tags[frame.tag]
         switch opener.kind {
         case .section:
-            return .section(MustacheName(opener.name), frame.nodes, inverted: false)
+            return .section(MustacheName(opener.name), frame.nodes, inverted: false, at: opener.position)
         case .inverted:
-            return .section(MustacheName(opener.name), frame.nodes, inverted: true)
+            return .section(MustacheName(opener.name), frame.nodes, inverted: true, at: opener.position)
         case .parent:
             var overrides: [String: MustacheBlock] = [:]
             for case .block(let block) in frame.nodes { overrides[block.name] = block }

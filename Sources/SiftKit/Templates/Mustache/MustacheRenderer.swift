@@ -6,6 +6,10 @@ struct MustacheRenderer {
     /// The most bytes one render may write: partials that each include the next several times
     /// grow exponentially (the billion-laughs shape) and would otherwise never finish.
     static let maxOutput = 256 << 20
+    /// The most sections (each item of a list once) and templates one render may enter past one
+    /// per byte it writes: nested sections of a list that every item's context still finds, or
+    /// partials that each include the next in one, grow exponentially while writing nothing.
+    static let maxSteps = 1 << 20
 
     /// UTF-8 output; byte appends are cheaper than String's, and the bytes become one String at the end.
     var out: [UInt8]
@@ -14,9 +18,14 @@ struct MustacheRenderer {
     /// Outermost first: the most derived template's override wins.
     private var overrides: [[String: MustacheBlock]] = []
     private var depth = 0
+    private var steps = 0
+    private let stepLimit: Int
+    private let outputLimit: Int
     private let partials: any PartialResolver
 
-    init(context: Value, partials: any PartialResolver, capacity: Int) {
+    init(context: Value, partials: any PartialResolver, capacity: Int, stepLimit: Int = maxSteps, outputLimit: Int = maxOutput) {
+        self.stepLimit = stepLimit
+        self.outputLimit = outputLimit
         out = []
         out.reserveCapacity(capacity)
         stack = [context]
@@ -40,8 +49,8 @@ struct MustacheRenderer {
                 default:
                     break
                 }
-            case .section(let name, let children, let inverted):
-                try renderSection(name, children, inverted: inverted)
+            case .section(let name, let children, let inverted, let position):
+                try renderSection(name, children, inverted: inverted, at: position)
             case .partial(let name, let extra, let position):
                 try renderTemplate(try resolve(name, at: position, tag: ">"), indent: extra)
             case .parent(let name, let extra, let blocks, let position):
@@ -65,18 +74,19 @@ struct MustacheRenderer {
     }
 
     /// A section once for a true value, once per item of a list; an inverted one for a false value.
-    private mutating func renderSection(_ name: MustacheName, _ children: [MustacheNode], inverted: Bool) throws {
+    private mutating func renderSection(_ name: MustacheName, _ children: [MustacheNode], inverted: Bool, at position: SourcePosition) throws {
         let value = lookup(name) ?? .null
         if inverted {
             if !value.isTruthy { try render(children) }
         } else if case .list(let items) = value {
             for item in items {
-                try checkSize("#" + name.full, at: nil)
+                try account("#" + name.full, at: position)
                 stack.append(item)
                 try render(children)
                 stack.removeLast()
             }
         } else if value.isTruthy {
+            try account("#" + name.full, at: position)
             stack.append(value)
             try render(children)
             stack.removeLast()
@@ -93,14 +103,19 @@ struct MustacheRenderer {
         indent = saved
     }
 
-    private func checkSize(_ tag: String, at position: SourcePosition?) throws {
-        guard out.count <= Self.maxOutput else {
-            throw SiftError("'{{\(tag)}}' makes the page larger than \(Self.maxOutput >> 20) MB: do partials or sections repeat each other?", at: position)
+    /// Counts a section or template entered, and stops a render grown past its limits.
+    private mutating func account(_ tag: String, at position: SourcePosition?) throws {
+        steps += 1
+        guard steps <= stepLimit + out.count else {
+            throw SiftError("'{{\(tag)}}' makes the page enter sections and templates \(steps) times for \(out.count) bytes: do partials or sections repeat each other?", at: position)
+        }
+        guard out.count <= outputLimit else {
+            throw SiftError("'{{\(tag)}}' makes the page larger than \(outputLimit >> 20) MB: do partials or sections repeat each other?", at: position)
         }
     }
 
-    private func resolve(_ name: String, at position: SourcePosition, tag: String) throws -> MustacheTemplate {
-        try checkSize(tag + name, at: position)
+    private mutating func resolve(_ name: String, at position: SourcePosition, tag: String) throws -> MustacheTemplate {
+        try account(tag + name, at: position)
         guard depth < Self.maxDepth else {
             throw SiftError("'{{\(tag)\(name)}}' nests templates more than \(Self.maxDepth) levels deep", at: position)
         }

@@ -10,7 +10,7 @@ public struct MustacheTemplate: Sendable {
         for node in nodes {
             switch node {
             case .variable(let name, _): if let head = name.head { out.insert(head) }
-            case .section(let name, let children, _):
+            case .section(let name, let children, _, _):
                 if let head = name.head { out.insert(head) }
                 out.formUnion(names(in: children))
             case .parent(_, _, let overrides, _): for block in overrides.values { out.formUnion(names(in: block.content)) }
@@ -35,14 +35,21 @@ public struct MustacheTemplate: Sendable {
     }
 
     /// Renders the template against a context; missing names render as "", while a missing
-    /// partial or parent, or templates nested more than 64 deep, throw a `SiftError`.
+    /// partial or parent, templates nested more than 64 deep, a page past 256 MB, or sections and
+    /// templates entered more than 2^20 times past one per byte written (`MustacheRenderer.maxSteps`), throw a `SiftError`.
     public func render(_ context: Value, partials: any PartialResolver) throws -> String {
         String(decoding: try renderUTF8(context, partials: partials), as: UTF8.self)
     }
 
     /// Renders to UTF-8 bytes, for writing pages without making a String of each first.
     public func renderUTF8(_ context: Value, partials: any PartialResolver) throws -> [UInt8] {
-        var renderer = MustacheRenderer(context: context, partials: partials, capacity: max(1024, sourceSize * 2))
+        try renderUTF8(context, partials: partials, stepLimit: MustacheRenderer.maxSteps, outputLimit: MustacheRenderer.maxOutput)
+    }
+
+    /// Renders with at most `stepLimit` sections and templates entered past one per byte written,
+    /// and at most `outputLimit` bytes.
+    func renderUTF8(_ context: Value, partials: any PartialResolver, stepLimit: Int, outputLimit: Int) throws -> [UInt8] {
+        var renderer = MustacheRenderer(context: context, partials: partials, capacity: max(1024, sourceSize * 2), stepLimit: stepLimit, outputLimit: outputLimit)
         try renderer.render(nodes)
         return renderer.out
     }
