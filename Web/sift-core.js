@@ -35,7 +35,7 @@ function queryTerms(query) {
 }
 
 // "Matching" (IndexFormat.isCJK): every code point of the term is CJK (Han, Hiragana, Katakana, Hangul).
-function isCJK(term) {
+export function isCJK(term) {
   return CJK_TERM.test(term);
 }
 
@@ -316,7 +316,8 @@ export class SiftIndex {
   // "Partial matches" and "Typos" (SearchIndex.partialMatch, fuzzyMatch): in sift-typos.js, which
   // only a query with few matches needs, fetched once (the search's state: sift-typos.js fewMatches).
   async fewMatches(search) {
-    if (search.searched.length < 2 && !search.searched.some((term) => term.typoEdits)) return [];
+    // One term adds matches only past 3 code points: typos, or the pieces of a CJK term.
+    if (search.searched.length < 2 && !search.searched.some((term) => codePoints(term.text).length > 3)) return [];
     const { fewMatches } = await (this.typoCode ??= import("./sift-typos.js"));
     return fewMatches(this, search);
   }
@@ -335,12 +336,12 @@ export class SiftIndex {
     const all = full.length + extra.length <= limit * 4;
     // Past 4 × `limit` a hit is weighed in one probe, and copied only if kept.
     const probe = {};
-    const consider = (doc, match, group, distance, words = 0) => {
+    const consider = (doc, match, group, distance, words = 0, score) => {
       const title = foldedTitles[doc], last = !all && kept.length >= limit && kept[limit - 1], hit = all ? {} : probe;
       if (group === 3) group = title === phrase ? 0 : !title.startsWith(phrase) ? 3 : isWordAt(title, phrase.length) ? 2 : 1;
       (hit.doc = doc), (hit.match = match), (hit.group = group), (hit.distance = distance), (hit.words = words), (hit.titleLength = title.length), (hit.score = Infinity);
       if (last && before(hit, last) > 0) return;
-      hit.score = this.score(doc, searched, phrase, group < 4 ? inFields[doc] : -1);
+      hit.score = score ?? this.score(doc, searched, phrase, group < 4 ? inFields[doc] : -1);
       if (all) return kept.push(hit);
       if (last && before(hit, last) > 0) return;
       let at = kept.length;
@@ -349,7 +350,7 @@ export class SiftIndex {
       if (kept.length > limit) kept.pop();
     };
     for (let i = 0; i < full.length; i++) consider(full[i], viaBody[full[i]] ? "body" : "field", 3, 0);
-    for (const hit of extra) consider(hit.doc, hit.match, hit.group, hit.distance, hit.words);
+    for (const hit of extra) consider(hit.doc, hit.match, hit.group, hit.distance, hit.words, hit.score);
     return all ? kept.sort(before).slice(0, limit) : kept;
   }
 

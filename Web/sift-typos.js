@@ -1,6 +1,7 @@
 // The matches a query with few full matches adds, for sift-core.js: partial matches ("Partial
 // matches" in docs/search-index.md; SearchIndex.partialMatch in Swift) and typo matching ("Typos";
 // SearchIndex.fuzzyMatch and substringDistance): loaded only when a query has fewer than 5 matches.
+import { isCJK } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 
@@ -9,11 +10,12 @@ const codePoints = (text) => [...text];
 // of the scopes with few matches can show partial and typo matches, so only theirs are searched;
 // returns the matches to rank (none unless the scope asked for has few), and counts every one in
 // `scopeCounts`.
-export function fewMatches(index, { searched, hits, pool, scope, scopes, few, passes, scopeCounts }) {
+export async function fewMatches(index, { searched, hits, pool, scope, scopes, few, passes, scopeCounts }) {
   const { documentScopes } = index, fewScopes = few("All") ? "" : scopes.filter(few).join("\n");
   const typos = (pool.typos[fewScopes] ??= { documents: fewScopes ? pool.documents.filter((doc) => few(documentScopes[doc])) : pool.documents, sets: {} });
   const documents = unmatched(typos.documents, hits, passes);
-  const partial = searched.length > 1 ? partialMatches(index, searched, documents) : [];
+  const cut = pieces(searched.map((term) => term.text)), terms = cut ? await index.searchedTerms(cut, {}) : searched;
+  const partial = terms.length > 1 ? partialMatches(index, terms, documents) : [];
   const fuzzy = searched.some((term) => term.typoEdits) ? fuzzyMatches(index, searched, partial.length ? without(documents, partial) : documents, typos) : [];
   const extra = [], matched = scopeCounts[scope], fewAll = few("All");
   for (const found of [partial, fuzzy]) {
@@ -27,8 +29,16 @@ export function fewMatches(index, { searched, hits, pool, scope, scopes, few, pa
   return extra;
 }
 
-// "Partial matches" (SearchIndex.partialMatch): the documents with every term but one, a term
-// that searches bodies on its own among them.
+// "Partial matches" (SearchIndex.pieces): the query's pieces, its terms with each CJK term of 4
+// or more code points cut into pairs from its start (an odd last one alone), identical ones once;
+// null when no term is cut.
+function pieces(terms) {
+  const long = (term) => codePoints(term).length > 3 && isCJK(term);
+  return terms.some(long) ? [...new Set(terms.flatMap((term) => (long(term) ? term.match(/..?/gsu) : [term])))] : null;
+}
+
+// "Partial matches" (SearchIndex.partialMatch): the documents with every piece, or every piece
+// but one, a piece that searches bodies on its own among those held; scored by the pieces.
 function partialMatches(index, searched, documents) {
   const missing = new Uint8Array(index.foldedTitles.length), alone = new Uint8Array(index.foldedTitles.length), out = [];
   for (const term of searched) {
@@ -40,7 +50,11 @@ function partialMatches(index, searched, documents) {
       else if (term.searchesAlone) alone[doc] = 1;
     }
   }
-  for (let i = 0; i < documents.length; i++) if (missing[documents[i]] === 1 && alone[documents[i]]) out.push({ doc: documents[i], match: "partial", group: 4, distance: 0 });
+  const phrase = searched.map((term) => term.text).join(" ");
+  for (let i = 0; i < documents.length; i++) {
+    const doc = documents[i];
+    if (missing[doc] < 2 && alone[doc]) out.push({ doc, match: "partial", group: 4, distance: 0, score: index.score(doc, searched, phrase, -1) });
+  }
   return out;
 }
 

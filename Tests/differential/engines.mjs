@@ -212,7 +212,7 @@ export function queries(seed, count, info) {
   while (out.length < count) {
     const title = any(titles), body = any(bodies);
     let qs;
-    switch (r.int(16)) {
+    switch (r.int(17)) {
       case 0: qs = [cut(title, r)]; break;
       case 1: qs = [...title].slice(0, r.range(3, 12)).map((_, i, a) => a.slice(0, i + 1).join("")); break; // typing
       case 2: qs = [typo(any(title.split(/\s+/).filter((w) => [...w].length > 3)) || title, r)]; break;
@@ -228,6 +228,7 @@ export function queries(seed, count, info) {
       case 12: qs = [rare(r)]; break;
       case 13: qs = [cut(body, r, 6) + " " + (any(body.split(/\s+/).filter((w) => [...w].length < 3)) || cut(body, r, 2))]; break; // "files by"
       case 14: qs = [...cut(body, r, 14)].map((_, i, a) => a.slice(0, i + 1).join("")); break; // typing across words
+      case 15: qs = [Array.from({ length: r.range(2, 3) }, () => r.pick(WORDS[r.pick(["chinese", "japanese"])])).join("")]; break; // a CJK question: words without spaces, as the pieces of partial matches
       default: qs = [cut(title, r, 3)];
     }
     const c = r.chance(0.25) ? r.pick(collections) : null;

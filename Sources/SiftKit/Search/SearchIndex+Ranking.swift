@@ -72,12 +72,29 @@ extension SearchIndex {
         return Hit(doc: d, match: allInFields ? .field : .body, group: group)
     }
 
-    /// "Partial matches": every term but one, a term that searches bodies on its own among them.
-    func partialMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
+    /// "Partial matches": every piece, or every piece but one, a piece that searches bodies on
+    /// its own among those held.
+    func partialMatch(_ d: Int, _ pieces: [SearchedTerm]) -> Hit? {
         let doc = docs[d]
-        let found = terms.map { inFields(doc, $0) || $0.body?[Int32(d)] != nil }
-        let fits = found.filter { !$0 }.count == 1 && zip(terms, found).contains { $0.searchesAlone && $1 }
+        let found = pieces.map { inFields(doc, $0) || $0.body?[Int32(d)] != nil }
+        let fits = found.filter { !$0 }.count <= 1 && zip(pieces, found).contains { $0.searchesAlone && $1 }
         return fits ? Hit(doc: d, match: .partial, group: .partial) : nil
+    }
+
+    /// "Partial matches": the query's pieces, its terms with each CJK term of 4 or more code points
+    /// cut into pairs from its start (an odd last one alone), identical ones once; nil when no
+    /// term is cut.
+    static func pieces(_ terms: [String]) -> [String]? {
+        guard terms.contains(where: { $0.unicodeScalars.count >= 4 && IndexFormat.isCJK($0) }) else { return nil }
+        var seen = Set<[UInt8]>(), out: [String] = []
+        for term in terms {
+            let scalars = Array(term.unicodeScalars)
+            let cut = scalars.count >= 4 && IndexFormat.isCJK(term)
+                ? stride(from: 0, to: scalars.count, by: 2).map { String(String.UnicodeScalarView(scalars[$0..<min($0 + 2, scalars.count)])) }
+                : [term]
+            out += cut.filter { seen.insert(Array($0.utf8)).inserted }
+        }
+        return out
     }
 
     /// "Typos": every term in a field or within its edits of a substring of the title, one at

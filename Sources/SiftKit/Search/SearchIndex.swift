@@ -207,15 +207,21 @@ public struct SearchIndex {
         let counts = facets.counts(hits.map(\.doc), selection)
         hits = hits.filter { facets.passes($0.doc, selection) }
         if !terms.isEmpty {
+            var pieces = searched
             if hits.count < 5 {
+                pieces = try Self.pieces(terms).map(searchedTerms) ?? searched
                 let found = Set(hits.map(\.doc))
                 let passing = pool.filter { !found.contains($0) && facets.passes($0, selection) }
-                let partial = terms.count > 1 ? passing.compactMap { partialMatch($0, searched) } : []
+                let partial = pieces.count > 1 ? passing.compactMap { partialMatch($0, pieces) } : []
                 let listed = Set(partial.map(\.doc))
                 hits += partial + passing.compactMap { listed.contains($0) ? nil : fuzzyMatch($0, searched) }
             }
             // Ranking orders the results only: a search for none (a count) skips it, as sift-core.js's does.
-            if limit != 0 { hits = order(hits, searched) }
+            // Partial matches are ranked by the pieces, the others by the terms.
+            if limit != 0 {
+                let ranked = order(hits.filter { $0.group != .partial }, searched)
+                hits = ranked.filter { $0.group < .partial } + order(hits.filter { $0.group == .partial }, pieces) + ranked.filter { $0.group > .partial }
+            }
         }
         if let sort {
             // Full matches, then partial ones, then typo ones, each in the sort field's order.
