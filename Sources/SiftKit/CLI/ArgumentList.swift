@@ -13,7 +13,7 @@ struct ArgumentList {
         self.input = input
     }
     func url(_ path: String) -> URL {
-        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)).standardizedFileURL
+        (path.utf8.first == UInt8(ascii: "/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)).standardizedFileURL
     }
     mutating func next() -> String? { rest.popFirst() }
     mutating func value(for option: String) throws -> String {

@@ -69,13 +69,7 @@ public struct SiteSettings: Sendable, Equatable {
     private static let rightToLeftLanguages: Set<String> = ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ku", "ps", "sd", "syr", "ug", "ur", "yi"]
 
     /// The path part of `base_url`, always starting and ending with `/`.
-    public var basePath: String {
-        var path = baseURL
-        if let url = URL(string: baseURL), url.scheme != nil { path = url.path }
-        if !path.hasPrefix("/") { path = "/" + path }
-        if !path.hasSuffix("/") { path += "/" }
-        return path
-    }
+    public var basePath: String { SearchIndexBuilder.normalizedBase(baseURL) }
 
     /// The absolute site URL ending in `/`, or "" when `base_url` is only a path.
     public var absoluteBase: String {

@@ -23,13 +23,13 @@ struct LinkChecker {
     func resolve(_ url: String, from page: String) -> String? {
         var path = url
         if let cut = path.firstIndex(where: { $0 == "#" || $0 == "?" }) { path = String(path[..<cut]) }
-        if path.isEmpty || path.hasPrefix("//") { return nil }
+        if path.isEmpty || path.utf8.starts(with: "//".utf8) { return nil }
         if let colon = path.firstIndex(of: ":"), !path[..<colon].contains("/") { return nil }
         path = path.removingPercentEncoding ?? path
         var segments: [Substring]
-        if path.hasPrefix("/") {
-            guard path.hasPrefix(urls.basePath) || path + "/" == urls.basePath else { return String(path.dropFirst()) }
-            segments = path.dropFirst(urls.basePath.count).split(separator: "/", omittingEmptySubsequences: false)
+        if path.utf8.first == UInt8(ascii: "/") {
+            guard path.utf8.starts(with: urls.basePath.utf8) || path + "/" == urls.basePath else { return String(Substring(path.utf8.dropFirst())) }
+            segments = Substring(path.utf8.dropFirst(urls.basePath.utf8.count)).split(separator: "/", omittingEmptySubsequences: false)
         } else {
             segments = page.split(separator: "/") + path.split(separator: "/", omittingEmptySubsequences: false)
         }

@@ -244,12 +244,14 @@ public struct SearchIndexBuilder {
         m.raw("]")
     }
 
+    /// The path of a base URL, starting and ending with `/`. Byte by byte: a String's hasPrefix
+    /// reads "/" and a combining mark after it as one character, and would add a second "/".
     static func normalizedBase(_ baseURL: String) -> String {
         // Only the path of an absolute base URL matters to links inside the site.
         var path = baseURL
         if let url = URL(string: baseURL), url.scheme != nil { path = url.path }
-        if !path.hasPrefix("/") { path = "/" + path }
-        if !path.hasSuffix("/") { path += "/" }
+        if path.utf8.first != UInt8(ascii: "/") { path = "/" + path }
+        if path.utf8.last != UInt8(ascii: "/") { path += "/" }
         return path
     }
 }

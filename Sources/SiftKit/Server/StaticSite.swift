@@ -61,7 +61,8 @@ final class StaticSite: @unchecked Sendable {
     /// once; `.`/`..` segments, empty segments, NUL and backslashes are refused; symbolic links
     /// are followed and must land inside the output too.
     func resolve(_ rawPath: String) -> Resolution {
-        guard rawPath.hasPrefix("/"), !rawPath.hasPrefix("//") else { return .notFound }
+        // Bytes, not characters: "/" and a combining mark after it are one character.
+        guard rawPath.utf8.first == UInt8(ascii: "/"), !rawPath.utf8.starts(with: "//".utf8) else { return .notFound }
         guard let bytes = StaticSite.percentDecode(rawPath) else { return .badRequest }
         if bytes.contains(0) || bytes.contains(UInt8(ascii: "\\")) { return .notFound }
         let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()

@@ -44,6 +44,28 @@ struct SiteBuilderTests {
         #expect(site.page("about/index.html")?.contains("Hello.") == true)
     }
 
+    @Test func aBaseURLWhosePathStartsWithACombiningMarkGetsOneSlash() throws {
+        // "/" and the mark after it are one Character: a String's hasPrefix("/") said no, and
+        // every link began "//" (another host's, to a browser). FuzzSettings found it.
+        func basePath(_ baseURL: String) -> String {
+            var settings = SiteSettings()
+            settings.baseURL = baseURL
+            return settings.basePath
+        }
+        #expect(basePath("\u{301}docs") == "/\u{301}docs/")
+        #expect(basePath("/\u{301}docs") == "/\u{301}docs/")
+        #expect(basePath("docs/\u{301}") == "/docs/\u{301}/")
+        let site = try TestSite([
+            "Content/site.yml": "title: Docs\nbase_url: \"/\u{301}docs\"\n",
+            "Content/things/things.txt": "Alpha\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let home = try #require(site.page("index.html"))
+        #expect(home.contains("href=\"/\u{301}docs/things/\""))
+        #expect(!home.contains("href=\"//"))
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputByteForByte() throws {
         let site = try TestSite(["Content/things/things.csv": "name\nOne\nTwo\n"])
         defer { site.delete() }

@@ -90,7 +90,7 @@ private struct SelfPartials: PartialResolver {
         guard let decoded = try? SourceText.decode(Array(text.utf8), path: "Content/site.yml"),
               let (fields, positions, keys) = try? YAML.parseMapping(decoded, path: "Content/site.yml") else { continue }
         if let site = try? SiteSettings(fields: fields, path: "Content/site.yml", positions: positions) {
-            #expect(site.basePath.hasPrefix("/") && site.basePath.hasSuffix("/"), "\(name)")
+            #expect(site.basePath.utf8.first == UInt8(ascii: "/") && site.basePath.utf8.last == UInt8(ascii: "/"), "\(name)")
             _ = site.absoluteBase
         }
         _ = SettingsKeys.site.warnings(keys)
