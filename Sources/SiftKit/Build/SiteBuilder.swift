@@ -116,7 +116,8 @@ public struct SiteBuilder: Sendable {
         let out = outputURL.resolvingSymlinksInPath().path + "/"
         let site = options.site.standardizedFileURL.resolvingSymlinksInPath().path + "/"
         let sources = ["Content/", "Templates/"].map { site + $0 }
-        if site.hasPrefix(out) || sources.contains(where: { out.hasPrefix($0) }) || out == "/" {
+        // Bytes, not characters: a folder whose name starts with a combining mark is still inside.
+        if site.utf8.starts(with: out.utf8) || sources.contains(where: { out.utf8.starts(with: $0.utf8) }) || out == "/" {
             throw SiftError("the output folder \(outputURL.path) would replace the site's own files: choose another --output", at: nil)
         }
     }

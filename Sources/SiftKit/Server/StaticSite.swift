@@ -200,8 +200,10 @@ final class StaticSite: @unchecked Sendable {
         return String(cString: p)
     }
 
+    /// Byte by byte: a String's == and hasPrefix take `é` and `e` with a combining accent, two
+    /// folders on disk, for one, and `/` with a combining mark after it for no `/`.
     static func isInside(_ path: String, _ root: String) -> Bool {
-        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+        path.utf8.elementsEqual(root.utf8) || path.utf8.starts(with: (root == "/" ? "/" : root + "/").utf8)
     }
 
     static func etagMatches(_ header: String, _ etag: String) -> Bool {

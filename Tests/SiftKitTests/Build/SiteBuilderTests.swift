@@ -66,6 +66,20 @@ struct SiteBuilderTests {
         #expect(!home.contains("href=\"//"))
     }
 
+    @Test func anOutputFolderHoldingASiteWhoseNameStartsWithACombiningMarkIsRefused() throws {
+        // "/" and the accent after it were one Character, so the site did not seem to lie in
+        // the output folder, which the build would have replaced with the site inside it.
+        let folder = "\u{301}site"
+        let site = try TestSite(["\(folder)/Content/things/things.txt": "Alpha\n"])
+        defer { site.delete() }
+        let out = SiftCLI.run(["build", "--site", folder, "--output", "."], in: site.root)
+        #expect(out.status != 0)
+        #expect(out.stderr.contains("would replace the site's own files"))
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("\(folder)/Content/things/things.txt").path))
+        #expect(!StaticSite.isInside("/srv/cafe\u{301}/secret", "/srv/caf\u{e9}"), "another folder on disk")
+        #expect(StaticSite.isInside("/srv/x/\u{301}a", "/srv/x"))
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputByteForByte() throws {
         let site = try TestSite(["Content/things/things.csv": "name\nOne\nTwo\n"])
         defer { site.delete() }
