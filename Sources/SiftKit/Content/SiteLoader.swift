@@ -54,6 +54,11 @@ public struct SiteLoader: Sendable {
                     errors.append(SiftError("collection folder '\(name)' \(problem)", at: SourcePosition(path: display(rel), line: 0)))
                     continue
                 }
+                // Two folders on disk, one name to Swift's String (`é` and `e` with a combining accent).
+                if let other = taken[name] {
+                    errors.append(SiftError("collection folder '\(name)' has the name of \(other), its letters composed otherwise: rename one", at: SourcePosition(path: display(rel), line: 0)))
+                    continue
+                }
                 do {
                     let (collection, found) = try loadCollection(name: name, folder: url, unsafe: settings.unsafeMarkdown)
                     collections.append(collection)

@@ -88,6 +88,14 @@ struct BuildErrorTests {
         #expect(out.stderr.hasPrefix("Content/assets: error: collection folder 'assets' is reserved"))
     }
 
+    @Test func twoCollectionFoldersOfOneNameComposedOtherwiseAreAnError() throws {
+        // café composed (U+00E9) and decomposed (e, U+0301): two folders on disk, equal Strings;
+        // the build failed writing one of them ("No such file or directory"), naming no source.
+        let out = try errors(["Content/caf\u{e9}/a.txt": "A\n", "Content/cafe\u{301}/b.txt": "B\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr == "Content/caf\u{e9}: error: collection folder 'caf\u{e9}' has the name of Content/cafe\u{301}, its letters composed otherwise: rename one\n")
+    }
+
     /// Runs `sift check` on a site and checks it wrote nothing.
     func checked(_ files: [String: String]) throws -> SiftCLI.Outcome {
         let site = try TestSite(files)
