@@ -24,9 +24,19 @@ public struct SettingsKeys: Sendable {
     }
 
     /// A warning for each key of `keys` (dotted path → the key's position) that is not known,
-    /// in file order, naming the closest known key at the same level when one is near.
+    /// in file order, naming the closest known key at the same level when one is near. The keys
+    /// below an unknown key are not warned about again: `serch:` is one warning, not one per key
+    /// of its mapping (nor a million for a mapping that aliases expand).
     public func warnings(_ keys: [String: SourcePosition]) -> [SiftError] {
-        keys.filter { path, _ in !known.contains(path) && !open.contains(where: { path.hasPrefix($0 + ".") }) }
+        func isUnknown(_ path: Substring) -> Bool {
+            !known.contains(String(path)) && !open.contains(where: { path.utf8.starts(with: ($0 + ".").utf8) })
+        }
+        func isBelowAnUnknownKey(_ path: String) -> Bool {
+            path.utf8.indices.contains { i in
+                path.utf8[i] == UInt8(ascii: ".") && keys[String(path[..<i])] != nil && isUnknown(path[..<i])
+            }
+        }
+        return keys.filter { path, _ in isUnknown(path[...]) && !isBelowAnUnknownKey(path) }
             .sorted { ($0.value.line, $0.value.column) < ($1.value.line, $1.value.column) }
             .map { path, position in
                 var message = "unknown key '\(path)'"
@@ -38,17 +48,18 @@ public struct SettingsKeys: Sendable {
     /// The known key at the same level within a third of the key's length in edits (at least one).
     func suggestion(for path: String) -> String? {
         let level = path.split(separator: ".").count
-        let limit = max(1, path.count / 3)
-        return known.filter { $0.split(separator: ".").count == level }
+        let length = path.unicodeScalars.count
+        let limit = max(1, length / 3)
+        return known.filter { $0.split(separator: ".").count == level && abs($0.unicodeScalars.count - length) <= limit }
             .map { ($0, Self.distance(path, $0)) }
             .filter { $0.1 <= limit }
             .min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
     }
 
     /// Edits between two strings: insertions, deletions, substitutions and swaps of two
-    /// neighbouring characters (optimal string alignment).
+    /// neighbouring Unicode scalars (optimal string alignment).
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previous = [Int](repeating: 0, count: b.count + 1)
         var row = Array(0...b.count)

@@ -284,6 +284,12 @@ import Testing
             == ["title": "site.yml:1:8", "search": "site.yml:3:3", "search.instant": "site.yml:3:12"])
     }
 
+    @Test func parseMappingListsKeysThreeLevelsDeep() throws {
+        let parsed = try YAML.parseMapping("search:\n  instant:\n    x:\n      y:\n        z: 1\n", path: "site.yml")
+        #expect(parsed.keys.keys.sorted() == ["search", "search.instant", "search.instant.x"])
+        #expect(SettingsKeys.site.warnings(parsed.keys).map(\.line) == ["site.yml:3:5: warning: unknown key 'search.instant.x'"])
+    }
+
     @Test func parseMappingOfEmptyFile() throws {
         #expect(try YAML.parseMapping("# only a comment\n", path: "site.yml").fields == Fields())
     }

@@ -10,6 +10,10 @@ public enum YAML {
     public static let maxDepth = 512
     /// The most nodes a document may expand to once aliases are counted in full.
     public static let maxNodes = 1_000_000
+    /// The deepest key path `parseMapping` lists: settings are two levels deep (`search.instant`),
+    /// and a third level is an unknown key below a known one; deeper keys are below an unknown
+    /// key, already warned about, and aliases can expand them to a million paths.
+    public static let settingsDepth = 3
 
     /// Parses one YAML document; an empty document gives `.null` at `firstLine`:1.
     ///
@@ -45,7 +49,7 @@ public enum YAML {
 
     /// Parses a settings file that must be a mapping (an empty file gives no fields), with the
     /// position of every value and of every key by its dotted key path (`search.instant`), for
-    /// pointed errors and warnings.
+    /// pointed errors and warnings, down to `settingsDepth` levels.
     public static func parseMapping(_ text: String, path: String) throws
         -> (fields: Fields, positions: [String: SourcePosition], keys: [String: SourcePosition])
     {
@@ -56,13 +60,13 @@ public enum YAML {
         }
         var positions: [String: SourcePosition] = [:]
         var keys: [String: SourcePosition] = [:]
-        var pending: [(prefix: String, node: YAMLNode)] = [("", root)]
-        while let (prefix, node) = pending.popLast() {
+        var pending: [(prefix: String, level: Int, node: YAMLNode)] = [("", 1, root)]
+        while let (prefix, level, node) = pending.popLast() {
             for entry in node.entries {
                 let key = prefix + entry.key
                 positions[key] = entry.node.position
                 keys[key] = entry.keyPosition
-                if !entry.node.entries.isEmpty { pending.append((key + ".", entry.node)) }
+                if level < settingsDepth, !entry.node.entries.isEmpty { pending.append((key + ".", level + 1, entry.node)) }
             }
         }
         return (fields, positions, keys)
