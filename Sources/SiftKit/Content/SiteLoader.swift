@@ -46,7 +46,7 @@ public struct SiteLoader: Sendable {
         var intro: MarkdownSource?
         var introSearchable = true
         var taken: [String: String] = [:]
-        for name in FileSystem.list(content) where !name.hasPrefix(".") {
+        for name in FileSystem.list(content) where !FileSystem.isHidden(name) {
             let url = content.appendingPathComponent(name)
             let rel = "Content/\(name)"
             if FileSystem.isDirectory(url) {
@@ -195,7 +195,7 @@ public struct SiteLoader: Sendable {
         var settings = CollectionSettings()
         var datasets: [String] = []
         var pageFiles: [String] = []
-        for file in memo?.listing(folder) ?? FileSystem.list(folder) where !file.hasPrefix(".") {
+        for file in memo?.listing(folder) ?? FileSystem.list(folder) where !FileSystem.isHidden(file) {
             if file == "collection.yml" || file == "collection.yaml" {
                 do {
                     let path = display("\(rel)/\(file)")

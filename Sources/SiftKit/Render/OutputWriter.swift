@@ -68,9 +68,10 @@ public final class OutputWriter: @unchecked Sendable {
     /// Removes staging folders of builds that died, and brings back an output a build died
     /// while swapping out.
     static func recoverLeftovers(parent: URL, name: String, output: URL) {
-        for entry in FileSystem.list(parent) where entry.hasPrefix(".\(name).sift-") {
+        // Bytes: "café" composed and decomposed are equal Strings but two folders, each with its own leftovers.
+        for entry in FileSystem.list(parent) where entry.utf8.starts(with: ".\(name).sift-".utf8) {
             let path = parent.appendingPathComponent(entry).path
-            if entry.hasPrefix(".\(name)\(oldMarker)") && !FileManager.default.fileExists(atPath: output.path) {
+            if entry.utf8.starts(with: ".\(name)\(oldMarker)".utf8) && !FileManager.default.fileExists(atPath: output.path) {
                 _ = rename(path, output.path)
             } else {
                 FileSystem.remove(path)
@@ -203,7 +204,7 @@ public final class OutputWriter: @unchecked Sendable {
         if let inPlace { return try commitInPlace(previous: inPlace) }
         let old = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent)\(Self.oldMarker)\(getpid())").path
         if FileManager.default.fileExists(atPath: output.path) {
-            for entry in FileSystem.list(output) where entry.hasPrefix(".") {
+            for entry in FileSystem.list(output) where FileSystem.isHidden(entry) {
                 let target = stagingPath + "/" + entry
                 if !FileManager.default.fileExists(atPath: target) {
                     try? FileManager.default.copyItem(atPath: output.path + "/" + entry, toPath: target)

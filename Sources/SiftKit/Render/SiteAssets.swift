@@ -71,7 +71,7 @@ struct SiteAssets: Sendable {
     private static func tree(_ folder: URL, relative: String) throws -> [(String, [UInt8])] {
         guard FileSystem.isDirectory(folder) else { return [] }
         var out: [(String, [UInt8])] = []
-        for name in FileSystem.list(folder).sorted() where !name.hasPrefix(".") {
+        for name in FileSystem.list(folder).sorted() where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
             if type == .typeSymbolicLink { continue }

@@ -75,7 +75,7 @@ final class SiteWatcher: @unchecked Sendable {
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") || name == "4913" { continue }
+            if FileSystem.isHidden(name) || name.hasSuffix("~") || name.hasSuffix(".swp") || name == "4913" { continue }
             let full = path + "/" + name
             var st = stat()
             guard stat(full, &st) == 0 else { continue }

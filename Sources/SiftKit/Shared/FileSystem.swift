@@ -100,6 +100,12 @@ public enum FileSystem {
     }
 
     /// The names in a folder, sorted by their bytes so builds do not depend on the file system's order.
+    /// Whether a file name starts with a dot, as shells and `ls` hide it: by its first byte, since
+    /// "." and a combining mark after it are one Character that `hasPrefix(".")` does not match.
+    public static func isHidden(_ name: String) -> Bool {
+        name.utf8.first == UInt8(ascii: ".")
+    }
+
     public static func list(_ url: URL) -> [String] {
         entries(url.path, following: true).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }

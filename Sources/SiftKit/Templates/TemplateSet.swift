@@ -36,7 +36,7 @@ public struct TemplateSet: PartialResolver, Sendable {
 
     static func mustacheFiles(in folder: URL, prefix: String) -> [String] {
         var out: [String] = []
-        for name in FileSystem.list(folder) where !name.hasPrefix(".") {
+        for name in FileSystem.list(folder) where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             if FileSystem.isDirectory(url) {
                 if prefix.isEmpty && name == "assets" { continue }

@@ -114,6 +114,29 @@ struct SiteBuilderTests {
         #expect(FileManager.default.fileExists(atPath: site.output.appendingPathComponent(".gitkeep").path))
     }
 
+    @Test func aHiddenFileWhoseNameHasACombiningMarkAfterTheDotSurvivesABuild() throws {
+        // "." and the mark after it are one Character, so hasPrefix(".") said the file was not
+        // hidden: the build did not carry it over, and it was gone.
+        let site = try TestSite(["Content/things/things.txt": "One\n", "public/.\u{301}keep": "mine"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(FileManager.default.fileExists(atPath: site.output.appendingPathComponent(".\u{301}keep").path))
+    }
+
+    @Test func aBuildLeavesTheLeftoversOfAnOutputNamedTheSameComposedOtherwise() throws {
+        // "café" composed and decomposed are two folders on disk but equal Strings: a build of
+        // one removed the other's staging and swapped-out folders as its own.
+        let site = try TestSite(["Content/things/things.txt": "One\n"])
+        defer { site.delete() }
+        let other = site.root.appendingPathComponent(".cafe\u{301}.sift-old-1")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let out = SiftCLI.run(["build", "--output", "caf\u{e9}"], in: site.root)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(FileManager.default.fileExists(atPath: other.path))
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("caf\u{e9}/index.html").path))
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("cafe\u{301}").path))
+    }
+
     @Test func pagesJoinRowsBySlugAndOverrideFields() throws {
         let site = try TestSite([
             "Content/candies/candies.csv": "name,category\nChocolate Bar,Chocolate\nLollipop,Hard\n",
