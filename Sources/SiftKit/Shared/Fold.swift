@@ -61,6 +61,23 @@ public enum Fold {
     /// then each code point lowercased.
     static func foldRun(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let run = String(decoding: bytes, as: UTF8.self)
+        if run.unicodeScalars.allSatisfy(foldsToItself) { return out.append(contentsOf: run.utf8) }
+        foldRunByUnicode(run, into: &out)
+    }
+
+    /// Code points that fold to themselves wherever they stand among others of them: they have no
+    /// decomposition, are no mark, compose with none of the others and have no case. Most of a
+    /// Chinese, Japanese or Korean text (Han, kana, Hangul syllables), and U+FFFD, which stands
+    /// for bytes that are not UTF-8. A run of them alone skips Foundation's normalization.
+    static func foldsToItself(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFFFD: true
+        default: false
+        }
+    }
+
+    /// `foldRun` by the rules themselves, for any run.
+    static func foldRunByUnicode(_ run: String, into out: inout [UInt8]) {
         var kept = String.UnicodeScalarView()
         for scalar in run.decomposedStringWithCompatibilityMapping.unicodeScalars {
             if scalar.value >= 0x80 && scalar.properties.generalCategory == .nonspacingMark

@@ -50,3 +50,30 @@ import Testing
         #expect(Fold.foldUTF8(s) == reference, "\(s.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 }
+
+/// A run of Han, kana, Hangul syllables and U+FFFD is kept as it is, without NFKD: that equals
+/// folding it by the rules, for each such code point alone, and for random runs of them beside
+/// the marks, jamo and compatibility forms that do change (which take the rules' path).
+@Test func codePointsThatFoldToThemselvesFoldLikeTheRules() {
+    func byRules(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        Fold.foldRunByUnicode(s, into: &out)
+        return out
+    }
+    let kept = (0x3000..<0x10000).compactMap(Unicode.Scalar.init).filter(Fold.foldsToItself)
+    #expect(kept.count == 86 + 90 + 6592 + 20992 + 11172 + 1)
+    for scalar in kept {
+        #expect(byRules(String(scalar)) == Array(String(scalar).utf8), "U+\(String(scalar.value, radix: 16))")
+    }
+    var rng = SeededRNG(state: 12)
+    let others: [Unicode.Scalar] = ["\u{3099}", "\u{309A}", "\u{309B}", "\u{11A8}", "\u{1161}", "\u{301}", "\u{FF76}", "\u{F900}", "\u{30FF}", "\u{3000}", "é"]
+    for _ in 0..<3000 {
+        let run = (0..<Int.random(in: 1...8, using: &rng)).map { _ in
+            Int.random(in: 0..<5, using: &rng) == 0 ? others.randomElement(using: &rng)! : kept.randomElement(using: &rng)!
+        }
+        let s = String(String.UnicodeScalarView(run))
+        var folded: [UInt8] = []
+        s.utf8.withContiguousStorageIfAvailable { Fold.foldRun($0, into: &folded) }
+        #expect(folded == byRules(s), "\(run.map { String($0.value, radix: 16) })")
+    }
+}
