@@ -22,7 +22,7 @@ struct LiveIndexMemory {
             let g = Int(global[Int(r.table)][Int(r.id)])
             if g >= 0 { kept.append(g); placed[g] = true }
         }
-        let added = (0..<words.count).filter { !placed[$0] }.sorted(by: words.less)
+        let added = words.inByteOrder((0..<words.count).filter { !placed[$0] })
         var rank: [Int] = []
         rank.reserveCapacity(words.count)
         var a = 0, b = 0

@@ -179,7 +179,7 @@ public struct SearchIndexBuilder {
             writeCollections(layout, documentTables, into: &m, files: &files)
             var bytes = Array(m.out.utf8)
             bytes += Array(",\"words\":".utf8)
-            words.writeObject((ranked ?? Array(0..<words.count).sorted(by: words.less)).map { ($0, true) }, into: &bytes)
+            words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes)
             bytes += Array("}\n".utf8)
             return [("manifest.json", bytes)] + files
         }

@@ -31,7 +31,7 @@ struct ShardWriter {
             for b in touching { redo[Int(shardOf[Int(b)])] = true }
         }
         // A global rank by bytes makes every shard's order a sort of integers.
-        let rank = known ?? Array(0..<words.count).sorted(by: words.less)
+        let rank = known ?? words.inByteOrder(Array(0..<words.count))
         var position = [Int32](repeating: 0, count: words.count)
         for (r, g) in rank.enumerated() { position[g] = Int32(r) }
         let lists = entries(shardOf: shardOf)

@@ -246,3 +246,19 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(words["email"] == postings([0, 1]) + "::" + postings([1]))
     #expect(words["harbour"] == postings([0, 1]))
 }
+
+/// The words of the index are in byte order; sorted by their first 8 bytes first, words that
+/// share those (or are shorter than 8, or hold bytes past 0x7F) still fall into place.
+@Test func wordsAreInByteOrder() throws {
+    var builder = SearchIndexBuilder()
+    let body = "abcdefghij abcdefgh abcdefghi abcdefgz abcdefg abc ab\u{e9}cdefgh abcdefgh\u{e9} \u{4e2d}\u{6587}\u{5b57} \u{4e2d}\u{6587} zz9 abcdefgha"
+    builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "a", title: "A", url: "c/a/", fields: [("name", "A")], body: body)))
+    let dir = temporaryFolder("sift-order")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try builder.write(to: dir, baseURL: "/")
+    let manifest = try String(contentsOf: dir.appendingPathComponent("manifest.json"), encoding: .utf8)
+    let words = manifest[manifest.range(of: "\"words\":")!.upperBound...]
+    let keys = words.split(separator: "\"").enumerated().filter { $0.offset % 4 == 1 }.map { String($0.element) }
+    #expect(keys.count == 16, "\(keys)")
+    #expect(keys == keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+}
