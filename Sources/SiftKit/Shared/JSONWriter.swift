@@ -46,18 +46,33 @@ struct JSONWriter {
     /// Appends UTF-8 text as a JSON string: the one escaping rule for every file Sift writes.
     static func string<C: Collection<UInt8>>(_ utf8: C, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in utf8 {
-            switch b {
-            case 0x22: out += [0x5C, 0x22]
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            case 0x09: out += [0x5C, UInt8(ascii: "t")]
-            case ..<0x20: out += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)]]
-            default: out.append(b)
-            }
+        if utf8.withContiguousStorageIfAvailable({ escape($0, into: &out) }) == nil {
+            for b in utf8 { escape(b, into: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The runs of bytes that need no escape copied whole, each other byte escaped.
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var start = 0
+        for i in bytes.indices where bytes[i] < 0x20 || bytes[i] == 0x22 || bytes[i] == 0x5C {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            escape(bytes[i], into: &out)
+            start = i + 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+    }
+
+    private static func escape(_ b: UInt8, into out: inout [UInt8]) {
+        switch b {
+        case 0x22: out.append(0x5C); out.append(0x22)
+        case 0x5C: out.append(0x5C); out.append(0x5C)
+        case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+        case ..<0x20: out += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)]]
+        default: out.append(b)
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
