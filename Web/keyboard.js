@@ -10,9 +10,10 @@ export class Keyboard {
     this.idPrefix = opts.idPrefix; // rows without an id get one from it, for aria-activedescendant
     this.input = opts.input;
     this.listbox = opts.listbox;
-    this.onEscape = opts.onEscape ?? (() => {});
-    this.onSubmit = opts.onSubmit ?? (() => {});
-    this.onScope = opts.onScope ?? (() => {});
+    // What the keys do, the bar's to say.
+    this.onEscape = opts.onEscape;
+    this.onSubmit = opts.onSubmit;
+    this.onScope = opts.onScope;
     this.onLastRow = opts.onLastRow;
     this.rows = []; // the rows ↓ and ↑ move through: a list's rows, or a panel's options
     this.selected = -1;

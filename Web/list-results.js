@@ -6,9 +6,9 @@ import { button, element, onClick, setFlag, writeHighlighted } from "./dom.js";
 export class ListResults {
   constructor(opts = {}) {
     this.list = opts.list;
-    const onMore = opts.onMore ?? (() => {});
+    const { onMore } = opts; // Show more, or the last row reached
     this.copy = this.list.cloneNode();
-    this.moreButton = onClick(button({ class: "sift-more", hidden: "" }, "Show more"), () => onMore());
+    this.moreButton = onClick(button({ class: "sift-more", hidden: "" }, "Show more"), onMore);
     this.copy.hidden = true;
     this.copy.removeAttribute("id");
     this.list.after(this.copy, this.moreButton);

@@ -9,8 +9,8 @@ export class ResultsPanel {
   }
 
   /**
-   * Shows the results and returns the options. With `keepShown` (a whole answer after a partial
-   * one that began alike, or more rows) the options shown stay, and so does the one selected.
+   * Shows the results and returns the options. With `keepShown` (more rows) the options shown
+   * stay, and so does the one selected.
    */
   show(results, query, { keepShown, collectionTitle }) {
     const listbox = this.listbox;

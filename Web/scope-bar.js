@@ -3,7 +3,7 @@ import { button, element, onClick } from "./dom.js";
 
 export class ScopeBar {
   constructor(opts = {}) {
-    this.onPick = opts.onPick ?? (() => {});
+    this.onPick = opts.onPick; // a radio chosen, with its scope
     this.element = element("div", { role: "radiogroup", "aria-label": "Scope", class: "sift-scopes" });
   }
 

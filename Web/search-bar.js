@@ -224,24 +224,25 @@ export class SiftSearch {
     if (this.listResults && (query || scope != "All" || this.chosen())) this.listResults.showResults(true);
     this.index = await loading;
     await this.showScopes();
-    // Field matches at once; body matches when their shards arrive, below the rows already shown.
+    // Field matches at once; the whole answer when the body shards arrive, the row selected meanwhile kept.
     // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
     const { filters, sort, facetBar } = this;
     const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: !!facetBar };
-    for (let now = true, shown; run == this.runs; now = false) {
+    for (let now = true; run == this.runs; now = false) {
       const answer = await this.index.search(query, { ...options, now });
-      const sameStart = shown?.every((result, i) => answer.results[i]?.url == result.url);
-      if (run == this.runs && this.active) this.show(answer, { keepShown: more || sameStart });
+      if (run == this.runs && this.active) this.show(answer, { keepShown: more, again: !now });
       if (!answer.partial) break;
-      shown = answer.results;
     }
     await this.facetsShown;
     if (remember) this.remember();
   }
 
-  show({ query, scope, total, results, scopeCounts, facets, partial }, { keepShown }) {
-    const filtering = query || scope != "All" || this.chosen();
-    if (!keepShown) this.keyboard.deselect();
+  show({ query, scope, total, results, scopeCounts, facets, partial }, { keepShown, again }) {
+    const filtering = query || scope != "All" || this.chosen(), { keyboard } = this;
+    // `again`: the whole answer after a partial one, which keeps the row selected wherever it now
+    // stands (body matches may rank above it); `keepShown`: more rows below those shown.
+    const href = (row) => (row?.querySelector("a") ?? row)?.href, selected = again && href(keyboard.rows[keyboard.selected]);
+    if (!keepShown) keyboard.deselect();
     this.scopeBar.showCounts(scopeCounts);
     this.facetBar?.showCounts(facets);
     if (!this.listResults) {
@@ -256,6 +257,7 @@ export class SiftSearch {
     // Each result's link carries the query to the page it opens, which marks its terms (sift-marks.js),
     // however it is opened: a click, a new tab, a copied link.
     if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", marked(link.getAttribute("href"), query));
+    if (selected && !keepShown) keyboard.move(1 + keyboard.rows.findIndex((row) => href(row) == selected));
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);
