@@ -69,9 +69,10 @@ public final class OutputWriter: @unchecked Sendable {
     /// while swapping out.
     static func recoverLeftovers(parent: URL, name: String, output: URL) {
         // Bytes: "café" composed and decomposed are equal Strings but two folders, each with its own leftovers.
-        for entry in FileSystem.list(parent) where entry.utf8.starts(with: ".\(name).sift-".utf8) {
+        let leftover = Array(".\(name).sift-".utf8), swappedOut = Array(".\(name)\(oldMarker)".utf8)
+        for entry in FileSystem.list(parent) where entry.utf8.starts(with: leftover) {
             let path = parent.appendingPathComponent(entry).path
-            if entry.utf8.starts(with: ".\(name)\(oldMarker)".utf8) && !FileManager.default.fileExists(atPath: output.path) {
+            if entry.utf8.starts(with: swappedOut) && !FileManager.default.fileExists(atPath: output.path) {
                 _ = rename(path, output.path)
             } else {
                 FileSystem.remove(path)

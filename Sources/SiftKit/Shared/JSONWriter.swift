@@ -6,9 +6,7 @@ struct JSONWriter {
     mutating func raw(_ s: String) { out += s }
 
     mutating func string(_ s: String) {
-        var needsEscape = false
-        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { needsEscape = true; break }
-        if !needsEscape {
+        if !s.utf8.contains(where: Self.needsEscape) {
             out.append("\"")
             out += s
             out.append("\"")
@@ -55,13 +53,16 @@ struct JSONWriter {
     /// The runs of bytes that need no escape copied whole, each other byte escaped.
     private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         var start = 0
-        for i in bytes.indices where bytes[i] < 0x20 || bytes[i] == 0x22 || bytes[i] == 0x5C {
+        for i in bytes.indices where needsEscape(bytes[i]) {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
             escape(bytes[i], into: &out)
             start = i + 1
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
+
+    /// A control character, `"` or a backslash.
+    private static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
 
     private static func escape(_ b: UInt8, into out: inout [UInt8]) {
         switch b {
