@@ -182,7 +182,8 @@ def stage_seconds(site, out):
     stages = {}
     for line in (proc.stdout + proc.stderr).splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[2] == "s":
+        # `name seconds s peak N MB`
+        if len(parts) >= 3 and parts[2] == "s":
             try:
                 stages[parts[0]] = float(parts[1])
             except ValueError:

@@ -115,7 +115,7 @@ struct BuildStamps {
         guard let indexBytes = r.number() else { return nil }
         report.indexBytes = indexBytes
         report.seconds = Date().timeIntervalSince(start)
-        report.stages = [("stamps", report.seconds)]
+        report.stages = [("stamps", report.seconds, FileSystem.peakMemory())]
         return report
     }
 }

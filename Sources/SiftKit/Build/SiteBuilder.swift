@@ -42,12 +42,13 @@ public struct SiteBuilder: Sendable {
         public var warnings: [SiftError] = []
         /// The search index's bytes, when known without reading the output (a build that had nothing to do).
         public var indexBytes: Int?
-        /// Wall-clock seconds per stage, in order, for `sift build --timings` and `make bench`.
-        public var stages: [(stage: String, seconds: Double)] = []
+        /// Wall-clock seconds per stage, in order, and the process's peak memory when it ended,
+        /// for `sift build --timings` and `make bench`.
+        public var stages: [(stage: String, seconds: Double, peakBytes: Int)] = []
 
         mutating func lap(_ stage: String, since: inout Date) {
             let now = Date()
-            stages.append((stage, now.timeIntervalSince(since)))
+            stages.append((stage, now.timeIntervalSince(since), FileSystem.peakMemory()))
             since = now
         }
     }

@@ -81,9 +81,10 @@ enum BuildCommand: Command {
         return SiftCLI.Outcome(status: status, stdout: "", stderr: warnings + summary + " into \(report.output.path)\n" + stages)
     }
 
-    /// `--timings`: one line a stage, `name seconds s`.
-    static func stageTable(_ stages: [(stage: String, seconds: Double)]) -> String {
-        stages.map { String(format: "%@ %.3f s\n", $0.stage, $0.seconds) }.joined()
+    /// `--timings`: one line a stage, `name seconds s peak MB MB`: its time, and the process's
+    /// peak memory when it ended.
+    static func stageTable(_ stages: [(stage: String, seconds: Double, peakBytes: Int)]) -> String {
+        stages.map { String(format: "%@ %.3f s peak %d MB\n", $0.stage, $0.seconds, $0.peakBytes >> 20) }.joined()
     }
 
     /// Bytes in the files of a folder tree, the precompressed copies left out.

@@ -188,4 +188,11 @@ public enum FileSystem {
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }
+
+    /// The process's peak resident memory so far, in bytes (`getrusage`; 0 when unknown).
+    static func peakMemory() -> Int {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return usage.ru_maxrss * 1024
+    }
 }

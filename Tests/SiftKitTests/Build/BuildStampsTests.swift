@@ -16,7 +16,7 @@ struct BuildStampsTests {
     func stages(_ out: SiftCLI.Outcome) -> [String] {
         out.stderr.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ")
-            return parts.count == 3 && parts[2] == "s" ? String(parts[0]) : nil
+            return parts.count == 6 && parts[2] == "s" ? String(parts[0]) : nil
         }
     }
 

@@ -35,4 +35,17 @@ import Testing
         let stages = out.stderr.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
         #expect(stages == ["load", "pages", "assets", "index", "commit"], "\(out.stderr)")
     }
+
+    @Test func timingsGiveEachStagesSecondsAndThePeakMemoryWhenItEnded() throws {
+        let site = try site()
+        defer { site.delete() }
+        let lines = SiftCLI.run(["build", "--quiet", "--timings", "--clean"], in: site.root).stderr.split(separator: "\n")
+        let peaks = lines.map { line -> Int in
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 6 && Double(parts[1]) != nil && parts[2] == "s" && parts[3] == "peak" && parts[5] == "MB", "\(line)")
+            return parts.count == 6 ? Int(parts[4]) ?? -1 : -1
+        }
+        #expect(peaks.count == 5 && peaks.allSatisfy { $0 > 0 }, "a process holds some memory: \(peaks)")
+        #expect(peaks == peaks.sorted(), "a peak never falls: \(peaks)")
+    }
 }
