@@ -120,7 +120,9 @@ func roundTrip(_ item: SearchDigest, _ terms: [String], sharded: Bool) {
                                                          fields: [("title", "other")], body: "the other body")))
     builder.add(item)
     var files: [String: Any] = [:]
-    for (name, bytes) in builder.render(baseURL: "/") {
+    let rendered: [(String, [UInt8])]
+    do { rendered = try builder.render(baseURL: "/") } catch { fatalError("the index of held documents failed to render: \(error)") }
+    for (name, bytes) in rendered {
         guard let value = try? JSONSerialization.jsonObject(with: Data(bytes)) else { fatalError("\(name) is not JSON") }
         files[name] = value
     }

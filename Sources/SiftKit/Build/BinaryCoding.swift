@@ -59,6 +59,18 @@ extension BinaryReader {
         return out
     }
 
+    /// A count, then that many strings, passed over: their UTF-8 bytes in all.
+    mutating func skipStrings() -> Int? {
+        guard let n = count() else { return nil }
+        var total = 0
+        for _ in 0..<n {
+            guard let length = count(), offset + length <= bytes.count else { return nil }
+            offset += length
+            total += length
+        }
+        return total
+    }
+
     /// `n` lists of strings, each its count first.
     mutating func lists(_ n: Int) -> [[String]]? {
         var out: [[String]] = []
@@ -83,6 +95,13 @@ extension SearchDigest {
     }
 
     init?(reading r: inout BinaryReader) {
+        guard let head = SearchDigest(readingAllButExcerpt: &r), let excerptText = r.strings() else { return nil }
+        self = head
+        self.excerptText = excerptText
+    }
+
+    /// Every stored property but the excerpt entry, which follows.
+    init?(readingAllButExcerpt r: inout BinaryReader) {
         guard let collection = r.string(), let slug = r.string(), let title = r.string(), let url = r.string(),
               let hasScope = r.u64(), let scope = r.string(), let nameCount = r.count() else { return nil }
         var names: [String] = []
@@ -93,10 +112,10 @@ extension SearchDigest {
         guard let facetNames = r.strings(), let facetValues = r.lists(facetNames.count),
               let sortNames = r.strings(), let sortValues = r.list(sortNames.count) else { return nil }
         guard let wordBytes = r.raw(UInt8.self), let wordEnds = r.raw(UInt32.self), let wordHashes = r.raw(UInt64.self),
-              let wordCounts = r.raw(UInt8.self), let bodyWords = r.count(), let excerptText = r.strings() else { return nil }
+              let wordCounts = r.raw(UInt8.self), let bodyWords = r.count() else { return nil }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
                   fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
                   sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes,
-                  wordCounts: wordCounts, bodyWords: bodyWords, excerptText: excerptText)
+                  wordCounts: wordCounts, bodyWords: bodyWords)
     }
 }

@@ -22,7 +22,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
 
     /// The previous build's digests: the open file and where each item's record lies.
     private var previousDigests: Int32 = -1
-    private var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
+    private(set) var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
 
     /// This build's digest file while it is being written.
     private var digestFD: Int32 = -1
@@ -38,11 +38,25 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
+    /// The digest of an item with this key, its excerpt entry left in the file (`StoredExcerpt`):
+    /// a text file of unchanged documents is linked from the last build, so most never need it.
     func digest(_ item: String, key: UInt64) -> SearchDigest? {
         guard let entry = digestIndex[item], entry.key == key,
               let bytes = Self.read(previousDigests, entry.range) else { return nil }
         var r = BinaryReader(bytes: bytes)
-        return SearchDigest(reading: &r)
+        guard var digest = SearchDigest(readingAllButExcerpt: &r) else { return nil }
+        let start = r.offset
+        guard let excerptBytes = r.skipStrings(), r.atEnd else { return nil }
+        let range = entry.range.lowerBound + start..<entry.range.upperBound
+        digest.storedExcerpt = StoredExcerpt(bytes: excerptBytes) { [self] in
+            guard let bytes = Self.read(previousDigests, range) else {
+                throw SiftError("cannot read the last build's search digests in .sift-cache/: \(FileSystem.errorText())", at: nil)
+            }
+            var r = BinaryReader(bytes: bytes)
+            guard let text = r.strings(), r.atEnd else { throw SiftError("the last build's search digests in .sift-cache/ changed during the build", at: nil) }
+            return text
+        }
+        return digest
     }
 
     static func folder(in site: URL) -> URL { site.appendingPathComponent(".sift-cache") }
@@ -152,7 +166,9 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             var record = BinaryWriter()
             record.string(r.item)
             record.u64(r.key)
-            r.digest.write(to: &record)
+            var digest = r.digest
+            if digest.storedExcerpt != nil { digest.excerptText = try digest.excerpt() }
+            digest.write(to: &record)
             w.u64(UInt64(record.bytes.count))
             w.bytes += record.bytes
         }

@@ -20,11 +20,13 @@ final class IndexFeed: @unchecked Sendable {
     private let slots = DispatchSemaphore(value: 2)
     private var error: Error?
 
-    /// A feed; `live` keeps what a later `update` needs, `base` is the previous live index.
-    init(record: (any BuildRecord)?, live: Bool = false, base: SearchIndexBuilder? = nil) {
+    /// A feed; `live` keeps what a later `update` needs, `base` is the previous live index;
+    /// `expected`: how many documents will come, when known.
+    init(record: (any BuildRecord)?, live: Bool = false, base: SearchIndexBuilder? = nil, expected: Int = 0) {
         self.record = record
         self.live = live
         self.base = live ? base : nil
+        index.expectedDocuments = expected
     }
 
     func addCollection(_ info: SearchCollectionInfo) {

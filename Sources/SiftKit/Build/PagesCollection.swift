@@ -19,6 +19,9 @@ struct PagesCollection {
         records.append(SearchRecord(item: "\(Self.name)/\(slug)", key: key.finalize(), digest: SearchIndexBuilder.digest(document)))
     }
 
+    /// How many pages it holds.
+    var count: Int { records.count }
+
     /// Declares the collection and hands its records to the index, when there are any.
     func feed(_ feed: IndexFeed) {
         guard !records.isEmpty else { return }

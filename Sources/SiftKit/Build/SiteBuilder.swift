@@ -219,8 +219,8 @@ public struct SiteBuilder: Sendable {
     private func renderCollections(_ site: Site, renderer: PageRenderer, target: BuildTarget, report: inout Report,
                                    sitemap: inout [String], errors: inout [SiftError], pages: PagesCollection) throws -> SearchIndexBuilder {
         let live = target.session != nil
-        let feed = IndexFeed(record: target.next, live: live, base: target.session?.previous?.takeIndex())
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
+        let feed = IndexFeed(record: target.next, live: live, base: target.session?.previous?.takeIndex(), expected: totalItems + pages.count)
         var itemsDone = 0
         var baseHasher = StableHasher()
         baseHasher.combine(DiskCache.format)

@@ -73,8 +73,23 @@ public struct SearchDigest: Sendable {
     var wordCounts: [UInt8] = []
     /// How many word pieces the body has: its length, for the score.
     var bodyWords: Int = 0
-    /// The document's excerpt entry, as `SearchDocument.excerptText`.
+    /// The document's excerpt entry, as `SearchDocument.excerptText`; empty when `storedExcerpt` holds it.
     var excerptText: [String] = []
+    /// The excerpt entry of a digest read from the last build's cache, left there: read again
+    /// only if its text file is written again, as an incremental build links most of them.
+    var storedExcerpt: StoredExcerpt?
+
+    /// The excerpt entry's UTF-8 bytes, which size the text files.
+    var excerptBytes: Int { storedExcerpt?.bytes ?? excerptText.reduce(0) { $0 + $1.utf8.count } }
+
+    /// The excerpt entry, read from where it is stored if it is.
+    func excerpt() throws -> [String] { try storedExcerpt?.read() ?? excerptText }
+}
+
+/// An excerpt entry kept in a file: its size, and how to read it.
+struct StoredExcerpt: Sendable {
+    var bytes: Int
+    var read: @Sendable () throws -> [String]
 }
 
 extension SearchDigest {

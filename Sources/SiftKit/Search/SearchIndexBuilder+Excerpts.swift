@@ -16,18 +16,18 @@ extension SearchIndexBuilder {
     /// entries each, in groups of `perGroup` files named by the group's hash; nil when no
     /// document has text. With the documents' search keys, a file `reuse` finds as the last build
     /// left it is linked there under its new name and left out of `files`.
-    static func textFiles(_ documents: [SearchDigest], keys: [UInt64]? = nil, reuse: TextFileReuse? = nil) -> TextFiles? {
-        var bytes = 0
-        for d in documents { for part in d.excerptText { bytes += part.utf8.count } }
+    static func textFiles(_ documents: [SearchDigest], keys: [UInt64]? = nil, reuse: TextFileReuse? = nil) throws -> TextFiles? {
+        let bytes = documents.reduce(0) { $0 + $1.excerptBytes }
         guard bytes > 0 else { return nil }
         let perFile = max(1, min(documents.count, textFileTarget * documents.count / bytes))
         let starts = Array(stride(from: 0, to: documents.count, by: perFile))
+        let failures = ErrorBox()
         func render(_ start: Int) -> [UInt8] {
             var j = JSONWriter()
             j.raw("[")
             for d in start..<min(start + perFile, documents.count) {
                 if d > start { j.raw(",") }
-                j.strings(documents[d].excerptText)
+                do { j.strings(try documents[d].excerpt()) } catch { failures.set(error) }
             }
             j.raw("]\n")
             return Array(j.out.utf8)
@@ -59,6 +59,7 @@ extension SearchIndexBuilder {
             if let key = made[n].key, let reuse { reuse.wrote(name, key, made[n].hash, group) }
             return bytes
         }
+        if let error = failures.error { throw error }
         let files = zip(made.indices, written).compactMap { n, bytes in bytes.map { (IndexFormat.textFileName(n), $0) } }
         return TextFiles(perFile: perFile, perGroup: perGroup, files: files, groups: groups)
     }

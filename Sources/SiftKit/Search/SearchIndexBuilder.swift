@@ -29,6 +29,9 @@ public struct SearchIndexBuilder {
     public var unionFanOut = ShardWriter.unionFanOut
     /// Tables of every collection stay in manifest.json up to this many bytes in all.
     public var inlineDocsLimit = 512 * 1024
+    /// How many documents will be added in all, when known (0: unknown): the word tables then
+    /// make room for them once instead of doubling.
+    var expectedDocuments = 0
 
     /// Creates an empty builder with the default sharding threshold (192 KB of word entries).
     public init() {
@@ -86,9 +89,9 @@ public struct SearchIndexBuilder {
         let first = Int32(docs.count)
         let batch = pending
         let tables = self.tables
-        let parts = UInt64(tables.count)
+        let parts = UInt64(tables.count), expected = expectedDocuments
         _ = ParallelMap.map(Array(tables.indices)) { p in
-            tables[p].merge(batch, first: first, part: UInt64(p), parts: parts)
+            tables[p].merge(batch, first: first, part: UInt64(p), parts: parts, expected: expected)
         }
         docs += pending.map(\.withoutWords)
         pending.removeAll(keepingCapacity: true)
@@ -107,7 +110,7 @@ public struct SearchIndexBuilder {
     mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
         // Text files are named by their group's hash, not `files`: an entry each there would weigh
         // on every first query (docs/search-index.md, "Text files").
-        let rendered = render(baseURL: baseURL)
+        let rendered = try render(baseURL: baseURL)
         let groups = textGroups.enumerated().map { (IndexFormat.textGroupKey($0.offset), ContentHash.hex($0.element)) }
         let texts = rendered.compactMap { file in
             IndexFormat.textFileNumber(file.0).map { n in (IndexFileNames.textPath(n, group: groups[n / textsPerGroup].1), file.1) }
@@ -157,7 +160,7 @@ public struct SearchIndexBuilder {
     }
 
     /// The index files by name, in a fixed order.
-    mutating func render(baseURL: String) -> [(String, [UInt8])] {
+    mutating func render(baseURL: String) throws -> [(String, [UInt8])] {
         flush()
         let layout = layout()
         let reusable = live != nil && layout.renumber == nil
@@ -169,7 +172,7 @@ public struct SearchIndexBuilder {
         m.key("base"); m.string(Self.normalizedBase(baseURL))
         let order = Array(layout.members.joined())
         let keys = live.map(\.keys) ?? textKeys
-        let texts = Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, reuse: textReuse)
+        let texts = try Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, reuse: textReuse)
         textGroups = texts?.groups ?? []
         textsPerGroup = texts?.perGroup ?? 1
         if let texts { m.raw(",\"texts\":\(texts.perFile),\"textGroup\":\(texts.perGroup)") }

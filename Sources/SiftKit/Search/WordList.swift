@@ -82,6 +82,8 @@ struct WordList {
         var part = Part()
         part.encoded.reserveCapacity(t.count)
         let postings = t.postings()
+        // What a table that is not kept needs from here on is in `postings`.
+        if !t.keepsPairs || renumber != nil { t.pairs = [] }
         for w in 0..<t.count {
             var ids = postings.all[w], often = postings.often[w], lead = postings.lead[w]
             if let renumber {

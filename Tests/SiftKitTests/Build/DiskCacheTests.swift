@@ -38,3 +38,25 @@ import Testing
     #expect(try Data(contentsOf: DiskCache.digestsFile(in: site.root)) == incremental)
     #expect(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: SiftCLI.version) != nil)
 }
+
+/// A digest read from the last build's cache leaves its excerpt entry in the file: an incremental
+/// build links the text files of unchanged documents, so holding every entry (most of a 100k
+/// build's memory) bought nothing. Read when asked, it is the entry the build wrote; a file cut
+/// short under it is an error, never a trap or an empty entry.
+@Test func aCachedDigestReadsItsExcerptOnlyWhenAsked() throws {
+    let site = try TestSite(["Content/notes/notes.txt": "Alpha\nBeta\n",
+                             "Content/notes/alpha.md": "Before the heading.\n\n## Harbor\n\nAlpha's harbor text.\n"])
+    defer { site.delete() }
+    #expect(site.build().status == 0)
+    let cache = try #require(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: SiftCLI.version))
+    let (item, entry) = try #require(cache.digestIndex.first { $0.key.hasSuffix("alpha") })
+    let digest = try #require(cache.digest(item, key: entry.key))
+    #expect(digest.excerptText.isEmpty && digest.storedExcerpt != nil)
+    let excerpt = try digest.excerpt()
+    #expect(excerpt.contains("Alpha's harbor text.") && excerpt.contains("Harbor"), "\(excerpt)")
+    #expect(digest.excerptBytes == excerpt.reduce(0) { $0 + $1.utf8.count })
+    let handle = try FileHandle(forWritingTo: DiskCache.digestsFile(in: site.root))
+    try handle.truncate(atOffset: UInt64(entry.range.upperBound - 4))
+    try handle.close()
+    #expect(throws: SiftError.self) { try digest.excerpt() }
+}

@@ -138,7 +138,7 @@ private struct SelfPartials: PartialResolver {
         builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "item", title: "item", url: "c/item/",
                                                              fields: [("title", "item")], body: body)))
         var files: [String: Any] = [:]
-        for (file, bytes) in builder.render(baseURL: "/") { files[file] = try JSONSerialization.jsonObject(with: Data(bytes)) }
+        for (file, bytes) in try builder.render(baseURL: "/") { files[file] = try JSONSerialization.jsonObject(with: Data(bytes)) }
         let index = try SearchIndex(parsedFiles: files)
         let tokens = Fold.fold(body).unicodeScalars.split(whereSeparator: IndexFormat.isSpaceScalar)
         for token in tokens where token.count >= 3 {

@@ -103,7 +103,7 @@ import Testing
 
 /// Pages of a few KB of text get a text file each: a first screen's excerpts read no
 /// neighbour's text (at 8 KB a file, two such pages shared one, half of each read wasted).
-@Test func pagesOfAFewKilobytesGetATextFileEach() {
+@Test func pagesOfAFewKilobytesGetATextFileEach() throws {
     let page = String(repeating: "Harbor lights over the volcano. ", count: 120)
     let documents = (0..<6).map { n in
         SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "p\(n)", title: "P\(n)", url: "c/p\(n)/",
@@ -113,7 +113,7 @@ import Testing
         d.excerptText = [page]
         return d
     }
-    let texts = SearchIndexBuilder.textFiles(documents)
+    let texts = try SearchIndexBuilder.textFiles(documents)
     #expect(page.utf8.count == 3_840)
     #expect(texts?.perFile == 1)
     #expect(texts?.files.filter { IndexFormat.isTextFileName($0.0) }.count == 6)

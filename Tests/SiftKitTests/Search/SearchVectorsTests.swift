@@ -190,7 +190,7 @@ enum UnionCorpus {
     var live = UnionCorpus.builder(unionFanOut: 0)
     var keys = docs.indices.map { UInt64($0) }
     for (d, k) in zip(docs, keys) { live.add(SearchIndexBuilder.digest(d), key: k) }
-    _ = live.render(baseURL: "/")
+    _ = try live.render(baseURL: "/")
     var rng = SeededRNG(state: 0x11FE)
     for step in 0..<6 {
         for _ in 0..<3 {
@@ -206,7 +206,7 @@ enum UnionCorpus {
         #expect(updated)
         var fresh = UnionCorpus.builder(unionFanOut: 0)
         for d in docs { fresh.add(SearchIndexBuilder.digest(d)) }
-        let got = live.render(baseURL: "/"), want = fresh.render(baseURL: "/")
+        let got = try live.render(baseURL: "/"), want = try fresh.render(baseURL: "/")
         #expect(got.map(\.0) == want.map(\.0), "step \(step)")
         #expect(got.contains { $0.0.hasPrefix("union-") })
         for (a, b) in zip(got, want) where a.1 != b.1 { Issue.record("step \(step): \(a.0) differs from a fresh build") }
