@@ -7,6 +7,7 @@ protocol BuildRecord: AnyObject, Sendable {
     func setPage(_ path: String, _ key: UInt64)
     /// An item's digest, if its search inputs had this key.
     func digest(_ item: String, key: UInt64) -> SearchDigest?
-    /// Records digests in the order they are added to the index.
-    func appendDigests(_ records: [SearchRecord]) throws
+    /// Records digests in the order they are added to the index; returns them as the index
+    /// should keep them (a record on disk may keep their excerpt entries, `StoredExcerpt`).
+    func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord]
 }

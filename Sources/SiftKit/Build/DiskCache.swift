@@ -24,16 +24,22 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     private var previousDigests: Int32 = -1
     private(set) var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
 
-    /// This build's digest file while it is being written.
+    /// This build's digest file while it is being written, the bytes written so far, and the
+    /// file opened again for reading the excerpt entries it keeps.
     private var digestFD: Int32 = -1
     private var digestTemp = ""
+    private var written = 0
+    private var digestsWritten: Int32 = -1
 
     init(output: String, version: String) {
         self.output = output
         self.version = version
     }
 
-    deinit { if previousDigests >= 0 { close(previousDigests) } }
+    deinit {
+        if previousDigests >= 0 { close(previousDigests) }
+        if digestsWritten >= 0 { close(digestsWritten) }
+    }
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
@@ -47,16 +53,20 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         guard var digest = SearchDigest(readingAllButExcerpt: &r) else { return nil }
         let start = r.offset
         guard let excerptBytes = r.skipStrings(), r.atEnd else { return nil }
-        let range = entry.range.lowerBound + start..<entry.range.upperBound
-        digest.storedExcerpt = StoredExcerpt(bytes: excerptBytes) { [self] in
-            guard let bytes = Self.read(previousDigests, range) else {
-                throw SiftError("cannot read the last build's search digests in .sift-cache/: \(FileSystem.errorText())", at: nil)
+        digest.storedExcerpt = Self.excerpt(at: entry.range.lowerBound + start..<entry.range.upperBound, bytes: excerptBytes, in: previousDigests)
+        return digest
+    }
+
+    /// An excerpt entry left in a digest file (kept open while the build lasts).
+    private static func excerpt(at range: Range<Int>, bytes: Int, in fd: Int32) -> StoredExcerpt {
+        StoredExcerpt(bytes: bytes) {
+            guard let bytes = read(fd, range) else {
+                throw SiftError("cannot read the search digests in .sift-cache/: \(FileSystem.errorText())", at: nil)
             }
             var r = BinaryReader(bytes: bytes)
-            guard let text = r.strings(), r.atEnd else { throw SiftError("the last build's search digests in .sift-cache/ changed during the build", at: nil) }
+            guard let text = r.strings(), r.atEnd else { throw SiftError("the search digests in .sift-cache/ changed during the build", at: nil) }
             return text
         }
-        return digest
     }
 
     static func folder(in site: URL) -> URL { site.appendingPathComponent(".sift-cache") }
@@ -135,7 +145,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         try FileSystem.makeDirectory(Self.folder(in: site).path)
         digestTemp = Self.digestsFile(in: site).path + ".tmp-\(getpid())"
         digestFD = open(digestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard digestFD >= 0 else { throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil) }
+        digestsWritten = digestFD >= 0 ? open(digestTemp, O_RDONLY | O_CLOEXEC) : -1
+        guard digestFD >= 0, digestsWritten >= 0 else { throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil) }
         var w = BinaryWriter()
         header(&w)
         try append(w.bytes)
@@ -145,11 +156,14 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// it lies (runs of them in one piece) instead of encoded again.
     var previous: DiskCache?
 
-    func appendDigests(_ records: [SearchRecord]) throws {
-        guard digestFD >= 0 else { return }
+    /// The records, each new one's excerpt entry left in this build's file, where the text files
+    /// read it (a clean 100k build held 385 MB of them until the index was written).
+    func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord] {
+        guard digestFD >= 0 else { return records }
         var w = BinaryWriter()
         var copy: Range<Int>?
-        for r in records {
+        var kept = records
+        for (k, r) in records.enumerated() {
             if let previous, let entry = previous.digestIndex[r.item], entry.key == r.key {
                 let start = entry.range.lowerBound - 24 - r.item.utf8.count
                 if let run = copy, run.upperBound == start {
@@ -171,9 +185,16 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             digest.write(to: &record)
             w.u64(UInt64(record.bytes.count))
             w.bytes += record.bytes
+            if !digest.excerptText.isEmpty {
+                // The entry ends the record: its count, then each string's length and bytes.
+                let end = written + w.bytes.count, size = digest.excerptText.reduce(8) { $0 + 8 + $1.utf8.count }
+                kept[k].digest.excerptText = []
+                kept[k].digest.storedExcerpt = Self.excerpt(at: end - size..<end, bytes: digest.excerptBytes, in: digestsWritten)
+            }
         }
         try append(w.bytes)
         if let run = copy, let previous { try append(copying: run, from: previous) }
+        return kept
     }
 
     /// Appends bytes of the last build's digest file, a megabyte at a time.
@@ -201,6 +222,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
                 done += n
             }
         }
+        written += bytes.count
     }
 
     /// Writes the page keys and puts both files in place (temporary files renamed over the old ones).

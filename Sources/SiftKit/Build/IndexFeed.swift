@@ -42,12 +42,13 @@ final class IndexFeed: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             guard error == nil else { return }
+            var records = records
+            do { if let record { records = try record.appendDigests(records) } } catch { self.error = error; return }
             if base != nil {
                 if self.records.isEmpty { self.records = records } else { self.records += records }
             } else {
                 for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest, textKey: r.key) }
             }
-            do { try record?.appendDigests(records) } catch { self.error = error }
         }
     }
 

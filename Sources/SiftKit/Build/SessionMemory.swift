@@ -86,9 +86,10 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
         return entry.digest
     }
 
-    func appendDigests(_ records: [SearchRecord]) throws {
+    func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord] {
         lock.lock(); defer { lock.unlock() }
         for r in records where digests[r.item]?.key != r.key { digests[r.item] = (r.key, r.digest) }
+        return records
     }
 
     func item(_ key: String) -> ItemMemo? { lock.lock(); defer { lock.unlock() }; return items[key] }

@@ -60,3 +60,27 @@ import Testing
     try handle.close()
     #expect(throws: SiftError.self) { try digest.excerpt() }
 }
+
+/// A digest recorded by this build comes back with its excerpt entry left in the file being
+/// written: a clean build holds no document's text until its text file is written.
+@Test func aRecordedDigestKeepsItsExcerptInTheFileBeingWritten() throws {
+    let site = try TestSite([:])
+    defer { site.delete() }
+    let cache = DiskCache(output: "/out", version: "test")
+    try cache.beginDigests(site: site.root)
+    defer { cache.discard() }
+    var documents = ["Harbor", "Volcano", "Café"].map { title in
+        var d = SearchDocument(collection: "c", slug: title.lowercased(), title: title, url: "c/\(title)/", fields: [("title", title)], body: "Body of \(title).")
+        d.excerptText = ["Lead of \(title).", "h", title, "Section of \(title) ✓"]
+        return d
+    }
+    documents.append(SearchDocument(collection: "c", slug: "bare", title: "Bare", url: "c/bare/", fields: [("title", "Bare")]))
+    let records = documents.enumerated().map { SearchRecord(item: "c/\($0.element.slug)", key: UInt64($0.offset), digest: SearchIndexBuilder.digest($0.element)) }
+    let kept = try cache.appendDigests(Array(records[..<2])) + cache.appendDigests(Array(records[2...]))
+    for (record, original) in zip(kept, documents) {
+        #expect(record.digest.excerptText.isEmpty)
+        #expect((record.digest.storedExcerpt == nil) == original.excerptText.isEmpty)
+        #expect(try record.digest.excerpt() == original.excerptText)
+        #expect(record.digest.excerptBytes == original.excerptText.reduce(0) { $0 + $1.utf8.count })
+    }
+}
