@@ -64,6 +64,8 @@ export class Keyboard {
       if (previous.role) previous.setAttribute("aria-selected", "false");
     }
     this.selected = Math.max(-1, Math.min(rows.length - 1, this.selected + step));
+    // The text the selection was made with (SiftSearch.show keeps it for that text's answer).
+    this.query = this.input.value;
     const row = rows[this.selected];
     // At the last row shown, the next ones are asked for.
     if (this.selected == rows.length - 1) this.onLastRow?.();

@@ -224,24 +224,26 @@ export class SiftSearch {
     if (this.listResults && (query || scope != "All" || this.chosen())) this.listResults.showResults(true);
     this.index = await loading;
     await this.showScopes();
-    // Field matches at once; the whole answer when the body shards arrive, the row selected meanwhile kept.
+    // Field matches at once; the whole answer when the body shards arrive.
     // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
     const { filters, sort, facetBar } = this;
     const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: !!facetBar };
     for (let now = true; run == this.runs; now = false) {
       const answer = await this.index.search(query, { ...options, now });
-      if (run == this.runs && this.active) this.show(answer, { keepShown: more, again: !now });
+      if (run == this.runs && this.active) this.show(answer, { keepShown: more });
       if (!answer.partial) break;
     }
     await this.facetsShown;
     if (remember) this.remember();
   }
 
-  show({ query, scope, total, results, scopeCounts, facets, partial }, { keepShown, again }) {
+  show({ query, scope, total, results, scopeCounts, facets, partial }, { keepShown }) {
     const filtering = query || scope != "All" || this.chosen(), { keyboard } = this;
-    // `again`: the whole answer after a partial one, which keeps the row selected wherever it now
-    // stands (body matches may rank above it); `keepShown`: more rows below those shown.
-    const href = (row) => (row?.querySelector("a") ?? row)?.href, selected = again && href(keyboard.rows[keyboard.selected]);
+    // A row selected with this query typed stays selected wherever the answer puts it, found by
+    // its page (its link's ?mark= may be the last query's): ↓ may come before the answer (the
+    // last one's rows shown), or during a partial one (body matches may rank above it).
+    // `keepShown`: more rows below those shown.
+    const page = (row) => (row?.querySelector("a") ?? row)?.pathname, selected = keyboard.query == query && page(keyboard.rows[keyboard.selected]);
     if (!keepShown) keyboard.deselect();
     this.scopeBar.showCounts(scopeCounts);
     this.facetBar?.showCounts(facets);
@@ -257,7 +259,7 @@ export class SiftSearch {
     // Each result's link carries the query to the page it opens, which marks its terms (sift-marks.js),
     // however it is opened: a click, a new tab, a copied link.
     if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", marked(link.getAttribute("href"), query));
-    if (selected && !keepShown) keyboard.move(1 + keyboard.rows.findIndex((row) => href(row) == selected));
+    if (selected && !keepShown) keyboard.move(1 + keyboard.rows.findIndex((row) => page(row) == selected));
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);
