@@ -80,7 +80,8 @@ extension BinaryReader {
 }
 
 extension SearchDigest {
-    /// Encodes every stored property; a change to SearchDigest must change this and `DiskCache.format`.
+    /// Encodes every stored property (`excerptText` as it is: a stored excerpt is read into it
+    /// first); a change to SearchDigest must change this and `DiskCache.format`.
     func write(to w: inout BinaryWriter) {
         w.string(collection); w.string(slug); w.string(title); w.string(url)
         w.u64(scope == nil ? 0 : 1); w.string(scope ?? "")

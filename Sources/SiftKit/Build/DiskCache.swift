@@ -53,14 +53,15 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         guard var digest = SearchDigest(readingAllButExcerpt: &r) else { return nil }
         let start = r.offset
         guard let excerptBytes = r.skipStrings(), r.atEnd else { return nil }
-        digest.storedExcerpt = Self.excerpt(at: entry.range.lowerBound + start..<entry.range.upperBound, bytes: excerptBytes, in: previousDigests)
+        digest.storedExcerpt = excerpt(at: entry.range.lowerBound + start..<entry.range.upperBound, bytes: excerptBytes, inThisBuildsFile: false)
         return digest
     }
 
-    /// An excerpt entry left in a digest file (kept open while the build lasts).
-    private static func excerpt(at range: Range<Int>, bytes: Int, in fd: Int32) -> StoredExcerpt {
-        StoredExcerpt(bytes: bytes) {
-            guard let bytes = read(fd, range) else {
+    /// An excerpt entry left in the last build's digest file or this build's; it keeps the cache,
+    /// and so the file, open.
+    private func excerpt(at range: Range<Int>, bytes: Int, inThisBuildsFile: Bool) -> StoredExcerpt {
+        StoredExcerpt(bytes: bytes) { [self] in
+            guard let bytes = Self.read(inThisBuildsFile ? digestsWritten : previousDigests, range) else {
                 throw SiftError("cannot read the search digests in .sift-cache/: \(FileSystem.errorText())", at: nil)
             }
             var r = BinaryReader(bytes: bytes)
@@ -189,7 +190,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
                 // The entry ends the record: its count, then each string's length and bytes.
                 let end = written + w.bytes.count, size = digest.excerptText.reduce(8) { $0 + 8 + $1.utf8.count }
                 kept[k].digest.excerptText = []
-                kept[k].digest.storedExcerpt = Self.excerpt(at: end - size..<end, bytes: digest.excerptBytes, in: digestsWritten)
+                kept[k].digest.storedExcerpt = excerpt(at: end - size..<end, bytes: digest.excerptBytes, inThisBuildsFile: true)
             }
         }
         try append(w.bytes)

@@ -75,8 +75,8 @@ public struct SearchDigest: Sendable {
     var bodyWords: Int = 0
     /// The document's excerpt entry, as `SearchDocument.excerptText`; empty when `storedExcerpt` holds it.
     var excerptText: [String] = []
-    /// The excerpt entry of a digest read from the last build's cache, left there: read again
-    /// only if its text file is written again, as an incremental build links most of them.
+    /// The excerpt entry left in a digest file of .sift-cache (the last build's, or the one this
+    /// build writes): read when its text file is written, which an incremental build mostly links.
     var storedExcerpt: StoredExcerpt?
 
     /// The excerpt entry's UTF-8 bytes, which size the text files.
