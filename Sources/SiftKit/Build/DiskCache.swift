@@ -158,7 +158,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     var previous: DiskCache?
 
     /// The records, each new one's excerpt entry left in this build's file, where the text files
-    /// read it (a clean 100k build held 385 MB of them until the index was written).
+    /// read it: a clean build held every document's text until the index was written.
     func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord] {
         guard digestFD >= 0 else { return records }
         var w = BinaryWriter()

@@ -52,8 +52,8 @@ final class WordTable: @unchecked Sendable {
     }
 
     /// The pairs to make room for: with the number of documents to come, as many as they make at
-    /// the rate so far and a tenth more (doubling, a 100k build's table had room for 20.8 million
-    /// pairs and held 15.8); never less than a quarter more than there was, nor than `needed`, so a
+    /// the rate so far and a tenth more (doubling left up to half the room unused, in the largest
+    /// arrays of a build); never less than a quarter more than there was, nor than `needed`, so a
     /// growing table is not copied at every batch (reserving exactly was quadratic in the site's size).
     static func capacity(needed: Int, had: Int, documents: Int, expected: Int) -> Int {
         let projected = expected > documents ? (needed + needed / 10) * expected / max(1, documents) : had * 2
