@@ -219,7 +219,8 @@ export class SiftSearch {
     if (!more) this.rowLimit = ROWS;
     this.start();
     this.update();
-    this.urlState.saveSoon();
+    // A search worth remembering is kept at once: Cancel may come before its answer.
+    remember ? this.remember() : this.urlState.saveSoon();
     const loading = this.loadIndex();
     if (this.listResults && (query || scope != "All" || this.chosen())) this.listResults.showResults(true);
     this.index = await loading;
@@ -234,7 +235,6 @@ export class SiftSearch {
       if (!answer.partial) break;
     }
     await this.facetsShown;
-    if (remember) this.remember();
   }
 
   show({ query, scope, total, results, scopeCounts, facets, partial }, { keepShown }) {
