@@ -23,6 +23,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// The previous build's digests: the open file and where each item's record lies.
     private var previousDigests: Int32 = -1
     private(set) var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
+    /// The items of the previous build's digests in the order it indexed them.
+    private(set) var digestOrder: [String] = []
 
     /// This build's digest file while it is being written, the bytes written so far, and the
     /// file opened again for reading the excerpt entries it keeps.
@@ -136,6 +138,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             var record = BinaryReader(bytes: recordHead)
             guard let item = record.string(), let key = record.u64() else { return false }
             digestIndex[item] = (key, offset + 8 + 16 + nameLength..<offset + 8 + recordLength)
+            digestOrder.append(item)
             offset += 8 + recordLength
         }
         return true

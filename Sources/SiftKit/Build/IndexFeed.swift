@@ -8,7 +8,7 @@ import Foundation
 /// instead when only some documents changed: their words leave and enter the word tables,
 /// and the render recomputes only the words they touched.
 final class IndexFeed: @unchecked Sendable {
-    private var index = SearchIndexBuilder()
+    private var index: SearchIndexBuilder
     /// Where this build's digests are recorded for the next build.
     private let record: (any BuildRecord)?
     private let live: Bool
@@ -19,14 +19,19 @@ final class IndexFeed: @unchecked Sendable {
     /// At most two chunks wait, which bounds the digests held.
     private let slots = DispatchSemaphore(value: 2)
     private var error: Error?
+    /// Which of the last build's shards an incremental `sift build` keeps, told of every record.
+    private let reuse: ShardReuse?
 
     /// A feed; `live` keeps what a later `update` needs, `base` is the previous live index;
-    /// `expected`: how many documents will come, when known.
-    init(record: (any BuildRecord)?, live: Bool = false, base: SearchIndexBuilder? = nil, expected: Int = 0) {
+    /// `expected`: how many documents will come, when known; `reuse`: the last build's shards.
+    init(record: (any BuildRecord)?, live: Bool = false, base: SearchIndexBuilder? = nil, expected: Int = 0, reuse: ShardReuse? = nil,
+         index: SearchIndexBuilder = SearchIndexBuilder()) {
         self.record = record
         self.live = live
         self.base = live ? base : nil
-        index.expectedDocuments = expected
+        self.reuse = live ? nil : reuse
+        self.index = index
+        self.index.expectedDocuments = expected
     }
 
     func addCollection(_ info: SearchCollectionInfo) {
@@ -42,6 +47,7 @@ final class IndexFeed: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             guard error == nil else { return }
+            reuse?.note(records)
             var records = records
             do { if let record { records = try record.appendDigests(records) } } catch { self.error = error; return }
             if base != nil {

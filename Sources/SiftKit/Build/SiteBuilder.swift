@@ -21,6 +21,9 @@ public struct SiteBuilder: Sendable {
         public var version = ""
         /// `--precompress`: `.gz` and `.br` beside every text file over 1 KB; nil leaves it to site.yml.
         public var precompress: Bool?
+        /// The search index's sharding (threshold and shard target, in bytes of word entries), for
+        /// tests that need a small site sharded; nil: the defaults.
+        var indexSharding: (threshold: Int, target: Int)?
 
         /// Options for a site folder.
         public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
@@ -220,7 +223,11 @@ public struct SiteBuilder: Sendable {
                                    sitemap: inout [String], errors: inout [SiftError], pages: PagesCollection) throws -> SearchIndexBuilder {
         let live = target.session != nil
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
-        let feed = IndexFeed(record: target.next, live: live, base: target.session?.previous?.takeIndex(), expected: totalItems + pages.count)
+        let previous = (target.next as? DiskCache)?.previous
+        let reuse = previous.map(ShardReuse.init)
+        let builder = options.indexSharding.map { SearchIndexBuilder(shardThreshold: $0.threshold, shardTarget: $0.target) } ?? SearchIndexBuilder()
+        let feed = IndexFeed(record: target.next, live: live, base: target.session?.previous?.takeIndex(), expected: totalItems + pages.count,
+                             reuse: reuse, index: builder)
         var itemsDone = 0
         var baseHasher = StableHasher()
         baseHasher.combine(DiskCache.format)
@@ -242,7 +249,13 @@ public struct SiteBuilder: Sendable {
             report.pages += c.items.count
         }
         pages.feed(feed)
-        return try feed.finish()
+        var index = try feed.finish()
+        if let reuse {
+            let search = outputURL.appendingPathComponent("search"), writer = target.writer
+            index.shardReuse = ShardFileReuse(last: { reuse.lastFiles(search: search, bounds: $0) },
+                                              link: { writer.linkFromPrevious("search/" + $0) })
+        }
+        return index
     }
 
     /// The index's text files as pages are: kept from the last build when the key of the

@@ -85,3 +85,13 @@ struct TextFileReuse: Sendable {
     /// Told the name, documents' key, hash and group's hash of each text file this build has.
     var wrote: @Sendable (_ name: String, _ key: UInt64, _ hash: UInt64, _ group: UInt64) -> Void
 }
+
+/// What an incremental build keeps of the last build's shard and union files (`ShardReuse`).
+struct ShardFileReuse: Sendable {
+    /// Given this render's bounds: the buckets whose shards are laid out again, and every shard
+    /// and union file of the last build by name with its hash, when it was cut at the same bounds
+    /// and the others may be kept; nil: every shard afresh.
+    var last: @Sendable (_ bounds: [Int]) -> (touching: Set<Int32>, hashes: [String: String])?
+    /// Links the last build's file at a path under search/ into this build's output; false when it cannot.
+    var link: @Sendable (_ path: String) -> Bool
+}

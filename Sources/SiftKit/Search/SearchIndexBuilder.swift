@@ -17,6 +17,10 @@ public struct SearchIndexBuilder {
     /// Keeps the last build's text files of unchanged documents, which are then neither
     /// rendered nor saved.
     var textReuse: TextFileReuse?
+    /// Keeps the last build's shards that no changed word is filed in (an incremental build's).
+    var shardReuse: ShardFileReuse?
+    /// The shard and union files this render keeps from the last build, by name, with their hashes.
+    private var keptShards: [String: String] = [:]
     /// The hashes of the last render's groups of text files, which name them.
     private var textGroups: [UInt64] = []
     private var textsPerGroup = 1
@@ -115,7 +119,15 @@ public struct SearchIndexBuilder {
         let texts = rendered.compactMap { file in
             IndexFormat.textFileNumber(file.0).map { n in (IndexFileNames.textPath(n, group: groups[n / textsPerGroup].1), file.1) }
         }
-        let files = IndexFileNames.named(rendered.filter { !IndexFormat.isTextFileName($0.0) }, hashes: groups) + texts
+        let kept = keptShards.sorted { $0.key < $1.key }
+        let files = IndexFileNames.named(rendered.filter { !IndexFormat.isTextFileName($0.0) }, hashes: groups + kept.map { ($0.key, $0.value) }) + texts
+        // A kept file shares its path with any file of the same bytes this render wrote.
+        let paths = Set(files.map(\.0))
+        for path in Set(kept.map { IndexFileNames.path($0.key, hash: $0.value) }) where !paths.contains(path) {
+            guard shardReuse?.link(path) == true else {
+                throw SiftError("cannot keep search/\(path) of the last build: \(FileSystem.errorText())", at: nil)
+            }
+        }
         let failures = ErrorBox()
         _ = ParallelMap.map(files) { file in
             do { try save(file.0, file.1) } catch { failures.set(error) }
@@ -162,6 +174,7 @@ public struct SearchIndexBuilder {
     /// The index files by name, in a fixed order.
     mutating func render(baseURL: String) throws -> [(String, [UInt8])] {
         flush()
+        keptShards = [:]
         let layout = layout()
         let reusable = live != nil && layout.renumber == nil
         let words = WordList(tables: tables, renumber: layout.renumber)
@@ -198,11 +211,19 @@ public struct SearchIndexBuilder {
         let shards: ShardWriter.Files
         if reusable, let cache = live!.shards, cache.bounds == bounds, let touched = words.touchedBuckets {
             shards = writer.files(rank: ranked, touching: touched, previous: cache.files)
+        } else if live == nil, let last = shardReuse?.last(bounds) {
+            // A shard kept is linked, never read: what stands in for its bytes is left out below.
+            let count = bounds.count + 1
+            let stand = ShardWriter.Files(shards: (0..<count).map { (IndexFormat.shardFileName($0), []) }, unions: Array(repeating: [], count: count))
+            shards = writer.files(touching: last.touching, previous: stand)
+            for (s, laidOut) in writer.laidOut(touching: last.touching).enumerated() where !laidOut {
+                for name in [IndexFormat.shardFileName(s), IndexFormat.unionFileName(s)] { keptShards[name] = last.hashes[name] }
+            }
         } else {
             shards = writer.files(rank: ranked)
         }
         if live != nil { live!.shards = (bounds, shards) }
-        files += shards.shards
+        files += shards.shards.filter { keptShards[$0.0] == nil }
         for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
         return files
     }

@@ -26,21 +26,29 @@ struct ShardWriter {
         var shardOf = [Int32](repeating: 0, count: IndexFormat.buckets)
         for b in 0..<IndexFormat.buckets { shardOf[b] = Int32(IndexFormat.shard(ofBucket: b, bounds: bounds)) }
         var redo = [Bool](repeating: true, count: count)
-        if let touching, let previous, previous.shards.count == count, previous.unions.count == count {
-            redo = [Bool](repeating: false, count: count)
-            for b in touching { redo[Int(shardOf[Int(b)])] = true }
+        if let touching, let previous, previous.shards.count == count, previous.unions.count == count { redo = laidOut(touching: touching) }
+        // A global rank by bytes makes every shard's order a sort of integers; when most shards
+        // are kept and no rank is known, the few laid out again are sorted by their bytes.
+        var position: [Int32]?
+        if known != nil || redo.allSatisfy({ $0 }) {
+            var byRank = [Int32](repeating: 0, count: words.count)
+            for (r, g) in (known ?? words.inByteOrder(Array(0..<words.count))).enumerated() { byRank[g] = Int32(r) }
+            position = byRank
         }
-        // A global rank by bytes makes every shard's order a sort of integers.
-        let rank = known ?? words.inByteOrder(Array(0..<words.count))
-        var position = [Int32](repeating: 0, count: words.count)
-        for (r, g) in rank.enumerated() { position[g] = Int32(r) }
         let lists = entries(shardOf: shardOf)
         let written = ParallelMap.map(Array(0..<count)) { s -> ((String, [UInt8]), [UInt8]) in
             if !redo[s], let previous { return (previous.shards[s], previous.unions[s]) }
-            let list = lists[s].sorted { position[$0.0] < position[$1.0] }
+            let list = position.map { p in lists[s].sorted { p[$0.0] < p[$1.0] } } ?? lists[s].sorted { words.less($0.0, $1.0) }
             return shard(s, list, shardOf: shardOf)
         }
         return Files(shards: written.map(\.0), unions: written.map(\.1))
+    }
+
+    /// Per shard, whether a bucket of `touching` is in it: the shards `files(touching:previous:)` lays out again.
+    func laidOut(touching: Set<Int32>) -> [Bool] {
+        var redo = [Bool](repeating: false, count: shardCount)
+        for b in touching { redo[IndexFormat.shard(ofBucket: Int(b), bounds: bounds)] = true }
+        return redo
     }
 
     /// Per shard, its entries: (word, true) where the word's bucket files it, (word, false)

@@ -136,20 +136,23 @@ struct WordList {
     /// A word's primary bucket (of its key) and the other buckets of its trigrams at code
     /// point offsets 1 … length−3.
     private static func buckets(_ t: WordTable, _ w: Int) -> (Int32, [Int32]) {
-        t.words.bytes.withUnsafeBufferPointer { all in
-            let word = UnsafeBufferPointer(rebasing: all[t.words.range(of: w)])
-            var starts: [Int] = []
-            codePointStarts(word, into: &starts)
-            let primary = Int32(IndexFormat.bucket(ofKeyBytes: word[0..<starts[min(3, starts.count - 1)]]))
-            var sec: [Int32] = []
-            if starts.count - 1 >= 4 {
-                for i in 1...(starts.count - 4) {
-                    let b = Int32(IndexFormat.bucket(ofKeyBytes: word[starts[i]..<starts[i + 3]]))
-                    if b != primary && !sec.contains(b) { sec.append(b) }
-                }
+        t.words.bytes.withUnsafeBufferPointer { all in buckets(ofWord: UnsafeBufferPointer(rebasing: all[t.words.range(of: w)])) }
+    }
+
+    /// The primary bucket of a word's UTF-8 (of its key) and the other buckets of its trigrams
+    /// at code point offsets 1 … length−3.
+    static func buckets(ofWord word: UnsafeBufferPointer<UInt8>) -> (Int32, [Int32]) {
+        var starts: [Int] = []
+        codePointStarts(word, into: &starts)
+        let primary = Int32(IndexFormat.bucket(ofKeyBytes: word[0..<starts[min(3, starts.count - 1)]]))
+        var sec: [Int32] = []
+        if starts.count - 1 >= 4 {
+            for i in 1...(starts.count - 4) {
+                let b = Int32(IndexFormat.bucket(ofKeyBytes: word[starts[i]..<starts[i + 3]]))
+                if b != primary && !sec.contains(b) { sec.append(b) }
             }
-            return (primary, sec)
         }
+        return (primary, sec)
     }
 
     /// The indices where the code points of a UTF-8 word start, then its end index.

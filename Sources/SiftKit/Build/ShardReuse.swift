@@ -1,0 +1,93 @@
+import Foundation
+
+/// The last build's shard and union files, for an incremental `sift build` to keep the ones an
+/// edit leaves alone (linked from the last output, neither laid out nor written), as `sift serve`
+/// keeps them in memory (`ShardWriter.files(touching:previous:)`).
+///
+/// When the documents are the last build's, in the same order (so every document keeps its
+/// number), a word's postings change only if a changed document held it before or holds it
+/// now; only the shards of the buckets those words are filed under (primary and secondary)
+/// are laid out again. The others are the last build's files, once the words are cut into shards
+/// at the same bounds. Anything else (a document added, removed or
+/// moved, more than `maxChanged` changed, a file of the last output missing) writes every shard.
+final class ShardReuse: @unchecked Sendable {
+    /// Past this many changed documents, every shard is laid out again.
+    static let maxChanged = 256
+
+    private let previous: DiskCache
+    private var position = 0
+    private var changed = 0
+    private var usable = true
+    private var buckets = Set<Int32>()
+
+    init(previous: DiskCache) { self.previous = previous }
+
+    /// Takes a chunk of records in the order the index adds them.
+    func note(_ records: [SearchRecord]) {
+        for r in records where usable {
+            let order = previous.digestOrder
+            guard position < order.count, order[position] == r.item, let last = previous.digestIndex[r.item] else {
+                usable = false
+                return
+            }
+            position += 1
+            if last.key == r.key { continue }
+            changed += 1
+            guard changed <= Self.maxChanged, let before = previous.digest(r.item, key: last.key) else {
+                usable = false
+                return
+            }
+            touch(before, r.digest)
+        }
+    }
+
+    /// The buckets of the words whose postings the change from `before` to `after` changes: those
+    /// it lost, gained, or now holds often or in its lead where it did not, or the other way round.
+    private func touch(_ before: SearchDigest, _ after: SearchDigest) {
+        let old = Self.words(before), new = Self.words(after)
+        var changed: [[UInt8]] = []
+        for (word, flags) in old where new[word] != flags { changed.append(word) }
+        for word in new.keys where old[word] == nil { changed.append(word) }
+        for word in changed {
+            word.withUnsafeBufferPointer { bytes in
+                let (primary, secondary) = WordList.buckets(ofWord: bytes)
+                buckets.insert(primary)
+                buckets.formUnion(secondary)
+            }
+        }
+    }
+
+    /// A digest's words, each with what its postings record of it (often, lead), as the word tables take them.
+    private static func words(_ digest: SearchDigest) -> [[UInt8]: UInt8] {
+        var out: [[UInt8]: UInt8] = [:]
+        out.reserveCapacity(digest.wordEnds.count)
+        var start = 0
+        for (w, end) in digest.wordEnds.enumerated() {
+            let count = w < digest.wordCounts.count ? digest.wordCounts[w] : 0
+            let often: UInt8 = Int(count & 0x7F) >= Score.oftenCount ? 1 : 0
+            let lead: UInt8 = count & CountedWords.lead != 0 ? 2 : 0
+            out[Array(digest.wordBytes[start..<Int(end)])] = often | lead
+            start = Int(end)
+        }
+        return out
+    }
+
+    /// The buckets to lay out again, and the last build's shard and union files (by name, with
+    /// the hash that names them) when the index in `search` (the last output's search/) was cut at
+    /// `bounds`, holds the documents of this build and has each of its files.
+    func lastFiles(search: URL, bounds: [Int]) -> (touching: Set<Int32>, hashes: [String: String])? {
+        guard usable, position == previous.digestOrder.count,
+              let data = FileManager.default.contents(atPath: search.appendingPathComponent(IndexFileNames.manifest).path),
+              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              manifest["bounds"] as? [Int] == bounds, let names = manifest["files"] as? [String: String] else { return nil }
+        var hashes: [String: String] = [:]
+        for s in 0...bounds.count {
+            let shard = IndexFormat.shardFileName(s), union = IndexFormat.unionFileName(s)
+            guard let hash = names[shard] else { return nil }
+            hashes[shard] = hash
+            if let hash = names[union] { hashes[union] = hash }
+        }
+        guard hashes.allSatisfy({ FileManager.default.fileExists(atPath: search.appendingPathComponent(IndexFileNames.path($0.key, hash: $0.value)).path) }) else { return nil }
+        return (buckets, hashes)
+    }
+}
