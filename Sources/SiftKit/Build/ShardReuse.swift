@@ -5,9 +5,9 @@ import Foundation
 /// keeps them in memory (`ShardWriter.files(touching:previous:)`).
 ///
 /// When the documents are the last build's, in the same order (so every document keeps its
-/// number), a word's postings change only if a changed document held it before or holds it
-/// now; only the shards of the buckets those words are filed under (primary and secondary)
-/// are laid out again. The others are the last build's files, once the words are cut into shards
+/// number), a word's postings change only where a changed document lost it, gained it, or holds
+/// it otherwise (often, in its lead) than before; only the shards of the buckets those words are
+/// filed under (primary and secondary) are laid out again. The others are the last build's files, once the words are cut into shards
 /// at the same bounds. Anything else (a document added, removed or
 /// moved, more than `maxChanged` changed, a file of the last output missing) writes every shard.
 final class ShardReuse: @unchecked Sendable {
