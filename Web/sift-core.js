@@ -338,12 +338,11 @@ export class SiftIndex {
     const probe = {};
     const consider = (doc, match, group, distance, words = 0, score) => {
       const title = foldedTitles[doc], last = !all && kept.length >= limit && kept[limit - 1], hit = all ? {} : probe;
-      // A full match with no term in a field is in group 3 (the partial and typo ones come after every
-      // full match): once `limit` are kept, its score alone may place it after the last.
-      if (last && group === 3 && !inFields[doc] && (score = this.score(doc, searched, phrase, 0)) < last.score) return;
       if (group === 3) group = title === phrase ? 0 : !title.startsWith(phrase) ? 3 : isWordAt(title, phrase.length) ? 2 : 1;
-      (hit.doc = doc), (hit.match = match), (hit.group = group), (hit.distance = distance), (hit.words = words), (hit.titleLength = title.length), (hit.score = Infinity);
-      if (last && before(hit, last) > 0) return;
+      // Once `limit` are kept, a hit of a group after the last one's is placed after it; of group 3
+      // with the last in it too (the partial and typo ones come after every full match), by its score alone, unless equal.
+      if (last && (group > last.group || (group === 3 && (score ??= this.score(doc, searched, phrase, inFields[doc])) < last.score))) return;
+      (hit.doc = doc), (hit.match = match), (hit.group = group), (hit.distance = distance), (hit.words = words), (hit.titleLength = title.length);
       hit.score = score ?? this.score(doc, searched, phrase, group < 4 ? inFields[doc] : -1);
       if (all) return kept.push(hit);
       if (last && before(hit, last) > 0) return;

@@ -19,12 +19,17 @@ export class Facets {
       }
       for (const { name, order } of file.sorts) (this.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
     }
-    // For counting in one pass over the matches: per field of at most 31 values, each document's
-    // values as the bits of one number (bit v: the field's value v).
-    this.valueBits = {};
+    // For counting with one step a match: per field of at most 31 values, each document's set of
+    // values as a number (bit v: the field's value v), and the sets there are, numbered.
+    this.valueSets = {};
     for (const name in this.fields) {
-      const members = Object.values(this.fields[name]), bits = members.length < 32 && (this.valueBits[name] = new Int32Array(total));
-      if (bits) members.forEach((member, v) => member.forEach((held, doc) => held && (bits[doc] |= 1 << v)));
+      const members = Object.values(this.fields[name]);
+      if (members.length > 31) continue;
+      const bits = new Int32Array(total);
+      members.forEach((member, v) => member.forEach((held, doc) => held && (bits[doc] |= 1 << v)));
+      const numbers = new Map(), sets = new Int32Array(total);
+      for (let doc = 0; doc < total; doc++) sets[doc] = numbers.get(bits[doc]) ?? numbers.set(bits[doc], numbers.size).size - 1;
+      this.valueSets[name] = { sets, bits: [...numbers.keys()] };
     }
   }
 
@@ -45,11 +50,14 @@ export class Facets {
   counts(matches) {
     const out = {};
     for (const name in this.fields) {
-      const values = Object.keys(this.fields[name]), tally = values.map(() => 0), bits = this.valueBits[name];
+      const values = Object.keys(this.fields[name]), tally = values.map(() => 0), valueSets = this.valueSets[name];
       const passing = this.selected.length ? matches.filter((doc) => this.passes(doc, name)) : matches;
-      // Each bit set, lowest first: m & -m is the lowest, and clz32 its number.
-      if (bits) for (const doc of passing) for (let m = bits[doc]; m; m &= m - 1) tally[31 - Math.clz32(m & -m)]++;
-      else values.forEach((value, v) => (tally[v] = passing.filter((doc) => this.fields[name][value][doc]).length));
+      if (valueSets) {
+        const { sets, bits } = valueSets, perSet = new Int32Array(bits.length);
+        for (let i = 0; i < passing.length; i++) perSet[sets[passing[i]]]++;
+        // Each set's bits, lowest first: m & -m is the lowest, and clz32 its number.
+        perSet.forEach((count, set) => { for (let m = bits[set]; count && m; m &= m - 1) tally[31 - Math.clz32(m & -m)] += count; });
+      } else values.forEach((value, v) => (tally[v] = passing.filter((doc) => this.fields[name][value][doc]).length));
       out[name] = Object.fromEntries(values.map((value, v) => [value, tally[v]]));
     }
     return out;
