@@ -90,6 +90,58 @@ def test_sigkill_at_random_points_leaves_old_or_new_site():
         shutil.rmtree(site, ignore_errors=True)
 
 
+def test_sigkill_during_a_one_item_edit_leaves_whole_files_and_the_next_build_mends_it():
+    """A small edit is committed in place (docs/cli.md): files renamed over the old ones, pages
+    and the index's manifest last. A kill then leaves public/ the old site, the new one, or while
+    renaming a mix of whole files of the two, never a file of neither; the next build gives the
+    new site exactly."""
+    runs = int(os.environ.get("SIFT_KILL_RUNS", "20"))
+    seed = int(os.environ.get("SIFT_KILL_SEED", str(random.randrange(1 << 30))))
+    rng = random.Random(seed)
+    site = scratch("sift-kill-small-")
+    rows = [(f"Item {i}", "ABC"[i % 3], "x" * (i % 50)) for i in range(ITEMS)]
+    page = site / "Content" / "items" / "item-7.md"
+    try:
+        write_items(site, rows)
+        snaps, durations = {}, []
+        for which in ("a", "b"):
+            page.write_text(f"Version {which}: {'harbor' if which == 'a' else 'volcano lantern'} text.\n")
+            build(site)
+            snaps[which] = snapshot(site / "public")
+        for which in ("a", "b", "a", "b"):
+            page.write_text(f"Version {which}: {'harbor' if which == 'a' else 'volcano lantern'} text.\n")
+            durations.append(build(site))
+        changed = sorted(k for k in set(snaps["a"]) | set(snaps["b"]) if snaps["a"].get(k, 0) != snaps["b"].get(k, 0))
+        assert 0 < len(changed) < len(snaps["a"]) // 8, f"{len(changed)} of {len(snaps['a'])} entries differ: not a small edit"
+        current, outcomes = "b", {"old": 0, "new": 0, "mix": 0}
+        for n in range(runs):
+            target = "a" if current == "b" else "b"
+            page.write_text(f"Version {target}: {'harbor' if target == 'a' else 'volcano lantern'} text.\n")
+            delay = rng.uniform(0, statistics.median(durations[-6:]) * 1.1)
+            proc = subprocess.Popen([SIFT, "build", "--site", str(site), "--quiet"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(delay)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            now = snapshot(site / "public")
+            if now == snaps[current]:
+                outcomes["old"] += 1
+            elif now == snaps[target]:
+                outcomes["new"] += 1
+            else:
+                outcomes["mix"] += 1
+                strays = [k for k in now if k not in snaps[current] and k not in snaps[target]]
+                torn = [k for k in now if now[k] != snaps[current].get(k, 0) and now[k] != snaps[target].get(k, 0)]
+                assert not strays and not torn, f"run {n} (seed {seed}): files of neither site: {strays[:5]} {torn[:5]}"
+            durations.append(build(site))
+            assert snapshot(site / "public") == snaps[target], f"run {n} (seed {seed}): the build after a kill differs"
+            assert leftovers(site) == [] and cache_leftovers(site) == [], f"run {n} (seed {seed})"
+            current = target
+        print(f"\n{runs} kills during one-item edits (seed {seed}): public/ {outcomes}")
+    finally:
+        shutil.rmtree(site, ignore_errors=True)
+
+
 def small_site(root, note="first"):
     write_items(root, [(f"Item {i}", "ABC"[i % 3], note) for i in range(5)])
 

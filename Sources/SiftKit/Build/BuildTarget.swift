@@ -28,14 +28,15 @@ final class BuildTarget {
     }
 
     /// Opens the output for a build of `site` in `mode`.
-    static func open(_ mode: BuildMode, site: URL, output: URL, version: String) throws -> BuildTarget {
+    static func open(_ mode: BuildMode, site: URL, output: URL, version: String, inPlaceShare: Double = 0.125) throws -> BuildTarget {
         switch mode {
         case .dryRun:
             return BuildTarget(mode: mode, writer: try OutputWriter.dryRun(), site: site, output: output, prior: nil, next: nil)
         case .clean, .incremental:
-            let writer = try OutputWriter(output: output)
             let previous: DiskCache?
             if case .incremental = mode { previous = DiskCache.load(site: site, output: output.path, version: version) } else { previous = nil }
+            let writer = try OutputWriter(output: output, previousFiles: previous?.files, inPlace: previous?.outputIsAsLeft() ?? false)
+            writer.inPlaceShare = inPlaceShare
             let next = DiskCache(output: output.path, version: version)
             next.previous = previous
             do { try next.beginDigests(site: site) } catch {
@@ -65,7 +66,7 @@ final class BuildTarget {
             // The cache describes the new output only once that output is in place.
             DiskCache.remove(site: site, keeping: cache)
             try writer.commit()
-            try? cache.save(site: site)
+            try? cache.save(site: site, files: writer.files ?? [:])
         case .serve(let buildSession):
             let memory = session!.next
             // The output no longer matches an on-disk cache a later `sift build` would trust.

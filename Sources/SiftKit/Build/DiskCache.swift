@@ -10,7 +10,7 @@ import Foundation
 /// than a clean one).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 7
+    static let format: UInt64 = 8
 
     /// The output folder the keys describe; a cache for another output is ignored.
     let output: String
@@ -18,6 +18,10 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     let version: String
     /// Output path → key of its inputs.
     private var pages: [String: UInt64] = [:]
+    /// The previous build's every output file → the hash of its bytes (0: not known), and the
+    /// stamp of the output folder it left: what lets this build update that output in place.
+    private(set) var files: [String: UInt64] = [:]
+    private(set) var outputStamp: FileStamp?
     private let lock = NSLock()
 
     /// The previous build's digests: the open file and where each item's record lies.
@@ -99,6 +103,14 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for _ in 0..<pageCount {
             guard let p = r.string(), let k = r.u64() else { return nil }
             cache.pages[p] = k
+        }
+        guard let seconds = r.u64(), let nanoseconds = r.u64(), let size = r.u64(), let inode = r.u64(), let fileCount = r.count() else { return nil }
+        cache.outputStamp = FileStamp(seconds: Int(truncatingIfNeeded: seconds), nanoseconds: Int(truncatingIfNeeded: nanoseconds),
+                                      size: Int(truncatingIfNeeded: size), inode: UInt(truncatingIfNeeded: inode))
+        cache.files.reserveCapacity(fileCount)
+        for _ in 0..<fileCount {
+            guard let p = r.string(), let h = r.u64() else { return nil }
+            cache.files[p] = h
         }
         guard r.atEnd, cache.indexDigests(size: Int(st.st_size)) else { return nil }
         return cache
@@ -229,13 +241,25 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         written += bytes.count
     }
 
-    /// Writes the page keys and puts both files in place (temporary files renamed over the old ones).
-    func save(site: URL) throws {
+    /// Whether the output folder is the one the last build left, so this build may update it in place.
+    func outputIsAsLeft() -> Bool {
+        guard let outputStamp, !files.isEmpty else { return false }
+        return FileStamp(output) == outputStamp
+    }
+
+    /// Writes the page keys and the output's files (`files`: path → hash, as the writer recorded
+    /// them) and puts both cache files in place (temporary files renamed over the old ones).
+    func save(site: URL, files: [String: UInt64]) throws {
         if digestFD >= 0 { close(digestFD); digestFD = -1 }
         var w = BinaryWriter()
         header(&w)
         w.u64(UInt64(pages.count))
         for (p, k) in pages.sorted(by: { $0.key < $1.key }) { w.string(p); w.u64(k) }
+        let stamp = FileStamp(output)
+        for n in [stamp?.seconds ?? 0, stamp?.nanoseconds ?? 0, stamp?.size ?? 0] { w.u64(UInt64(bitPattern: Int64(n))) }
+        w.u64(UInt64(stamp?.inode ?? 0))
+        w.u64(UInt64(files.count))
+        for (p, h) in files { w.string(p); w.u64(h) }
         let url = Self.pagesFile(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         try FileSystem.write(w.bytes, to: tmp)

@@ -24,6 +24,9 @@ public struct SiteBuilder: Sendable {
         /// The search index's sharding (threshold and shard target, in bytes of word entries), for
         /// tests that need a small site sharded; nil: the defaults.
         var indexSharding: (threshold: Int, target: Int)?
+        /// The share of the output's files an incremental build may change in place before it
+        /// swaps in a whole new folder instead (`OutputWriter.inPlaceShare`); tests set 0 or 1.
+        var inPlaceShare = 0.125
 
         /// Options for a site folder.
         public init(site: URL, displayRoot: String = ".", output: URL? = nil, baseURL: String? = nil, drafts: Bool = false) {
@@ -77,7 +80,8 @@ public struct SiteBuilder: Sendable {
             return report
         }
         let (site, templates, warnings) = try load()
-        let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version)
+        let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version,
+                                           inPlaceShare: options.inPlaceShare)
         do {
             var report = try render(site, templates: templates, into: target, start: start)
             report.warnings = warnings + report.warnings

@@ -18,6 +18,11 @@ struct FileStamp: Equatable {
         self.inode = inode
     }
 
+    /// A stamp as recorded.
+    init(seconds: Int, nanoseconds: Int, size: Int, inode: UInt) {
+        self.seconds = seconds; self.nanoseconds = nanoseconds; self.size = size; self.inode = inode
+    }
+
     /// The stamp of what `stat` returned.
     init(_ st: stat) {
         seconds = Int(st.st_mtim.tv_sec)

@@ -4,8 +4,9 @@ import Glibc
 #endif
 
 /// Writes a build into a staging folder beside the output, then swaps it in at once, so a failed
-/// or killed build leaves the previous output exactly as it was. Nothing is written outside
-/// the staging folder: every path is checked.
+/// or killed build leaves the previous output exactly as it was; or, for a small change to the
+/// last build's output, renames the changed files over the old ones (`inPlace`). Nothing is
+/// written outside the staging folder: every path is checked.
 public final class OutputWriter: @unchecked Sendable {
     /// The output folder (public/).
     public let output: URL
@@ -20,12 +21,21 @@ public final class OutputWriter: @unchecked Sendable {
     static let stagingMarker = ".sift-staging-"
     static let oldMarker = ".sift-old-"
 
-    /// Every file this build produced with the hash of its bytes, when recording (`sift serve`).
+    /// Every file this build produced with the hash of its bytes, when recording (`sift serve`,
+    /// and `sift build` for the next one); 0 for a file kept whose hash the last build did not know.
     private let recorded: Locked<[String: UInt64]>?
     /// In place: the files the output holds now with their hashes. Only files that differ are
     /// written (to staging, then renamed over the old ones), and files this build no longer
     /// makes are removed; the rest of the output is never touched.
     private let inPlace: [String: UInt64]?
+    /// Swapping: the hashes of the previous output's files, recorded for the files linked from it.
+    private let previousHashes: [String: UInt64]?
+    /// In place: whether a file is kept only once seen in the output (a file map read from disk,
+    /// which someone may have pruned since), and whether a commit that changes many files swaps
+    /// in a whole new folder instead (`sift build`, whose output must change at once).
+    private let checksKept: Bool
+    /// The output folder, open, for the existence checks of `checksKept`.
+    private var outputFD: Int32 = -1
     /// In place: files waiting in staging.
     private let changed = Locked<[String]>([])
     /// A dry run's folder of its own, removed by `discard()`.
@@ -39,17 +49,29 @@ public final class OutputWriter: @unchecked Sendable {
     /// swapping in a whole new folder. For `sift serve`, where a rebuild after one edit must not
     /// cost a pass over every file; a killed rebuild can leave a mix of old and new files there.
     convenience init(output: URL, recording: Bool, inPlace: [String: UInt64]?) throws {
-        try self.init(output: output, recorded: recording ? Locked([:]) : nil, inPlace: inPlace)
+        try self.init(output: output, recorded: recording ? Locked([:]) : nil, inPlace: inPlace, previousHashes: nil, checksKept: false)
+    }
+
+    /// A writer for `sift build` that records what it writes for the next build. With
+    /// `previousFiles` (the last build's files and hashes, from `.sift-cache/`) and `inPlace` it
+    /// updates the output in place, checking that each file it keeps is still there, unless the
+    /// build changes so many files that a whole new folder swapped in costs little more (`commit()`).
+    convenience init(output: URL, previousFiles: [String: UInt64]?, inPlace: Bool) throws {
+        try self.init(output: output, recorded: Locked([:]), inPlace: inPlace ? previousFiles : nil,
+                      previousHashes: inPlace ? nil : previousFiles, checksKept: true)
     }
 
     /// Prepares a fresh staging folder, first clearing what killed builds left behind.
     public convenience init(output: URL) throws {
-        try self.init(output: output, recorded: nil, inPlace: nil)
+        try self.init(output: output, recorded: nil, inPlace: nil, previousHashes: nil, checksKept: false)
     }
 
-    private init(output: URL, recorded: Locked<[String: UInt64]>?, inPlace: [String: UInt64]?) throws {
+    private init(output: URL, recorded: Locked<[String: UInt64]>?, inPlace: [String: UInt64]?,
+                 previousHashes: [String: UInt64]?, checksKept: Bool) throws {
         self.recorded = recorded
         self.inPlace = inPlace
+        self.previousHashes = previousHashes
+        self.checksKept = checksKept
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         let name = self.output.lastPathComponent
@@ -61,9 +83,23 @@ public final class OutputWriter: @unchecked Sendable {
         try FileSystem.makeDirectory(stagingPath)
         stagingFD = open(stagingPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard stagingFD >= 0 else { throw SiftError("cannot open \(stagingPath): \(FileSystem.errorText())", at: nil) }
+        if inPlace != nil && checksKept {
+            outputFD = open(self.output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard outputFD >= 0 else { throw SiftError("cannot open \(self.output.path): \(FileSystem.errorText())", at: nil) }
+        }
     }
 
-    deinit { close(stagingFD) }
+    deinit {
+        close(stagingFD)
+        if outputFD >= 0 { close(outputFD) }
+    }
+
+    /// In place, whether the output still holds a file the last build left there.
+    private func stillThere(_ rel: String) -> Bool {
+        guard outputFD >= 0 else { return true }
+        var st = stat()
+        return fstatat(outputFD, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
 
     /// Removes staging folders of builds that died, and brings back an output a build died
     /// while swapping out.
@@ -109,7 +145,7 @@ public final class OutputWriter: @unchecked Sendable {
             if done == nil { Array(bytes).withUnsafeBytes { h.combine(bytes: $0) } }
             let hash = h.finalize()
             recorded.withLock { $0[rel] = hash }
-            if inPlace?[rel] == hash { return }
+            if inPlace?[rel] == hash && stillThere(rel) { return }
             if inPlace != nil { changed.withLock { $0.append(rel) } }
         }
         try makeFolder(of: rel)
@@ -129,22 +165,32 @@ public final class OutputWriter: @unchecked Sendable {
     public func linkFromPrevious(_ relative: String) -> Bool {
         if let inPlace {
             // Every path there was checked when it was written.
-            guard let hash = inPlace[relative] else { return false }
+            guard let hash = inPlace[relative], stillThere(relative) else { return false }
             recorded?.withLock { $0[relative] = hash }
             return true
         }
-        guard let rel = try? Self.checked(relative), (try? makeFolder(of: rel)) != nil else { return false }
-        return linkat(AT_FDCWD, output.path + "/" + rel, stagingFD, rel, 0) == 0
+        guard let rel = try? Self.checked(relative), (try? makeFolder(of: rel)) != nil,
+              linkat(AT_FDCWD, output.path + "/" + rel, stagingFD, rel, 0) == 0 else { return false }
+        if let recorded { recorded.withLock { $0[rel] = previousHashes?[rel] ?? 0 } }
+        return true
     }
 
     /// Hard-links the previous output's file at `old` into the new one at `relative`; false when
-    /// there is none. In place, where the previous output is the new one, only a file that stays
-    /// where it is is kept.
+    /// there is none. In place, the link waits in staging and is renamed into place with the
+    /// files written.
     func linkFromPrevious(_ old: String, as relative: String) -> Bool {
         if old == relative { return linkFromPrevious(relative) }
-        guard inPlace == nil, let from = try? Self.checked(old), let rel = try? Self.checked(relative),
-              (try? makeFolder(of: rel)) != nil else { return false }
-        return linkat(AT_FDCWD, output.path + "/" + from, stagingFD, rel, 0) == 0
+        if let inPlace {
+            guard let hash = inPlace[old], let from = try? Self.checked(old), let rel = try? Self.checked(relative), stillThere(from),
+                  (try? makeFolder(of: rel)) != nil, linkat(AT_FDCWD, output.path + "/" + from, stagingFD, rel, 0) == 0 else { return false }
+            recorded?.withLock { $0[rel] = hash }
+            changed.withLock { $0.append(rel) }
+            return true
+        }
+        guard let from = try? Self.checked(old), let rel = try? Self.checked(relative),
+              (try? makeFolder(of: rel)) != nil, linkat(AT_FDCWD, output.path + "/" + from, stagingFD, rel, 0) == 0 else { return false }
+        if let recorded { recorded.withLock { $0[rel] = previousHashes?[from] ?? 0 } }
+        return true
     }
 
     /// Whether this build kept a file of the previous output as it was (a hard link to it, or
@@ -186,7 +232,7 @@ public final class OutputWriter: @unchecked Sendable {
         var hashes: [UInt64] = []
         hashes.reserveCapacity(relatives.count)
         for rel in relatives {
-            guard let h = inPlace[rel] else { return false }
+            guard let h = inPlace[rel], stillThere(rel) else { return false }
             hashes.append(h)
         }
         recorded.withLock { r in for (rel, h) in zip(relatives, hashes) { r[rel] = h } }
@@ -202,7 +248,12 @@ public final class OutputWriter: @unchecked Sendable {
     /// Swaps the staging folder in as the output. Top-level hidden entries of the old output
     /// (`.git`, `.gitkeep`, `.well-known` …) are carried over: a build owns what it writes, not those.
     public func commit() throws {
-        if let inPlace { return try commitInPlace(previous: inPlace) }
+        if let inPlace {
+            if !checksKept || Double(changed.withLock(\.count)) <= inPlaceShare * Double(max(inPlace.count, 1)) {
+                return try commitInPlace(previous: inPlace)
+            }
+            try linkKeptIntoStaging()
+        }
         let old = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent)\(Self.oldMarker)\(getpid())").path
         if FileManager.default.fileExists(atPath: output.path) {
             for entry in FileSystem.list(output) where FileSystem.isHidden(entry) {
@@ -225,6 +276,22 @@ public final class OutputWriter: @unchecked Sendable {
             throw SiftError("cannot move the new site into \(output.path): \(reason)", at: nil)
         }
         FileSystem.remove(old)
+    }
+
+    /// The share of the output's files a `sift build` may change in place; past it the build
+    /// swaps in a whole new folder (`linkKeptIntoStaging`), as a clean build does.
+    var inPlaceShare = 0.125
+
+    /// Fills the staging folder with links to every file this in-place build kept, so it can be
+    /// swapped in whole.
+    private func linkKeptIntoStaging() throws {
+        let now = files ?? [:], written = Set(changed.withLock { $0 })
+        for rel in now.keys where !written.contains(rel) {
+            try makeFolder(of: rel)
+            guard linkat(outputFD, rel, stagingFD, rel, 0) == 0 else {
+                throw SiftError("cannot link \(output.path)/\(rel) into the new output: \(FileSystem.errorText())", at: nil)
+            }
+        }
     }
 
     /// Renames the changed files over the output's and removes those this build did not make.

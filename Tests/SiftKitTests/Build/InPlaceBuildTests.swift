@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// `sift build` after a small edit updates the output in place (the changed files renamed over
+/// the old ones, the rest untouched) instead of linking every file into a new folder; past a
+/// share of changed files it swaps in a whole new folder. Either way the output is a clean build's.
+struct InPlaceBuildTests {
+    func inode(_ url: URL) throws -> UInt64? {
+        try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? UInt64
+    }
+
+    func options(_ site: TestSite, share: Double) -> SiteBuilder.Options {
+        var options = SiteBuilder.Options(site: site.root, baseURL: "/")
+        options.inPlaceShare = share
+        return options
+    }
+
+    /// Random edits, each built incrementally in place (share 1) or always swapped (share 0),
+    /// each output compared with a clean build's.
+    @Test(arguments: [(7, 1.0), (8, 1.0), (9, 0.0)] as [(UInt64, Double)])
+    func editSequencesMatchCleanBuilds(seed: UInt64, share: Double) throws {
+        let edits = IncrementalBuildTests()
+        var rng = SeededRNG(state: seed)
+        var rows = (0..<8).map { "Thing \($0) \(IncrementalBuildTests.words[$0])" }
+        let site = try edits.thingsSite(rows: rows, page: "Some *text* about harbors.\n")
+        defer { site.delete() }
+        let options = options(site, share: share)
+        try SiteBuilder(options: options).build()
+        var clean = SiteBuilder.Options(site: site.root, output: site.root.appendingPathComponent("clean"), baseURL: "/")
+        clean.mode = .clean
+        var log: [String] = []
+        for step in 0..<10 {
+            log.append(try edits.edit(site, &rng, rows: &rows))
+            let page = "Content/things/\(Slug.make(rows[step % rows.count])).md"
+            try site.write(page, "Body with zq\(step) and \(edits.randomText(&rng, words: 3)).\n")
+            let folder = try inode(site.output)
+            try SiteBuilder(options: options).build()
+            #expect((try inode(site.output) == folder) == (share == 1), "in place keeps the folder, a swap replaces it")
+            let built = site.snapshot()
+            // The clean build keeps its own cache: the next incremental build must find public/'s.
+            let cache = DiskCache.folder(in: site.root), kept = site.root.appendingPathComponent("kept-cache")
+            try FileManager.default.moveItem(at: cache, to: kept)
+            try SiteBuilder(options: clean).build()
+            try FileManager.default.removeItem(at: cache)
+            try FileManager.default.moveItem(at: kept, to: cache)
+            let expected = site.snapshot(of: site.root.appendingPathComponent("clean"))
+            #expect(built.keys.sorted() == expected.keys.sorted(), "seed \(seed) after \(log)")
+            for (path, bytes) in expected where built[path] != bytes {
+                Issue.record("seed \(seed): \(path) differs after \(log)")
+            }
+        }
+    }
+
+    /// An unchanged page keeps its file (the same inode) and the output folder stays the same
+    /// folder; only the edited page is written.
+    @Test func aSmallEditTouchesOnlyWhatItChanges() throws {
+        let rows = (0..<40).map { "Thing \($0)" }
+        let site = try TestSite(["Content/things/things.txt": rows.joined(separator: "\n") + "\n",
+                                 "Content/things/thing-3.md": "Body three.\n", "Content/things/thing-4.md": "Body four.\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let folder = try inode(site.output), kept = try inode(site.output.appendingPathComponent("things/thing-4/index.html"))
+        try site.write("Content/things/thing-3.md", "Body three, changed.\n")
+        #expect(site.build().status == 0)
+        #expect(try inode(site.output) == folder)
+        #expect(try inode(site.output.appendingPathComponent("things/thing-4/index.html")) == kept)
+        #expect(site.page("things/thing-3/index.html")?.contains("Body three, changed.") == true)
+    }
+
+    /// A file someone deleted from the output since the last build is written again, not
+    /// assumed to be there.
+    @Test func aFileDeletedFromTheOutputComesBack() throws {
+        let rows = (0..<40).map { "Thing \($0)" }
+        let site = try TestSite(["Content/things/things.txt": rows.joined(separator: "\n") + "\n",
+                                 "Content/things/thing-3.md": "Body three.\n", "Content/things/thing-4.md": "Body four.\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let expected = site.snapshot()
+        try FileManager.default.removeItem(at: site.output.appendingPathComponent("things/thing-4/index.html"))
+        try site.write("Content/things/thing-3.md", "Body three.\n\nMore.\n")
+        try site.write("Content/things/thing-3.md", "Body three.\n")
+        #expect(site.build().status == 0)
+        #expect(site.snapshot() == expected)
+    }
+
+    /// An in-place commit removes the cache before it renames anything: a build killed while
+    /// renaming leaves no cache, and the next build renders everything and swaps it in whole,
+    /// whatever mix of files the killed one left.
+    @Test func aBuildAfterAKilledInPlaceCommitMendsTheOutput() throws {
+        let rows = (0..<40).map { "Thing \($0)" }
+        let site = try TestSite(["Content/things/things.txt": rows.joined(separator: "\n") + "\n",
+                                 "Content/things/thing-3.md": "Body three.\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let expected = site.snapshot()
+        DiskCache.remove(site: site.root)
+        try Data("half".utf8).write(to: site.output.appendingPathComponent("things/thing-3/index.html"))
+        try Data("stale".utf8).write(to: site.output.appendingPathComponent("things/stale.html"))
+        #expect(site.build().status == 0)
+        #expect(site.snapshot() == expected)
+    }
+}
