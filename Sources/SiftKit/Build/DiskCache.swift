@@ -254,7 +254,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         var w = BinaryWriter()
         header(&w)
         w.u64(UInt64(pages.count))
-        for (p, k) in pages.sorted(by: { $0.key < $1.key }) { w.string(p); w.u64(k) }
+        for (p, k) in pages { w.string(p); w.u64(k) }
         let stamp = FileStamp(output)
         for n in [stamp?.seconds ?? 0, stamp?.nanoseconds ?? 0, stamp?.size ?? 0] { w.u64(UInt64(bitPattern: Int64(n))) }
         w.u64(UInt64(stamp?.inode ?? 0))
