@@ -2,24 +2,39 @@ import Foundation
 import Testing
 @testable import SiftKit
 
-/// A digest record whose length is any 64-bit number (a damaged .sift-cache) makes the cache
-/// unusable, and the build renders everything again: it never traps converting the length.
-@Test func aDamagedDigestLengthDropsTheCache() throws {
+/// A digest file whose index (the offset it starts at, a record's offset or length) holds any
+/// 64-bit number (a damaged .sift-cache) makes the cache unusable, and the build renders
+/// everything again: it never traps converting the number.
+@Test func aDamagedDigestIndexDropsTheCache() throws {
     let site = try TestSite(["Content/notes/a.md": "# A\n\nalpha\n"])
+    defer { site.delete() }
     #expect(site.build().status == 0)
     let digests = DiskCache.digestsFile(in: site.root)
     let output = site.output.standardizedFileURL.path
     #expect(DiskCache.load(site: site.root, output: output, version: SiftCLI.version) != nil)
-    for length: UInt64 in [.max, 1 << 63, UInt64(Int.max), UInt64(Int.max) - 7] {
-        var bytes = try Data(contentsOf: digests)
-        withUnsafeBytes(of: length.littleEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8](repeating: 0, count: 16))
-        let damaged = site.root.appendingPathComponent("damaged.cache")
-        try bytes.write(to: damaged)
-        try FileManager.default.removeItem(at: digests)
-        try FileManager.default.copyItem(at: damaged, to: digests)
-        #expect(DiskCache.load(site: site.root, output: output, version: SiftCLI.version) == nil, "length \(length)")
-        #expect(site.build().status == 0)
+    let original = try Data(contentsOf: digests)
+    func u64(_ data: Data, at offset: Int) -> UInt64 {
+        data[offset..<offset + 8].enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+    }
+    let indexStart = Int(u64(original, at: original.count - 16))
+    let firstName = Int(u64(original, at: indexStart + 8))
+    // The index's start; the first record's offset; its length.
+    let places = [original.count - 16, indexStart + 16 + firstName + 8, indexStart + 16 + firstName + 16]
+    for place in places {
+        for value: UInt64 in [.max, 1 << 63, UInt64(Int.max), UInt64(Int.max) - 7, 0, UInt64(original.count)] {
+            var bytes = original
+            withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(place..<place + 8, with: $0) }
+            try FileManager.default.removeItem(at: digests)
+            try bytes.write(to: digests)
+            #expect(DiskCache.load(site: site.root, output: output, version: SiftCLI.version) == nil, "\(value) at \(place)")
+            // An edit, so the build does not stop at its stamps and leave the damaged cache be.
+            try site.write("Content/notes/a.md", "# A\n\nalpha \(value) \(place)\n")
+            #expect(site.build().status == 0)
+            #expect(site.page("notes/a/index.html")?.contains("alpha \(value) \(place)") == true)
+            #expect(DiskCache.load(site: site.root, output: output, version: SiftCLI.version) != nil, "the build after it leaves a cache")
+            try FileManager.default.removeItem(at: digests)
+            try original.write(to: digests)
+        }
     }
 }
 
