@@ -139,15 +139,24 @@ struct CollectionStage {
         let itemKey = "\(c.name)/\(item.slug)"
         let neighbours = live ? SessionMemory.Neighbours(c.items, i) : SessionMemory.Neighbours()
         if let same = unchanged(item, key: itemKey, page: rel, neighbours: neighbours) { return same }
-        let body = try item.page?.body()
+        // The body is read again (when loading did not keep it) only to render it.
+        var body: String?
+        let bodyHash: UInt64
+        if let page = item.page, let hash = page.bodyHash {
+            bodyHash = hash
+        } else {
+            body = try item.page?.body()
+            bodyHash = MarkdownSource.hash(body ?? "")
+        }
         let detail = renderer.context.detail(c, collectionValue, index: i)
-        let keys = self.keys(item, detailKey: detail.key, body: body)
+        let keys = self.keys(item, detailKey: detail.key, bodyHash: bodyHash)
         target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: item, neighbours: neighbours, context: context,
                                                                       pageKey: keys.page, searchKey: keys.search))
         var md: RenderedMarkdown?
         if target.prior?.page(rel) == keys.page, writer.linkFromPrevious(rel) {
             // Unchanged: the previous build's file is linked in, byte for byte what rendering would give.
         } else {
+            if body == nil { body = try item.page?.body() }
             md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) }
             renderer.note(md, page: folder, source: item.page)
             let html = md?.html(droppingTitle: item.titleFromHeading) ?? ""
@@ -158,7 +167,10 @@ struct CollectionStage {
         if let previous = target.prior?.digest(itemKey, key: keys.search) {
             digest = previous
         } else {
-            if md == nil, c.settings.searchBody { md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) } }
+            if md == nil, c.settings.searchBody {
+                if body == nil { body = try item.page?.body() }
+                md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) }
+            }
             var document = SearchDocument(collection: c.name, slug: item.slug, title: item.title, url: folder,
                                           scope: c.scope(of: item), fields: keys.fields,
                                           body: c.settings.searchBody ? (md?.plainText ?? "") : "")
@@ -184,7 +196,7 @@ struct CollectionStage {
     }
 
     /// The keys of everything an item's page and its search entry are made from, and its searched fields.
-    private func keys(_ item: Item, detailKey: UInt64, body: String?) -> (page: UInt64, search: UInt64, fields: [(name: String, value: String)]) {
+    private func keys(_ item: Item, detailKey: UInt64, bodyHash: UInt64) -> (page: UInt64, search: UInt64, fields: [(name: String, value: String)]) {
         let c = collection
         var fields: [(name: String, value: String)] = [(titleField, item.title)]
         for name in searchFields where name != titleField {
@@ -194,10 +206,6 @@ struct CollectionStage {
         pageHasher.combine(baseKey)
         pageHasher.combine(detailKey)
         pageHasher.combine(UInt64(item.titleFromHeading ? 1 : 0))
-        // The body, hashed once for both keys.
-        var bodyHasher = StableHasher()
-        bodyHasher.combine(body ?? "")
-        let bodyHash = bodyHasher.finalize()
         pageHasher.combine(bodyHash)
         var searchHasher = StableHasher()
         searchHasher.combine(baseKey)

@@ -44,11 +44,14 @@ public struct MarkdownSource: Sendable, Equatable {
     public static func == (a: MarkdownSource, b: MarkdownSource) -> Bool {
         if a.version != 0 || b.version != 0 { return a.version == b.version }
         return a.url == b.url && a.displayPath == b.displayPath && a.bodyOffset == b.bodyOffset
-            && a.bodyLine == b.bodyLine && a.keptBody == b.keptBody
+            && a.bodyLine == b.bodyLine && a.keptBody == b.keptBody && a.bodyHash == b.bodyHash
     }
 
     /// The body, when loading kept it.
     var keptBody: String?
+    /// The `StableHasher` hash of the body, taken when loading read it: an incremental build keys
+    /// an item's page with it, and reads a body it did not keep only to render it again.
+    var bodyHash: UInt64?
 
     /// The file on disk.
     public var url: URL
@@ -66,8 +69,16 @@ public struct MarkdownSource: Sendable, Equatable {
         self.bodyLine = bodyLine
     }
 
-    /// Keeps the body if the build's budget (bytes kept so far) allows.
+    /// The hash `bodyHash` holds for a body.
+    static func hash(_ body: String) -> UInt64 {
+        var h = StableHasher()
+        h.combine(body)
+        return h.finalize()
+    }
+
+    /// Keeps the body if the build's budget (bytes kept so far) allows, and its hash whatever it.
     mutating func keep(_ body: String, budget: Locked<Int>) {
+        bodyHash = Self.hash(body)
         let size = body.utf8.count
         let fits = budget.withLock { total -> Bool in
             guard total + size <= Self.keptBudget else { return false }
