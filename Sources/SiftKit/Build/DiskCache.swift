@@ -294,11 +294,11 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     }
 
     /// Removes the cache files (and temporary files of builds that died), keeping the folder
-    /// where this build streams its digests.
+    /// where this build streams its digests, and the lock this build holds.
     static func remove(site: URL, keeping: DiskCache? = nil) {
         for name in FileSystem.list(folder(in: site)) {
             let path = folder(in: site).appendingPathComponent(name).path
-            if path != keeping?.digestTemp { FileSystem.remove(path) }
+            if path != keeping?.digestTemp && name != BuildLock.name { FileSystem.remove(path) }
         }
     }
 }

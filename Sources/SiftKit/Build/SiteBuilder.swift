@@ -24,6 +24,8 @@ public struct SiteBuilder: Sendable {
         /// The search index's sharding (threshold and shard target, in bytes of word entries), for
         /// tests that need a small site sharded; nil: the defaults.
         var indexSharding: (threshold: Int, target: Int)?
+        /// Told once when the build waits for another build of the same site to finish (`BuildLock`).
+        public var waiting: (@Sendable () -> Void)?
         /// The share of the output's files an incremental build may change in place before it
         /// swaps in a whole new folder instead (`OutputWriter.inPlaceShare`); tests set 0 or 1.
         var inPlaceShare = 0.125
@@ -74,6 +76,8 @@ public struct SiteBuilder: Sendable {
     /// (`BuildStamps`) returns that build's report and touches nothing.
     @discardableResult
     public func build() throws -> Report {
+        let lock = options.mode.writesOutput ? BuildLock(site: options.site) { options.waiting?() } : nil
+        defer { withExtendedLifetime(lock) {} }
         let start = Date()
         let stamps = options.mode.keepsStamps ? BuildStamps(options, output: outputURL) : nil
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {

@@ -62,6 +62,10 @@ enum BuildCommand: Command {
         let check = !options.mode.writesOutput
         let progress = ProgressLine(enabled: !check && !quiet && ProgressLine.stderrIsTerminal)
         options.progress = progress.callback
+        // Said at once, not with the summary: the wait lasts as long as the other build.
+        if !quiet {
+            options.waiting = { FileHandle.standardError.write(Data("waiting for another build of this site to finish (.sift-cache/lock)\n".utf8)) }
+        }
         let report: SiteBuilder.Report
         do {
             defer { progress.finish() }
