@@ -37,12 +37,14 @@ struct Precompressor: Sendable {
     }
 
     /// Compresses every file of `files` (paths relative to the output) that wants copies, on
-    /// every core; a file kept from the previous build links its previous copies instead.
+    /// every core; a file kept from the previous build, under its name or another, links its
+    /// previous copies instead.
     static func run(_ writer: OutputWriter, files: [String]) throws {
         let candidates = files.filter { wantsCopies($0) }
         let failures = ParallelMap.map(candidates) { rel -> SiftError? in
             do {
-                if writer.isKeptFromPrevious(rel), encodings.allSatisfy({ writer.linkFromPrevious(rel + "." + $0) }) { return nil }
+                // A file kept, or kept under a new name (the text files of a group whose hash changed), keeps its copies.
+                if let old = writer.keptName(rel), encodings.allSatisfy({ writer.linkFromPrevious(old + "." + $0, as: rel + "." + $0) }) { return nil }
                 let bytes = try writer.readBack(rel)
                 guard bytes.count > minimumSize else { return nil }
                 for (path, data) in try copies(of: bytes, relative: rel) { try writer.write(path, data) }

@@ -38,6 +38,8 @@ public final class OutputWriter: @unchecked Sendable {
     private var outputFD: Int32 = -1
     /// In place: files waiting in staging.
     private let changed = Locked<[String]>([])
+    /// Files linked from the previous output under another name: new name → old.
+    private let renamed = Locked<[String: String]>([:])
     /// A dry run's folder of its own, removed by `discard()`.
     private var scratch: String?
 
@@ -185,11 +187,13 @@ public final class OutputWriter: @unchecked Sendable {
                   (try? makeFolder(of: rel)) != nil, linkat(AT_FDCWD, output.path + "/" + from, stagingFD, rel, 0) == 0 else { return false }
             recorded?.withLock { $0[rel] = hash }
             changed.withLock { $0.append(rel) }
+            renamed.withLock { $0[rel] = from }
             return true
         }
         guard let from = try? Self.checked(old), let rel = try? Self.checked(relative),
               (try? makeFolder(of: rel)) != nil, linkat(AT_FDCWD, output.path + "/" + from, stagingFD, rel, 0) == 0 else { return false }
         if let recorded { recorded.withLock { $0[rel] = previousHashes?[from] ?? 0 } }
+        renamed.withLock { $0[rel] = from }
         return true
     }
 
@@ -202,6 +206,13 @@ public final class OutputWriter: @unchecked Sendable {
         var new = stat(), old = stat()
         return fstatat(stagingFD, relative, &new, 0) == 0 && stat(output.path + "/" + relative, &old) == 0
             && new.st_ino == old.st_ino && new.st_dev == old.st_dev
+    }
+
+    /// The name a file this build kept from the previous output had there: its own when kept
+    /// as it was, the old one when linked under a new name; nil when it was made anew.
+    func keptName(_ relative: String) -> String? {
+        if isKeptFromPrevious(relative) { return relative }
+        return renamed.withLock { $0[relative] }
     }
 
     /// The bytes of a file this build wrote or kept.
@@ -299,7 +310,8 @@ public final class OutputWriter: @unchecked Sendable {
         defer { FileSystem.remove(stagingPath) }
         var made: Set<String> = []
         // Pages and the index's entry point last, once every file they name is in place.
-        let (names, entryPoints) = changed.withLock { $0 }.reduce(into: ([String](), [String]())) { lists, rel in
+        // Once each: a file linked under a new name may be written over after.
+        let (names, entryPoints) = Set(changed.withLock { $0 }).reduce(into: ([String](), [String]())) { lists, rel in
             if rel.hasSuffix(".html") || rel == "search/" + IndexFileNames.manifest { lists.1.append(rel) } else { lists.0.append(rel) }
         }
         for rel in names + entryPoints {

@@ -10,30 +10,33 @@ struct InPlaceBuildTests {
         try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? UInt64
     }
 
-    func options(_ site: TestSite, share: Double) -> SiteBuilder.Options {
+    func options(_ site: TestSite, share: Double, precompress: Bool) -> SiteBuilder.Options {
         var options = SiteBuilder.Options(site: site.root, baseURL: "/")
         options.inPlaceShare = share
+        options.precompress = precompress
         return options
     }
 
     /// Random edits, each built incrementally in place (share 1) or always swapped (share 0),
-    /// each output compared with a clean build's.
-    @Test(arguments: [(7, 1.0), (8, 1.0), (9, 0.0)] as [(UInt64, Double)])
-    func editSequencesMatchCleanBuilds(seed: UInt64, share: Double) throws {
+    /// each output compared with a clean build's; precompressed, with bodies long enough that
+    /// their text files get copies (kept, or linked under the new name of their group).
+    @Test(arguments: [(7, 1.0, false), (8, 1.0, false), (9, 0.0, false), (10, 1.0, true), (11, 0.0, true)] as [(UInt64, Double, Bool)])
+    func editSequencesMatchCleanBuilds(seed: UInt64, share: Double, precompress: Bool) throws {
         let edits = IncrementalBuildTests()
         var rng = SeededRNG(state: seed)
         var rows = (0..<8).map { "Thing \($0) \(IncrementalBuildTests.words[$0])" }
         let site = try edits.thingsSite(rows: rows, page: "Some *text* about harbors.\n")
         defer { site.delete() }
-        let options = options(site, share: share)
+        let options = options(site, share: share, precompress: precompress)
         try SiteBuilder(options: options).build()
         var clean = SiteBuilder.Options(site: site.root, output: site.root.appendingPathComponent("clean"), baseURL: "/")
         clean.mode = .clean
+        clean.precompress = precompress
         var log: [String] = []
         for step in 0..<10 {
             log.append(try edits.edit(site, &rng, rows: &rows))
             let page = "Content/things/\(Slug.make(rows[step % rows.count])).md"
-            try site.write(page, "Body with zq\(step) and \(edits.randomText(&rng, words: 3)).\n")
+            try site.write(page, "Body with zq\(step) and \(edits.randomText(&rng, words: precompress ? 300 : 3)).\n")
             let folder = try inode(site.output)
             try SiteBuilder(options: options).build()
             #expect((try inode(site.output) == folder) == (share == 1), "in place keeps the folder, a swap replaces it")
