@@ -38,6 +38,17 @@ def build(site, timeout=60):
     return seconds
 
 
+def killed_after(site, delay):
+    """Starts `sift build` of `site` and sends it SIGKILL after `delay` seconds; whether the kill
+    found it still running."""
+    proc = subprocess.Popen([SIFT, "build", "--site", str(site), "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    return proc.returncode == -signal.SIGKILL
+
+
 def test_sigkill_at_random_points_leaves_old_or_new_site():
     runs = int(os.environ.get("SIFT_KILL_RUNS", "20"))
     seed = int(os.environ.get("SIFT_KILL_SEED", str(random.randrange(1 << 30))))
@@ -63,12 +74,7 @@ def test_sigkill_at_random_points_leaves_old_or_new_site():
             version(site, target)
             # Spread over the whole build, from before it reads anything to the swap at its end.
             delay = rng.uniform(0, statistics.median(durations[-6:]) * 1.1)
-            proc = subprocess.Popen([SIFT, "build", "--site", str(site), "--quiet"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            time.sleep(delay)
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=30)
-            if proc.returncode == -signal.SIGKILL:
+            if killed_after(site, delay):
                 killed_mid_build += 1
             now = snapshot(site / "public")
             if now == snaps[current]:
@@ -118,11 +124,7 @@ def test_sigkill_during_a_one_item_edit_leaves_whole_files_and_the_next_build_me
             target = "a" if current == "b" else "b"
             page.write_text(f"Version {target}: {'harbor' if target == 'a' else 'volcano lantern'} text.\n")
             delay = rng.uniform(0, statistics.median(durations[-6:]) * 1.1)
-            proc = subprocess.Popen([SIFT, "build", "--site", str(site), "--quiet"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            time.sleep(delay)
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=30)
+            killed_after(site, delay)
             now = snapshot(site / "public")
             if now == snaps[current]:
                 outcomes["old"] += 1

@@ -55,12 +55,17 @@ struct InPlaceBuildTests {
         }
     }
 
+    /// Forty rows, two of them with a page: an edit of one page changes a few of its files.
+    func fortyThings() throws -> TestSite {
+        let rows = (0..<40).map { "Thing \($0)" }
+        return try TestSite(["Content/things/things.txt": rows.joined(separator: "\n") + "\n",
+                             "Content/things/thing-3.md": "Body three.\n", "Content/things/thing-4.md": "Body four.\n"])
+    }
+
     /// An unchanged page keeps its file (the same inode) and the output folder stays the same
     /// folder; only the edited page is written.
     @Test func aSmallEditTouchesOnlyWhatItChanges() throws {
-        let rows = (0..<40).map { "Thing \($0)" }
-        let site = try TestSite(["Content/things/things.txt": rows.joined(separator: "\n") + "\n",
-                                 "Content/things/thing-3.md": "Body three.\n", "Content/things/thing-4.md": "Body four.\n"])
+        let site = try fortyThings()
         defer { site.delete() }
         #expect(site.build().status == 0)
         let folder = try inode(site.output), kept = try inode(site.output.appendingPathComponent("things/thing-4/index.html"))
@@ -74,9 +79,7 @@ struct InPlaceBuildTests {
     /// A file someone deleted from the output since the last build is written again, not
     /// assumed to be there.
     @Test func aFileDeletedFromTheOutputComesBack() throws {
-        let rows = (0..<40).map { "Thing \($0)" }
-        let site = try TestSite(["Content/things/things.txt": rows.joined(separator: "\n") + "\n",
-                                 "Content/things/thing-3.md": "Body three.\n", "Content/things/thing-4.md": "Body four.\n"])
+        let site = try fortyThings()
         defer { site.delete() }
         #expect(site.build().status == 0)
         let expected = site.snapshot()
