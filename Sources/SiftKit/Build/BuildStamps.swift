@@ -40,7 +40,7 @@ struct BuildStamps {
             guard stat(child, &st) == 0 else { key.string("?" + name); continue }
             let stamp = FileStamp(st)
             key.string(name)
-            Self.write(stamp, into: &key)
+            stamp.write(to: &key)
             // The change time too, which no tool sets back, for a file rewritten with its old time.
             key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_sec))); key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_nsec)))
             newestSource = max(newestSource, Double(stamp.seconds) + Double(stamp.nanoseconds) / 1e9)
@@ -49,14 +49,9 @@ struct BuildStamps {
         }
     }
 
-    private static func write(_ stamp: FileStamp, into w: inout BinaryWriter) {
-        for n in [stamp.seconds, stamp.nanoseconds, stamp.size] { w.u64(UInt64(bitPattern: Int64(n))) }
-        w.u64(UInt64(stamp.inode))
-    }
-
     private static func stamp(_ path: String, into w: inout BinaryWriter) {
         var st = stat()
-        if stat(path, &st) == 0 { write(FileStamp(st), into: &w) } else { w.u64(0) }
+        if stat(path, &st) == 0 { FileStamp(st).write(to: &w) } else { w.u64(0) }
     }
 
     private static func file(in site: URL) -> URL { DiskCache.folder(in: site).appendingPathComponent("stamps.cache") }

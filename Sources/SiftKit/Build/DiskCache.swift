@@ -110,9 +110,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             guard let p = r.string(), let k = r.u64() else { return nil }
             cache.pages[p] = k
         }
-        guard let seconds = r.u64(), let nanoseconds = r.u64(), let size = r.u64(), let inode = r.u64(), let fileCount = r.count() else { return nil }
-        cache.outputStamp = FileStamp(seconds: Int(truncatingIfNeeded: seconds), nanoseconds: Int(truncatingIfNeeded: nanoseconds),
-                                      size: Int(truncatingIfNeeded: size), inode: UInt(truncatingIfNeeded: inode))
+        guard let stamp = FileStamp(reading: &r), let fileCount = r.count() else { return nil }
+        cache.outputStamp = stamp
         cache.files.reserveCapacity(fileCount)
         for _ in 0..<fileCount {
             guard let p = r.string(), let h = r.u64() else { return nil }
@@ -274,9 +273,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         header(&w)
         w.u64(UInt64(pages.count))
         for (p, k) in pages { w.string(p); w.u64(k) }
-        let stamp = FileStamp(output)
-        for n in [stamp?.seconds ?? 0, stamp?.nanoseconds ?? 0, stamp?.size ?? 0] { w.u64(UInt64(bitPattern: Int64(n))) }
-        w.u64(UInt64(stamp?.inode ?? 0))
+        (FileStamp(output) ?? FileStamp(folderInode: 0)).write(to: &w)
         w.u64(UInt64(files.count))
         for (p, h) in files { w.string(p); w.u64(h) }
         let url = Self.pagesFile(in: site)

@@ -23,6 +23,19 @@ struct FileStamp: Equatable {
         self.seconds = seconds; self.nanoseconds = nanoseconds; self.size = size; self.inode = inode
     }
 
+    /// Writes the stamp as the build's caches keep it: three signed numbers and the inode.
+    func write(to w: inout BinaryWriter) {
+        for n in [seconds, nanoseconds, size] { w.u64(UInt64(bitPattern: Int64(n))) }
+        w.u64(UInt64(inode))
+    }
+
+    /// A stamp as `write(to:)` wrote it; nil when the bytes end first.
+    init?(reading r: inout BinaryReader) {
+        guard let seconds = r.u64(), let nanoseconds = r.u64(), let size = r.u64(), let inode = r.u64() else { return nil }
+        self.init(seconds: Int(truncatingIfNeeded: seconds), nanoseconds: Int(truncatingIfNeeded: nanoseconds),
+                  size: Int(truncatingIfNeeded: size), inode: UInt(truncatingIfNeeded: inode))
+    }
+
     /// The stamp of what `stat` returned.
     init(_ st: stat) {
         seconds = Int(st.st_mtim.tv_sec)

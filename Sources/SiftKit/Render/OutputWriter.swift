@@ -150,6 +150,8 @@ public final class OutputWriter: @unchecked Sendable {
             if inPlace?[rel] == hash && stillThere(rel) { return }
             if inPlace != nil { changed.withLock { $0.append(rel) } }
         }
+        // Written over a link under a new name, the file is no longer the old one (`keptName`).
+        renamed.withLock { _ = $0.removeValue(forKey: rel) }
         try makeFolder(of: rel)
         try FileSystem.write(bytes, to: rel, in: stagingFD, named: stagingPath)
     }
