@@ -76,7 +76,7 @@ public struct MarkdownSource: Sendable, Equatable {
         return h.finalize()
     }
 
-    /// Keeps the body if the build's budget (bytes kept so far) allows, and its hash whatever it.
+    /// Keeps the body if the build's budget (bytes kept so far) allows; takes its hash either way.
     mutating func keep(_ body: String, budget: Locked<Int>) {
         bodyHash = Self.hash(body)
         let size = body.utf8.count
