@@ -9,9 +9,16 @@ import Foundation
 /// ask, with `pread`: neither mapped nor held, so an incremental build needs no more memory
 /// than a clean one). The digest file ends with an index of its records (each item's key and
 /// where its record lies), so a build finds them all with two reads instead of two per record.
+///
+/// An incremental build appends to the last build's digest file instead of copying it: the
+/// records of changed items and a new index go at its end, the records it keeps stay where they
+/// lie, and the page keys (written last, renamed into place) say how long the file is valid, so
+/// what a killed build appended is cut off by the next. Once the file is more than twice the
+/// records its index names, a build copies those records to a new file instead
+/// (`appendsToPrevious`).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 9
+    static let format: UInt64 = 10
     /// Ends a digest file, after the offset of its index of records.
     private static let indexMark: UInt64 = 0x5349_4654_4447_5358
 
@@ -32,6 +39,12 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     private(set) var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
     /// The items of the previous build's digests in the order it indexed them.
     private(set) var digestOrder: [String] = []
+    /// How many bytes of the previous build's digest file are valid (a killed build may have
+    /// appended more), and how many of them hold the records its index names.
+    private var digestsLength = 0
+    private var liveBytes = 0
+    /// Whether this build appends to the last build's digest file (else it writes a new one).
+    private var appending = false
 
     /// This build's digest file while it is being written, the bytes written so far, and the
     /// file opened again for reading the excerpt entries it keeps.
@@ -105,7 +118,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         var st = stat()
         guard cache.previousDigests >= 0, fstat(cache.previousDigests, &st) == 0 else { return nil }
         var r = BinaryReader(bytes: [UInt8](pageData))
-        guard cache.readHeader(&r), let pageCount = r.count() else { return nil }
+        guard cache.readHeader(&r), let length = r.u64().flatMap(Int.init(exactly:)), length <= Int(st.st_size),
+              let pageCount = r.count() else { return nil }
         for _ in 0..<pageCount {
             guard let p = r.string(), let k = r.u64() else { return nil }
             cache.pages[p] = k
@@ -117,7 +131,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             guard let p = r.string(), let h = r.u64() else { return nil }
             cache.files[p] = h
         }
-        guard r.atEnd, cache.indexDigests(size: Int(st.st_size)) else { return nil }
+        guard r.atEnd, cache.indexDigests(size: length) else { return nil }
+        cache.digestsLength = length
         return cache
     }
 
@@ -156,13 +171,36 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
                   length >= 16 + item.utf8.count, length <= start - offset - 8 else { return false }
             digestIndex[item] = (key, offset + 8 + 16 + item.utf8.count..<offset + 8 + length)
             digestOrder.append(item)
+            liveBytes += 8 + length
         }
         return r.atEnd
     }
 
-    /// Starts this build's digest file.
+    /// Whether this build appends to the last build's digest file: while that file is at most
+    /// twice the records its index names, else the records are copied to a new one.
+    var appendsToPrevious: Bool {
+        guard let previous, previous.digestsLength > 0 else { return false }
+        return previous.digestsLength <= 2 * previous.liveBytes
+    }
+
+    /// Starts this build's digest file: the last build's, reopened to append to after its valid
+    /// bytes, or a new one.
     func beginDigests(site: URL) throws {
         try FileSystem.makeDirectory(Self.folder(in: site).path)
+        if appendsToPrevious, let previous {
+            let path = Self.digestsFile(in: site).path
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            if fd >= 0, ftruncate(fd, off_t(previous.digestsLength)) == 0, lseek(fd, 0, SEEK_END) == off_t(previous.digestsLength) {
+                digestFD = fd
+                digestTemp = path
+                digestsWritten = open(path, O_RDONLY | O_CLOEXEC)
+                written = previous.digestsLength
+                appending = true
+                guard digestsWritten >= 0 else { throw SiftError("cannot read \(path): \(FileSystem.errorText())", at: nil) }
+                return
+            }
+            if fd >= 0 { close(fd) }
+        }
         digestTemp = Self.digestsFile(in: site).path + ".tmp-\(getpid())"
         digestFD = open(digestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         digestsWritten = digestFD >= 0 ? open(digestTemp, O_RDONLY | O_CLOEXEC) : -1
@@ -172,8 +210,9 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         try append(w.bytes)
     }
 
-    /// The last build's cache: a record it holds with the same key is copied from its file as
-    /// it lies (runs of them in one piece) instead of encoded again.
+    /// The last build's cache: a record it holds with the same key stays where it lies in the
+    /// file this build appends to, or is copied from it as it lies (runs of them in one piece)
+    /// instead of encoded again.
     var previous: DiskCache?
 
     /// The records, each new one's excerpt entry left in this build's file, where the text files
@@ -188,6 +227,10 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for (k, r) in records.enumerated() {
             if let previous, let entry = previous.digestIndex[r.item], entry.key == r.key {
                 let start = entry.range.lowerBound - 24 - r.item.utf8.count
+                if appending {
+                    recordsWritten.append((r.item, r.key, start, entry.range.upperBound - start - 8))
+                    continue
+                }
                 recordsWritten.append((r.item, r.key, next, entry.range.upperBound - start - 8))
                 next += entry.range.upperBound - start
                 if let run = copy, run.upperBound == start {
@@ -271,6 +314,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         }
         var w = BinaryWriter()
         header(&w)
+        w.u64(UInt64(written))
         w.u64(UInt64(pages.count))
         for (p, k) in pages { w.string(p); w.u64(k) }
         (FileStamp(output) ?? FileStamp(folderInode: 0)).write(to: &w)
@@ -279,15 +323,16 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         let url = Self.pagesFile(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         try FileSystem.write(w.bytes, to: tmp)
-        guard rename(digestTemp, Self.digestsFile(in: site).path) == 0, rename(tmp, url.path) == 0 else {
+        guard appending || rename(digestTemp, Self.digestsFile(in: site).path) == 0, rename(tmp, url.path) == 0 else {
             throw SiftError("cannot write \(url.path): \(FileSystem.errorText())", at: nil)
         }
     }
 
-    /// Throws away this build's unfinished digest file.
+    /// Throws away this build's unfinished digest file; what it appended to the last build's is
+    /// past the length the page keys record, and cut off by the next build.
     func discard() {
         if digestFD >= 0 { close(digestFD); digestFD = -1 }
-        if !digestTemp.isEmpty { _ = unlink(digestTemp) }
+        if !digestTemp.isEmpty && !appending { _ = unlink(digestTemp) }
     }
 
     /// Removes the cache files (and temporary files of builds that died), keeping the folder
