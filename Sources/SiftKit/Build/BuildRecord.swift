@@ -10,4 +10,6 @@ protocol BuildRecord: AnyObject, Sendable {
     /// Records digests in the order they are added to the index; returns them as the index
     /// should keep them (a record on disk may keep their excerpt entries, `StoredExcerpt`).
     func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord]
+    /// The search index's text files, by number, as the build wrote them.
+    var textFiles: [TextFileRecord] { get set }
 }

@@ -267,20 +267,13 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The index's text files as pages are: kept from the last build when the key of the
-    /// documents they hold is the one it recorded, linked from the path of the hash and group it
-    /// recorded beside it (in a session `prior` is `next`: read first).
+    /// documents they hold is the one it recorded, linked from the path of the group it recorded
+    /// (in a session `prior` is `next`: read first).
     private static func reusingText(prior: (any BuildRecord)?, next: (any BuildRecord)?, writer: OutputWriter) -> TextFileReuse {
-        @Sendable func rel(_ name: String) -> String { "search/" + name }
-        return TextFileReuse(last: { name, key in
-            guard prior?.page(rel(name)) == key, let hash = prior?.page(rel(name) + "#hash"), let group = prior?.page(rel(name) + "#group"),
-                  let n = IndexFormat.textFileNumber(name) else { return nil }
-            return (hash, IndexFileNames.textPath(n, group: ContentHash.hex(group)))
-        }, link: { from, to in
-            writer.linkFromPrevious(rel(from), as: rel(to))
-        }, wrote: { name, key, hash, group in
-            next?.setPage(rel(name), key)
-            next?.setPage(rel(name) + "#hash", hash)
-            next?.setPage(rel(name) + "#group", group)
+        TextFileReuse(last: prior?.textFiles ?? [], link: { from, to in
+            writer.linkFromPrevious("search/" + from, as: "search/" + to)
+        }, wrote: { files in
+            next?.textFiles = files
         })
     }
 

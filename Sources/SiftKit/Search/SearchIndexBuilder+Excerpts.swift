@@ -40,7 +40,10 @@ extension SearchIndexBuilder {
                 h.combine(UInt64(min(start + perFile, documents.count) - start))
                 for d in start..<min(start + perFile, documents.count) { h.combine(keys[d]) }
                 key = h.finalize()
-                if let last = reuse.last(IndexFormat.textFileName(start / perFile), key!) { return (last.hash, nil, key, last.path) }
+                let n = start / perFile
+                if n < reuse.last.count, reuse.last[n].key == key {
+                    return (reuse.last[n].hash, nil, key, IndexFileNames.textPath(n, group: ContentHash.hex(reuse.last[n].group)))
+                }
             }
             let bytes = render(start)
             return (ContentHash.value(bytes), bytes, key, nil)
@@ -53,13 +56,14 @@ extension SearchIndexBuilder {
             return h.finalize()
         }
         let written = ParallelMap.map(Array(made.indices)) { n -> [UInt8]? in
-            let name = IndexFormat.textFileName(n), group = groups[n / perGroup]
             var bytes = made[n].bytes
-            if let old = made[n].kept, !reuse!.link(old, IndexFileNames.textPath(n, group: ContentHash.hex(group))) { bytes = render(starts[n]) }
-            if let key = made[n].key, let reuse { reuse.wrote(name, key, made[n].hash, group) }
+            if let old = made[n].kept, !reuse!.link(old, IndexFileNames.textPath(n, group: ContentHash.hex(groups[n / perGroup]))) { bytes = render(starts[n]) }
             return bytes
         }
         if let error = failures.error { throw error }
+        if let reuse, keys != nil {
+            reuse.wrote(made.indices.map { TextFileRecord(key: made[$0].key ?? 0, hash: made[$0].hash, group: groups[$0 / perGroup]) })
+        }
         let files = zip(made.indices, written).compactMap { n, bytes in bytes.map { (IndexFormat.textFileName(n), $0) } }
         return TextFiles(perFile: perFile, perGroup: perGroup, files: files, groups: groups)
     }
@@ -73,17 +77,25 @@ extension SearchIndexBuilder {
     }
 }
 
+/// One text file of the index as a build left it: the key of its documents' search inputs, the
+/// hash of its bytes, and the hash of its group, which names it.
+struct TextFileRecord: Equatable, Sendable {
+    var key: UInt64
+    var hash: UInt64
+    var group: UInt64
+}
+
 /// How a build keeps the last build's text files of unchanged documents (docs/search-index.md,
 /// "Text files"): the group hashes need each kept file's hash, which only the last build saw.
 struct TextFileReuse: Sendable {
-    /// Given a text file's name and its documents' key: the hash and path (under search/) of the
-    /// last build's file of that key, or nil (then the file is written).
-    var last: @Sendable (_ name: String, _ key: UInt64) -> (hash: UInt64, path: String)?
+    /// The last build's text files, by number: one whose key is its documents' key now is
+    /// linked from the last output (under its group's new name) instead of written.
+    var last: [TextFileRecord]
     /// Links the last build's file at one path under search/ to another in this build's output;
     /// false when it cannot (then the file is written).
     var link: @Sendable (_ from: String, _ to: String) -> Bool
-    /// Told the name, documents' key, hash and group's hash of each text file this build has.
-    var wrote: @Sendable (_ name: String, _ key: UInt64, _ hash: UInt64, _ group: UInt64) -> Void
+    /// Told this build's text files, by number, once they are written.
+    var wrote: @Sendable (_ files: [TextFileRecord]) -> Void
 }
 
 /// What an incremental build keeps of the last build's shard and union files (`ShardReuse`).
