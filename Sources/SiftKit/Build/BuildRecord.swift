@@ -12,4 +12,6 @@ protocol BuildRecord: AnyObject, Sendable {
     func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord]
     /// The search index's text files, by number, as the build wrote them.
     var textFiles: [TextFileRecord] { get set }
+    /// The search index's document tables and facets files, by name, as the build made them.
+    var indexTables: [String: IndexTableRecord] { get set }
 }

@@ -29,6 +29,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Output path → key of its inputs.
     private var pages: [String: UInt64] = [:]
     private var texts: [TextFileRecord] = []
+    private var tables: [String: IndexTableRecord] = [:]
     /// The previous build's every output file → the hash of its bytes (0: not known), and the
     /// stamp of the output folder it left: what lets this build update that output in place.
     private(set) var files: [String: UInt64] = [:]
@@ -71,6 +72,10 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     var textFiles: [TextFileRecord] {
         get { lock.lock(); defer { lock.unlock() }; return texts }
         set { lock.lock(); texts = newValue; lock.unlock() }
+    }
+    var indexTables: [String: IndexTableRecord] {
+        get { lock.lock(); defer { lock.unlock() }; return tables }
+        set { lock.lock(); tables = newValue; lock.unlock() }
     }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
@@ -141,6 +146,11 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for _ in 0..<textCount {
             guard let key = r.u64(), let hash = r.u64(), let group = r.u64() else { return nil }
             cache.texts.append(TextFileRecord(key: key, hash: hash, group: group))
+        }
+        guard let tableCount = r.count() else { return nil }
+        for _ in 0..<tableCount {
+            guard let name = r.string(), let key = r.u64(), let json = r.string() else { return nil }
+            cache.tables[name] = IndexTableRecord(key: key, json: json)
         }
         guard r.atEnd, cache.indexDigests(size: length) else { return nil }
         cache.digestsLength = length
@@ -333,6 +343,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for (p, h) in files { w.string(p); w.u64(h) }
         w.u64(UInt64(texts.count))
         for t in texts { w.u64(t.key); w.u64(t.hash); w.u64(t.group) }
+        w.u64(UInt64(tables.count))
+        for (name, t) in tables { w.string(name); w.u64(t.key); w.string(t.json) }
         let url = Self.pagesFile(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         try FileSystem.write(w.bytes, to: tmp)

@@ -10,6 +10,7 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
     /// Each item's digest and the key of its search inputs.
     private var digests: [String: (key: UInt64, digest: SearchDigest)] = [:]
     private var texts: [TextFileRecord] = []
+    private var tables: [String: IndexTableRecord] = [:]
     /// Each item as it was built and the keys it got.
     private var items: [String: ItemMemo] = [:]
     /// Each collection's rows as its list pages showed them, and their context key.
@@ -76,6 +77,7 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
         swap(&digests, &previous.digests)
         previous.digests = [:]
         swap(&texts, &previous.texts)
+        swap(&tables, &previous.tables)
         previous.lock.unlock()
     }
 
@@ -83,6 +85,10 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
     var textFiles: [TextFileRecord] {
         get { lock.lock(); defer { lock.unlock() }; return texts }
         set { lock.lock(); texts = newValue; lock.unlock() }
+    }
+    var indexTables: [String: IndexTableRecord] {
+        get { lock.lock(); defer { lock.unlock() }; return tables }
+        set { lock.lock(); tables = newValue; lock.unlock() }
     }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 

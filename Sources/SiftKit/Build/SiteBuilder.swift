@@ -210,6 +210,9 @@ public struct SiteBuilder: Sendable {
         options.progress?("indexing", totalItems, totalItems)
         let writer = target.writer
         index.textReuse = Self.reusingText(prior: target.prior, next: target.next, writer: writer)
+        if let next = target.next {
+            index.tableReuse = IndexTableReuse(last: target.prior?.indexTables ?? [:], wrote: { next.indexTables = $0 })
+        }
         try index.write(baseURL: renderer.context.urls.basePath) { name, bytes in try writer.write("search/\(name)", bytes) }
         target.session?.next.setIndex(index)
         report.lap("index", since: &lap)

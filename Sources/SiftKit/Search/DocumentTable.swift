@@ -10,6 +10,24 @@ enum DocumentTable {
         return scopes
     }
 
+    /// The key of everything `json` reads of a collection and its documents.
+    static func key(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> UInt64 {
+        var h = StableHasher()
+        h.combine(info.name)
+        h.combine(UInt64(info.scopes.count))
+        for s in info.scopes { h.combine(s) }
+        h.combine(UInt64(docs.count))
+        for i in docs.indices {
+            h.combine(docs[i].title); h.combine(docs[i].slug); h.combine(docs[i].url)
+            h.combine(docs[i].scope.map { "1" + $0 } ?? "0")
+            h.combine(UInt64(docs[i].fieldNames.count)); h.combine(UInt64(docs[i].fieldValues.count))
+            for n in docs[i].fieldNames { h.combine(n) }
+            for v in docs[i].fieldValues { h.combine(v) }
+            h.combine(docs[i].bodyWords > 0 ? UInt64(1 + IndexFormat.lengthCode(docs[i].bodyWords)) : 0)
+        }
+        return h.finalize()
+    }
+
     /// The table as JSON.
     static func json(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> String {
         let scopes = Self.scopes(info, docs)

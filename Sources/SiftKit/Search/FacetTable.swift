@@ -4,6 +4,31 @@ import Foundation
 /// (docs/search-index.md, "Facets and sort orders"): written only for a collection with
 /// `facets` or `sort_fields`, read only by a search that filters, counts or sorts.
 enum FacetTable {
+    /// Whether a collection's documents have facets or sort fields, and so a facets file.
+    static func isNeeded(_ docs: [SearchDigest]) -> Bool {
+        guard let first = docs.first else { return false }
+        return !first.facetNames.isEmpty || !first.sortNames.isEmpty
+    }
+
+    /// The key of everything `json` reads of the documents.
+    static func key(_ docs: [SearchDigest]) -> UInt64 {
+        var h = StableHasher()
+        h.combine(UInt64(docs.count))
+        for i in docs.indices {
+            h.combine(UInt64(docs[i].facetNames.count))
+            for n in docs[i].facetNames { h.combine(n) }
+            h.combine(UInt64(docs[i].facetValues.count))
+            for values in docs[i].facetValues {
+                h.combine(UInt64(values.count))
+                for v in values { h.combine(v) }
+            }
+            h.combine(UInt64(docs[i].sortNames.count)); h.combine(UInt64(docs[i].sortValues.count))
+            for n in docs[i].sortNames { h.combine(n) }
+            for v in docs[i].sortValues { h.combine(v) }
+        }
+        return h.finalize()
+    }
+
     /// The file's JSON, or nil when the collection has neither facets nor sort fields.
     static func json(_ docs: [SearchDigest]) -> String? {
         guard let first = docs.first, !first.facetNames.isEmpty || !first.sortNames.isEmpty else { return nil }

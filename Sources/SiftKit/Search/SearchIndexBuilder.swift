@@ -19,6 +19,8 @@ public struct SearchIndexBuilder {
     var textReuse: TextFileReuse?
     /// Keeps the last build's shards that no changed word is filed in (an incremental build's).
     var shardReuse: ShardFileReuse?
+    /// Keeps the last build's document tables and facets files whose documents give the same key.
+    var tableReuse: IndexTableReuse?
     /// The shard and union files this render keeps from the last build, by name, with their hashes.
     private var keptShards: [String: String] = [:]
     /// The hashes of the last render's groups of text files, which name them.
@@ -179,20 +181,33 @@ public struct SearchIndexBuilder {
         let reusable = live != nil && layout.renumber == nil
         let words = WordList(tables: tables, renumber: layout.renumber)
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
-        let documentTables = documentTables(layout, reusable: reusable)
+        // Each collection's documents once: a copy of a digest retains a dozen strings and arrays.
+        let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
+        var tablesMade: [String: IndexTableRecord] = [:]
+        let documentTables = documentTables(layout, collectionDocs, reusable: reusable, made: &tablesMade)
+        let facetTables = collectionDocs.indices.map { c -> String? in
+            guard FacetTable.isNeeded(collectionDocs[c]) else { return nil }
+            return IndexTableReuse.table("facets-\(c)", key: FacetTable.key(collectionDocs[c]), reuse: tableReuse, made: &tablesMade) {
+                FacetTable.json(collectionDocs[c]) ?? ""
+            }
+        }
+        tableReuse?.wrote(tablesMade)
+        let tables = (docs: documentTables, facets: facetTables)
         var m = JSONWriter()
         m.raw("{\"version\":\(IndexFormat.version),")
         m.key("base"); m.string(Self.normalizedBase(baseURL))
         let order = Array(layout.members.joined())
         let keys = live.map(\.keys) ?? textKeys
-        let texts = try Self.textFiles(order.map { docs[$0] }, keys: keys.count == docs.count ? order.map { keys[$0] } : nil, reuse: textReuse)
+        let inOrder = layout.renumber == nil
+        let texts = try Self.textFiles(inOrder ? docs : order.map { docs[$0] },
+                                       keys: keys.count == docs.count ? (inOrder ? keys : order.map { keys[$0] }) : nil, reuse: textReuse)
         textGroups = texts?.groups ?? []
         textsPerGroup = texts?.perGroup ?? 1
         if let texts { m.raw(",\"texts\":\(texts.perFile),\"textGroup\":\(texts.perGroup)") }
         var files: [(String, [UInt8])] = texts?.files ?? []
         if words.entryBytes <= shardThreshold {
             m.raw(",\"shards\":0")
-            writeCollections(layout, documentTables, into: &m, files: &files)
+            writeCollections(layout, collectionDocs, tables, into: &m, files: &files)
             var bytes = Array(m.out.utf8)
             bytes += Array(",\"words\":".utf8)
             words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes)
@@ -204,7 +219,7 @@ public struct SearchIndexBuilder {
         while target * 1024 < words.estimatedBytes { target *= 2 }
         let bounds = words.packBuckets(target: target)
         m.raw(",\"shards\":\(bounds.count + 1),\"bounds\":"); m.ints(bounds)
-        writeCollections(layout, documentTables, into: &m, files: &files)
+        writeCollections(layout, collectionDocs, tables, into: &m, files: &files)
         m.raw("}\n")
         files.insert(("manifest.json", Array(m.out.utf8)), at: 0)
         let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut)
@@ -229,11 +244,14 @@ public struct SearchIndexBuilder {
     }
 
     /// Each collection's document table as JSON; a live builder's from the last render while
-    /// no document's fields changed.
-    private mutating func documentTables(_ layout: Layout, reusable: Bool) -> [String] {
+    /// no document's fields changed, else the last build's when its documents give the same key.
+    private mutating func documentTables(_ layout: Layout, _ docs: [[SearchDigest]], reusable: Bool,
+                                         made: inout [String: IndexTableRecord]) -> [String] {
         if reusable, let cached = live!.tables, cached.count == layout.collections.count { return cached }
         let tables = layout.collections.indices.map { c in
-            DocumentTable.json(layout.collections[c], layout.documents(c, in: docs))
+            IndexTableReuse.table("docs-\(c)", key: DocumentTable.key(layout.collections[c], docs[c]), reuse: tableReuse, made: &made) {
+                DocumentTable.json(layout.collections[c], docs[c])
+            }
         }
         if live != nil { live!.tables = tables }
         return tables
@@ -241,7 +259,9 @@ public struct SearchIndexBuilder {
 
     /// The manifest's `collections`; a large document table goes to a file of its own unless
     /// all of them fit `inlineDocsLimit`.
-    private func writeCollections(_ layout: Layout, _ tables: [String], into m: inout JSONWriter, files: inout [(String, [UInt8])]) {
+    private func writeCollections(_ layout: Layout, _ docs: [[SearchDigest]], _ made: (docs: [String], facets: [String?]),
+                                  into m: inout JSONWriter, files: inout [(String, [UInt8])]) {
+        let tables = made.docs
         let inline = tables.reduce(0) { $0 + $1.utf8.count } <= inlineDocsLimit
         m.raw(",\"collections\":[")
         for (c, info) in layout.collections.enumerated() {
@@ -249,7 +269,7 @@ public struct SearchIndexBuilder {
             m.raw("{"); m.key("name"); m.string(info.name)
             m.raw(","); m.key("title"); m.string(info.title)
             m.raw(",\"count\":\(layout.members[c].count),"); m.key("scopes")
-            m.strings(DocumentTable.scopes(info, layout.documents(c, in: docs)))
+            m.strings(DocumentTable.scopes(info, docs[c]))
             m.raw(",\"docs\":")
             if inline || tables[c].utf8.count < 16 * 1024 {
                 m.raw(tables[c])
@@ -258,7 +278,7 @@ public struct SearchIndexBuilder {
                 m.string(name)
                 files.append((name, Array((tables[c] + "\n").utf8)))
             }
-            if let facets = FacetTable.json(layout.documents(c, in: docs)) {
+            if let facets = made.facets[c] {
                 let name = IndexFormat.facetFileName(c)
                 m.raw(",\"facets\":"); m.string(name)
                 files.append((name, Array((facets + "\n").utf8)))

@@ -33,7 +33,7 @@ struct IncrementalBuildTests {
             return "detail template"
         case 4:
             let scopes = Bool.random(using: &rng) ? "[a, b]" : "[b, a]"
-            try site.write("Content/things/collection.yml", "title_field: name\nscope_field: kind\nscopes: \(scopes)\nlist_fields: [kind]\n")
+            try site.write("Content/things/collection.yml", "title_field: name\nscope_field: kind\nscopes: \(scopes)\nlist_fields: [kind]\nfacets: [kind]\nsort_fields: [name]\n")
             return "collection.yml scopes \(scopes)"
         case 5:
             try site.write("Content/site.yml", "title: Site \(Int.random(in: 0..<3, using: &rng))\nmarkdown: {unsafe: \(Bool.random(using: &rng))}\n")
@@ -48,10 +48,10 @@ struct IncrementalBuildTests {
         }
     }
 
-    /// The site both edit-sequence tests start from: eight rows, scopes a and b, and a page
-    /// for the first row with the given text; the caller deletes it.
+    /// The site both edit-sequence tests start from: eight rows, scopes a and b (also a facet),
+    /// sorted by name, and a page for the first row with the given text; the caller deletes it.
     func thingsSite(rows: [String], page: String) throws -> TestSite {
-        let site = try TestSite(["Content/things/collection.yml": "title_field: name\nscope_field: kind\nscopes: [a, b]\n"])
+        let site = try TestSite(["Content/things/collection.yml": "title_field: name\nscope_field: kind\nscopes: [a, b]\nfacets: [kind]\nsort_fields: [name]\n"])
         do {
             try writeRows(site, rows)
             try site.write("Content/things/thing-0-harbor.md", page)
