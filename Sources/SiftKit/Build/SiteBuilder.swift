@@ -97,6 +97,7 @@ public struct SiteBuilder: Sendable {
                 report.seconds = Date().timeIntervalSince(start)
             }
             stamps?.save(report, site: options.site, output: outputURL)
+            ProcessMemory.keep((site, templates, target), mode: options.mode)
             return report
         } catch {
             target.discard()
@@ -225,6 +226,7 @@ public struct SiteBuilder: Sendable {
             report.lap("precompress", since: &lap)
         }
         report.seconds = Date().timeIntervalSince(start)
+        ProcessMemory.keep((index, renderer, pages), mode: options.mode)
         return report
     }
 
