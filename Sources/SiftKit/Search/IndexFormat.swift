@@ -200,6 +200,20 @@ enum IndexFormat {
         return base64(varints)
     }
 
+    /// How many characters `encodePostings` gives for `ids`, without encoding them.
+    static func encodedLength(_ ids: [Int32]) -> Int {
+        guard let last = ids.last else { return 0 }
+        var varints = 0
+        var prev: Int32 = -1
+        for id in ids {
+            let gap = UInt32(id - prev - 1)
+            prev = id
+            varints += gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : gap < 1 << 28 ? 4 : 5
+        }
+        let bitmapBytes = Int(last) / 8 + 1
+        return bitmapBytes < varints ? 1 + (bitmapBytes * 4 + 2) / 3 : (varints * 4 + 2) / 3
+    }
+
     /// Decodes postings this process wrote itself.
     static func decodePostings(_ s: String) -> [Int32] {
         decodePostings(s, below: Int(Int32.max)) ?? []

@@ -100,7 +100,7 @@ struct ShardWriter {
             guard homes.count > unionFanOut else { continue }
             let postings = members.map { g -> [Int32] in
                 if !words.ids[g].isEmpty { return words.ids[g] }
-                let ids = decoded[g] ?? IndexFormat.decodePostings(String(decoding: words.encoded[g], as: UTF8.self))
+                let ids = decoded[g] ?? IndexFormat.decodePostings(String(decoding: words.encoded(g), as: UTF8.self))
                 decoded[g] = ids
                 return ids
             }
@@ -117,7 +117,7 @@ struct ShardWriter {
         var packed: [UInt64: (gram: ArraySlice<UInt8>, members: [Int])] = [:]
         var long: [[UInt8]: [Int]] = [:]
         var starts: [Int] = []
-        for (g, primary) in list where !primary && words.encoded[g].count > 8 {
+        for (g, primary) in list where !primary && words.encodedCount(g) > 8 {
             let w = words.word(g)
             WordList.codePointStarts(w, into: &starts)
             let length = starts.count - 1

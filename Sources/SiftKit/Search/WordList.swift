@@ -4,20 +4,31 @@ struct WordRef {
     var id: Int32
 }
 
-/// Every word of every partition, numbered, with its encoded postings and the buckets it is
-/// filed under (docs/search-index.md, "Words and postings").
+/// Every word of every partition, numbered, with its postings and the buckets it is filed under
+/// (docs/search-index.md, "Words and postings").
+///
+/// A table that is not live keeps each word's documents and encodes them only when a shard
+/// holding the word is laid out (`encoded`, `suffix`): an incremental build lays out a few
+/// shards and keeps the others, and only the lengths of the rest are needed, to cut the shards.
 struct WordList {
     /// Per word: its table and id in that table.
     private var table: [Int32] = []
     private var id: [Int32] = []
-    private(set) var encoded: [[UInt8]] = []
-    /// What its primary entry holds after its postings (`suffix`); empty when nothing.
-    private(set) var often: [[UInt8]] = []
+    /// Per word its encoded postings, and what its primary entry holds after them (`suffix`);
+    /// empty where computed when asked, from `ids`, `oftenIDs` and `leadIDs`.
+    private var encodedStore: [[UInt8]] = []
+    private var suffixStore: [[UInt8]] = []
+    /// The length of each word's encoded postings.
+    private var encodedLength: [Int32] = []
+    /// The documents of each word holding it often and in their lead, for words encoded when asked.
+    private var oftenIDs: [[Int32]] = []
+    private var leadIDs: [[Int32]] = []
     private(set) var bucket: [Int32] = []
     /// Buckets of the trigrams at code point offsets 1 … length−3, other than `bucket`.
     private(set) var secondary: [[Int32]] = []
-    /// The documents of each word whose postings go by reference (`@`) elsewhere, when this
-    /// render computed them (else empty: decoded when a union needs them).
+    /// The documents of each word: of every word encoded when asked, else of those whose
+    /// postings go by reference (`@`) elsewhere when this render computed them (else empty:
+    /// decoded when a union needs them).
     private(set) var ids: [[Int32]] = []
     private let tables: [WordTable]
     private(set) var entryBytes = 0
@@ -37,6 +48,8 @@ struct WordList {
         var secondary: [[Int32]] = []
         var ids: [Int: [Int32]] = [:]
         var touched: Set<Int32>?
+        /// For a table encoded when asked: each word's encoded length, suffix length and documents.
+        var lazy: (encoded: [Int32], suffix: [Int32], all: [[Int32]], often: [[Int32]], lead: [[Int32]])?
     }
 
     /// Numbers the words of every table, each table on a core of its own; `renumber` maps the
@@ -45,7 +58,8 @@ struct WordList {
         self.tables = tables
         let parts = ParallelMap.map(Array(tables.indices)) { p -> Part in
             let t = tables[p]
-            let part = renumber == nil && t.memo != nil ? Self.update(t) : Self.encode(t, renumber: renumber)
+            let part = renumber == nil && t.memo != nil ? Self.update(t)
+                : t.keepsPairs ? Self.encode(t, renumber: renumber) : Self.lengths(t, renumber: renumber)
             if t.keepsPairs && renumber == nil {
                 t.memo = (part.encoded, part.bucket, part.secondary, part.often)
             } else {
@@ -59,22 +73,70 @@ struct WordList {
             touchedBuckets = parts.reduce(into: Set<Int32>()) { $0.formUnion($1.touched!) }
         }
         for (p, part) in parts.enumerated() {
-            for w in 0..<part.encoded.count where !part.encoded[w].isEmpty {
+            for w in 0..<part.bucket.count {
+                let length = part.lazy.map { Int($0.encoded[w]) } ?? part.encoded[w].count
+                guard length > 0 else { continue }
                 table.append(Int32(p)); id.append(Int32(w))
                 let wordLength = tables[p].word(w).count
-                let entry = wordLength + part.encoded[w].count + part.often[w].count + 6
+                let entry = wordLength + length + (part.lazy.map { Int($0.suffix[w]) } ?? part.often[w].count) + 6
                 entryBytes += entry
                 bucketBytes[Int(part.bucket[w])] += entry
-                let reference = wordLength + (part.encoded[w].count <= 8 ? part.encoded[w].count : 1) + 6
+                let reference = wordLength + (length <= 8 ? length : 1) + 6
                 for b in part.secondary[w] { bucketBytes[Int(b)] += reference }
-                encoded.append(part.encoded[w])
-                often.append(part.often[w])
+                encodedLength.append(Int32(length))
+                if let lazy = part.lazy {
+                    encodedStore.append([]); suffixStore.append([])
+                    ids.append(lazy.all[w]); oftenIDs.append(lazy.often[w]); leadIDs.append(lazy.lead[w])
+                } else {
+                    encodedStore.append(part.encoded[w]); suffixStore.append(part.often[w])
+                    ids.append(part.ids[w] ?? []); oftenIDs.append([]); leadIDs.append([])
+                }
                 bucket.append(part.bucket[w])
                 secondary.append(part.secondary[w])
-                ids.append(part.ids[w] ?? [])
             }
         }
         estimatedBytes = bucketBytes.reduce(0, +)
+    }
+
+    /// A word's encoded postings (docs/search-index.md, "Words and postings").
+    func encoded(_ g: Int) -> [UInt8] {
+        encodedStore[g].isEmpty && encodedLength[g] > 0 ? Array(IndexFormat.encodePostings(ids[g]).utf8) : encodedStore[g]
+    }
+
+    /// What a word's primary entry holds after its postings (`suffix(often:lead:)`).
+    func suffix(_ g: Int) -> [UInt8] {
+        suffixStore[g].isEmpty && !(oftenIDs[g].isEmpty && leadIDs[g].isEmpty) ? Self.suffix(often: oftenIDs[g], lead: leadIDs[g]) : suffixStore[g]
+    }
+
+    /// How many characters a word's encoded postings take.
+    func encodedCount(_ g: Int) -> Int { Int(encodedLength[g]) }
+
+    /// Every word of a table that is not kept: its documents, and the lengths its postings and
+    /// suffix will take once encoded, which is all cutting the shards needs.
+    private static func lengths(_ t: WordTable, renumber: [Int32]?) -> Part {
+        var part = Part()
+        var (all, often, lead) = t.postings()
+        t.pairs = []
+        var encoded = [Int32](repeating: 0, count: t.count), suffix = encoded
+        part.bucket.reserveCapacity(t.count)
+        part.secondary.reserveCapacity(t.count)
+        for w in 0..<t.count {
+            if let renumber {
+                for k in all[w].indices { all[w][k] = renumber[Int(all[w][k])] }
+                for k in often[w].indices { often[w][k] = renumber[Int(often[w][k])] }
+                for k in lead[w].indices { lead[w][k] = renumber[Int(lead[w][k])] }
+                all[w].sort(); often[w].sort(); lead[w].sort()
+            }
+            encoded[w] = Int32(IndexFormat.encodedLength(all[w]))
+            if !often[w].isEmpty || !lead[w].isEmpty {
+                suffix[w] = Int32(1 + IndexFormat.encodedLength(often[w]) + (lead[w].isEmpty ? 0 : 1 + IndexFormat.encodedLength(lead[w])))
+            }
+            let (b, sec) = buckets(t, w)
+            part.bucket.append(b)
+            part.secondary.append(sec)
+        }
+        part.lazy = (encoded, suffix, all, often, lead)
+        return part
     }
 
     /// Every word of a table computed afresh.
@@ -235,7 +297,7 @@ struct WordList {
             JSONWriter.string(word(g), into: &out)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "\""))
-            if primary { out += encoded[g]; out += often[g] } else if encoded[g].count <= 8 { out += encoded[g] } else { out.append(UInt8(ascii: "@")) }
+            if primary { out += encoded(g); out += suffix(g) } else if encodedLength[g] <= 8 { out += encoded(g) } else { out.append(UInt8(ascii: "@")) }
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "}"))

@@ -150,6 +150,18 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     }
 }
 
+/// The length a shard's cut counts for postings not yet encoded (`WordList` encodes only the
+/// shards an edit lays out) is the length they take once encoded, varints or bitmap.
+@Test func postingsLengthWithoutEncoding() {
+    var rng = SeededRNG(state: 20)
+    var lists: [[Int32]] = [[], [0], [127], [128], [16_383], [16_384], [2_097_152], [268_435_456], Array(0..<64), [5, 6, 7, 300, 100_000]]
+    for _ in 0..<300 {
+        let density = Double.random(in: 0.001...0.9, using: &rng), span = Int.random(in: 1...40_000, using: &rng)
+        lists.append((0..<span).filter { _ in Double.random(in: 0..<1, using: &rng) < density }.map { Int32($0) })
+    }
+    for ids in lists { #expect(IndexFormat.encodedLength(ids) == IndexFormat.encodePostings(ids).utf8.count, "\(ids.prefix(8))… of \(ids.count)") }
+}
+
 @Test func baseURLPathIsKept() throws {
     var builder = SearchIndexBuilder()
     builder.add(SearchIndexBuilder.digest(SearchDocument(
