@@ -15,6 +15,11 @@ struct BinaryWriter {
 struct BinaryReader {
     let bytes: [UInt8]
     var offset = 0
+
+    init(bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
     var atEnd: Bool { offset == bytes.count }
 
     mutating func u64() -> UInt64? {
@@ -118,5 +123,101 @@ extension SearchDigest {
                   fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
                   sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes,
                   wordCounts: wordCounts, bodyWords: bodyWords)
+    }
+}
+
+extension Value {
+    /// Encodes the value: a tag, then its text, items or fields.
+    func write(to w: inout BinaryWriter) {
+        switch self {
+        case .null: w.u64(0)
+        case .bool(let b): w.u64(b ? 2 : 1)
+        case .number(let s): w.u64(3); w.string(s)
+        case .string(let s): w.u64(4); w.string(s)
+        case .list(let l): w.u64(5); w.u64(UInt64(l.count)); for v in l { v.write(to: &w) }
+        case .map(let f): w.u64(6); f.write(to: &w)
+        }
+    }
+
+    init?(reading r: inout BinaryReader, depth: Int = 0) {
+        guard depth < 512, let tag = r.u64() else { return nil }
+        switch tag {
+        case 0: self = .null
+        case 1, 2: self = .bool(tag == 2)
+        case 3, 4:
+            guard let s = r.string() else { return nil }
+            self = tag == 3 ? .number(s) : .string(s)
+        case 5:
+            guard let n = r.count() else { return nil }
+            var l: [Value] = []
+            for _ in 0..<n { guard let v = Value(reading: &r, depth: depth + 1) else { return nil }; l.append(v) }
+            self = .list(l)
+        case 6:
+            guard let f = Fields(reading: &r, depth: depth + 1) else { return nil }
+            self = .map(f)
+        default: return nil
+        }
+    }
+}
+
+extension Fields {
+    /// Encodes the fields in order: a count, then each key and value.
+    func write(to w: inout BinaryWriter) {
+        w.u64(UInt64(keys.count))
+        for k in keys { w.string(k); self[k]!.write(to: &w) }
+    }
+
+    init?(reading r: inout BinaryReader, depth: Int = 0) {
+        guard let n = r.count() else { return nil }
+        self.init()
+        for _ in 0..<n {
+            guard let k = r.string(), let v = Value(reading: &r, depth: depth) else { return nil }
+            self[k] = v
+        }
+    }
+}
+
+extension SourcePosition {
+    func write(to w: inout BinaryWriter) {
+        w.string(path); w.u64(UInt64(bitPattern: Int64(line))); w.u64(UInt64(bitPattern: Int64(column)))
+    }
+
+    init?(reading r: inout BinaryReader) {
+        guard let path = r.string(), let line = r.u64(), let column = r.u64() else { return nil }
+        self.init(path: path, line: Int(truncatingIfNeeded: line), column: Int(truncatingIfNeeded: column))
+    }
+}
+
+extension SiteLoader.LoadedPage {
+    /// Encodes the page as loaded, all but its kept body (read again from its file when rendered).
+    func write(to w: inout BinaryWriter) {
+        w.string(slug)
+        w.u64(title == nil ? 0 : 1); w.string(title ?? "")
+        w.string(fileTitle); w.u64(titleFromHeading ? 1 : 0)
+        fields.write(to: &w)
+        w.u64(frontMatter == nil ? 0 : 1); (frontMatter ?? Fields()).write(to: &w)
+        w.u64(UInt64(keyPositions.count))
+        for (k, p) in keyPositions { w.string(k); p.write(to: &w) }
+        w.string(page.url.path); w.string(page.displayPath)
+        w.u64(UInt64(page.bodyOffset)); w.u64(UInt64(page.bodyLine))
+        w.u64(page.bodyHash == nil ? 0 : 1); w.u64(page.bodyHash ?? 0)
+    }
+
+    init?(reading r: inout BinaryReader) {
+        guard let slug = r.string(), let hasTitle = r.u64(), let title = r.string(), let fileTitle = r.string(),
+              let fromHeading = r.u64(), let fields = Fields(reading: &r), let hasFrontMatter = r.u64(),
+              let frontMatter = Fields(reading: &r), let positionCount = r.count() else { return nil }
+        var positions: [String: SourcePosition] = [:]
+        for _ in 0..<positionCount {
+            guard let k = r.string(), let p = SourcePosition(reading: &r) else { return nil }
+            positions[k] = p
+        }
+        guard let path = r.string(), let display = r.string(), let offset = r.u64().flatMap(Int.init(exactly:)), let line = r.u64(),
+              let hasHash = r.u64(), let hash = r.u64() else { return nil }
+        var source = MarkdownSource(url: URL(fileURLWithPath: path, isDirectory: false), displayPath: display,
+                                    bodyOffset: offset, bodyLine: Int(truncatingIfNeeded: line))
+        source.bodyHash = hasHash == 1 ? hash : nil
+        self.init(slug: slug, title: hasTitle == 1 ? title : nil, fileTitle: fileTitle, titleFromHeading: fromHeading == 1,
+                  fields: fields, frontMatter: hasFrontMatter == 1 ? frontMatter : nil, keyPositions: positions, page: source)
     }
 }

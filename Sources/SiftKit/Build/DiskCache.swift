@@ -361,11 +361,13 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     }
 
     /// Removes the cache files (and temporary files of builds that died), keeping the folder
-    /// where this build streams its digests, and the lock this build holds.
+    /// where this build streams its digests, the lock this build holds, and the pages as read
+    /// (`PageMemo.save`), which describe the sources, not the output.
     static func remove(site: URL, keeping: DiskCache? = nil) {
+        let pages = PageMemo.file(in: site).lastPathComponent
         for name in FileSystem.list(folder(in: site)) {
             let path = folder(in: site).appendingPathComponent(name).path
-            if path != keeping?.digestTemp && name != BuildLock.name { FileSystem.remove(path) }
+            if path != keeping?.digestTemp && name != BuildLock.name && name != pages { FileSystem.remove(path) }
         }
     }
 }

@@ -98,6 +98,91 @@ final class PageMemo: @unchecked Sendable {
         datasets[path] = dataset
     }
 
+    // MARK: Between builds
+
+    /// The pages a load asked for: `save` leaves out those of files since removed.
+    private let asked = Locked(Set<String>())
+
+    /// Notes that a load asked for the page at `path`.
+    func ask(_ path: String) { asked.withLock { _ = $0.insert(path) } }
+
+    /// Where `sift build` keeps the pages it read for the next build.
+    static func file(in site: URL) -> URL { DiskCache.folder(in: site).appendingPathComponent("loaded.cache") }
+
+    /// A page the last build saved: its file's stamp and use then, and where its encoding lies in `savedBytes`.
+    private struct SavedPage {
+        var stamp: FileStamp
+        var display: String
+        var unsafe: Bool
+        var range: Range<Int>
+    }
+    /// Set once, by `load`, before any lookup.
+    private var saved: [String: SavedPage] = [:]
+    private var savedBytes: [UInt8] = []
+
+    /// The files of the pages the last build saved.
+    var savedPaths: [String] { Array(saved.keys) }
+
+    /// The last build's page for this file, decoded, if the file has the stamp it had then and
+    /// is used the same way; pages are decoded as the load asks for them, on every core.
+    func savedPage(_ path: String, stamp: FileStamp, display: String, unsafeHTML: Bool) -> SiteLoader.LoadedPage? {
+        guard let s = saved[path], s.stamp == stamp, s.display == display, s.unsafe == unsafeHTML else { return nil }
+        var r = BinaryReader(bytes: savedBytes, offset: s.range.lowerBound)
+        guard var page = SiteLoader.LoadedPage(reading: &r), r.offset == s.range.upperBound else { return nil }
+        page.page.version = nextVersion()
+        return page
+    }
+
+    /// Writes the pages of this load's settled files, for the next `sift build` of the site to
+    /// take those whose file still has the stamp it had (at 100k items, reading and parsing every
+    /// page again took a second of a one-page edit's load stage). A page taken from the last
+    /// build's file is copied from it as it lies; only pages read again are encoded.
+    func save(site: URL, version: String) {
+        var w = BinaryWriter()
+        w.u64(DiskCache.format); w.string(version)
+        let asked = self.asked.withLock { $0 }, read = snapshot()
+        var count = 0
+        w.u64(0)
+        for path in asked {
+            let stamp: FileStamp, display: String, unsafe: Bool
+            var blob = BinaryWriter()
+            if let e = read[path] {
+                guard e.settled else { continue }
+                (stamp, display, unsafe) = (e.stamp, e.display, e.unsafe)
+                e.page.write(to: &blob)
+            } else if let s = saved[path] {
+                (stamp, display, unsafe) = (s.stamp, s.display, s.unsafe)
+                blob.bytes = Array(savedBytes[s.range])
+            } else { continue }
+            w.string(path); stamp.write(to: &w); w.string(display); w.u64(unsafe ? 1 : 0)
+            w.u64(UInt64(blob.bytes.count)); w.bytes += blob.bytes
+            count += 1
+        }
+        let header = 8 + 8 + version.utf8.count
+        withUnsafeBytes(of: UInt64(count).littleEndian) { w.bytes.replaceSubrange(header..<header + 8, with: $0) }
+        let url = Self.file(in: site), tmp = url.path + ".tmp-\(getpid())"
+        if (try? FileSystem.write(w.bytes, to: tmp)) == nil || rename(tmp, url.path) != 0 { _ = unlink(tmp) }
+    }
+
+    /// The pages the last `sift build` of the site saved, each decoded when a load asks for it;
+    /// nil when there are none, they are damaged or another version wrote them.
+    static func load(site: URL, version: String) -> PageMemo? {
+        guard let bytes = try? FileSystem.read(file(in: site), displayPath: "") else { return nil }
+        var r = BinaryReader(bytes: bytes)
+        guard r.u64() == DiskCache.format, r.string() == version, let count = r.count() else { return nil }
+        let memo = PageMemo()
+        memo.saved.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let path = r.string(), let stamp = FileStamp(reading: &r), let display = r.string(), let unsafe = r.u64(),
+                  let length = r.count(), r.offset + length <= bytes.count else { return nil }
+            memo.saved[path] = SavedPage(stamp: stamp, display: display, unsafe: unsafe == 1, range: r.offset..<r.offset + length)
+            r.offset += length
+        }
+        guard r.atEnd else { return nil }
+        memo.savedBytes = bytes
+        return memo
+    }
+
     /// Remembers a page just read, giving it a version of its own; returns it so.
     func set(_ path: String, stamp: FileStamp, display: String, unsafeHTML: Bool, page: SiteLoader.LoadedPage) -> SiteLoader.LoadedPage {
         lock.lock(); defer { lock.unlock() }

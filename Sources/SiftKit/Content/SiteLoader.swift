@@ -13,6 +13,10 @@ public struct SiteLoader: Sendable {
     let keptBodies = Locked(0)
     /// Pages loaded by an earlier load of the same site, reused while their files are unchanged (`sift serve`).
     var memo: PageMemo?
+    /// `sift build`'s pages from the last build (`PageMemo.load`), taken while their files keep
+    /// their stamps, and where this load's reads are remembered for the next; the rest of
+    /// `memo` (datasets, joins, listings) is `sift serve`'s alone.
+    var savedPages: PageMemo?
 
     static let datasetExtensions: Set<String> = ["txt", "csv", "tsv", "json", "yml", "yaml"]
     /// Output paths a collection or page may not take.
@@ -155,7 +159,7 @@ public struct SiteLoader: Sendable {
         let (records, remembered) = try readDataset(datasets.first, in: folderPath, rel: rel, errors: &errors)
 
         // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
-        let known = memo?.snapshot()
+        let known = (memo ?? savedPages)?.snapshot()
         let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
             do { return .success(try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
         }
@@ -285,9 +289,11 @@ public struct SiteLoader: Sendable {
     }
 
     func loadPage(_ file: String, display path: String, unsafe: Bool, known: [String: PageMemo.Entry]? = nil) throws -> LoadedPage {
-        guard let memo else { return try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe) }
+        guard let memo = memo ?? savedPages else { return try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe) }
+        if memo === savedPages { memo.ask(file) }
         let stamp = FileStamp(file)
         if let stamp, let page = (known ?? memo.snapshot())[file]?.page(stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
+        if let stamp, let page = memo.savedPage(file, stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
         let page = try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe)
         guard let stamp else { return page }
         return memo.set(file, stamp: stamp, display: path, unsafeHTML: unsafe, page: page)

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// `sift build` keeps the Markdown pages it read (`.sift-cache/loaded.cache`), and the next build
+/// takes a page from there while its file keeps its stamp instead of reading and parsing it again.
+struct LoadedPagesTests {
+    /// Sets a file's modification time back, so a build trusts its stamp (a file changed within
+    /// the last second is read again: `FileStamp.isSettled`).
+    func settle(_ site: TestSite, _ paths: [String], secondsAgo: Double) throws {
+        for path in paths {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)],
+                                                  ofItemAtPath: site.root.appendingPathComponent(path).path)
+        }
+    }
+
+    static let rich = """
+        ---
+        title: Crème brûlée
+        tags: [dessert, "burnt sugar"]
+        price: 2.50
+        draft: false
+        nested: {depth: 1, list: [true, null, 3]}
+        date: 2024-01-02
+        émoji: ✓
+        ---
+        # Not the title
+
+        Custard under glass, with a *crust*.
+
+        """
+
+    /// A page as the last build saved it is the page as reading its file gives it: fields in
+    /// order, the front matter, where each key is written, where the body starts and its hash.
+    @Test func aSavedPageIsThePageAsRead() throws {
+        let site = try TestSite(["Content/desserts/creme.md": Self.rich, "Content/desserts/plain.md": "# Plain\n\nNothing more.\n"])
+        defer { site.delete() }
+        try settle(site, ["Content/desserts/creme.md", "Content/desserts/plain.md"], secondsAgo: 30)
+        #expect(site.build().status == 0)
+        let memo = try #require(PageMemo.load(site: site.root, version: SiftCLI.version))
+        let loader = SiteLoader(root: site.root, displayRoot: ".", includeDrafts: false, baseURLOverride: nil)
+        for name in ["creme", "plain"] {
+            let url = site.root.appendingPathComponent("Content/desserts/\(name).md")
+            let stamp = try #require(FileStamp(url.path))
+            let saved = try #require(memo.savedPage(url.path, stamp: stamp, display: "Content/desserts/\(name).md", unsafeHTML: false))
+            let read = try loader.readPage(url, display: "Content/desserts/\(name).md", unsafe: false)
+            #expect(saved.slug == read.slug && saved.title == read.title && saved.fileTitle == read.fileTitle)
+            #expect(saved.titleFromHeading == read.titleFromHeading)
+            #expect(saved.fields == read.fields && saved.frontMatter == read.frontMatter && saved.keyPositions == read.keyPositions)
+            #expect(saved.page.url == read.page.url && saved.page.displayPath == read.page.displayPath)
+            #expect(saved.page.bodyOffset == read.page.bodyOffset && saved.page.bodyLine == read.page.bodyLine)
+            #expect(saved.page.bodyHash == read.page.bodyHash && saved.page.keptBody == nil)
+        }
+    }
+
+    /// Edits of settled pages (front matter and body), a page added and one removed, and a damaged
+    /// file of saved pages: each incremental build's output is a clean build's.
+    @Test func settledPagesAndEditsMatchCleanBuilds() throws {
+        var files = ["Content/notes/notes.txt": (0..<12).map { "Note \($0)" }.joined(separator: "\n") + "\n"]
+        for i in 0..<6 { files["Content/notes/note-\(i).md"] = "---\nkind: k\(i % 2)\n---\nBody \(i) with harbor.\n" }
+        let site = try TestSite(files)
+        defer { site.delete() }
+        try settle(site, Array(files.keys), secondsAgo: 60)
+        #expect(site.build().status == 0)
+        let steps: [(String, () throws -> Void)] = [
+            ("front matter", { try site.write("Content/notes/note-2.md", "---\ntitle: Renamed two\nkind: k9\n---\nBody 2 with harbor.\n") }),
+            ("body", { try site.write("Content/notes/note-4.md", "---\nkind: k0\n---\nA longer body for four, with a volcano.\n") }),
+            ("page added", { try site.write("Content/notes/note-7.md", "---\nkind: k1\n---\nSeven.\n") }),
+            ("page removed", { try site.remove("Content/notes/note-5.md") }),
+            ("damaged file", {
+                let url = PageMemo.file(in: site.root)
+                let bytes = try Data(contentsOf: url)
+                try bytes.prefix(bytes.count / 2).write(to: url)
+                try site.write("Content/notes/note-0.md", "---\nkind: k1\n---\nZero again.\n")
+            }),
+        ]
+        for (n, (what, step)) in steps.enumerated() {
+            try step()
+            let present = try FileManager.default.contentsOfDirectory(atPath: site.root.appendingPathComponent("Content/notes").path)
+            try settle(site, present.map { "Content/notes/" + $0 }, secondsAgo: Double(50 - n))
+            #expect(site.build().status == 0)
+            let built = site.snapshot()
+            #expect(site.build(["--clean"]).status == 0)
+            let clean = site.snapshot()
+            #expect(built.keys.sorted() == clean.keys.sorted(), "after \(what)")
+            for (path, bytes) in clean where built[path] != bytes { Issue.record("\(path) differs after \(what)") }
+        }
+        #expect(site.page("notes/note-2/index.html")?.contains("Renamed two") == true)
+        let saved = try #require(PageMemo.load(site: site.root, version: SiftCLI.version)).savedPaths.map { ($0 as NSString).lastPathComponent }
+        #expect(saved.sorted() == ["note-0.md", "note-1.md", "note-2.md", "note-3.md", "note-4.md", "note-7.md"], "a removed page is not kept")
+    }
+}
