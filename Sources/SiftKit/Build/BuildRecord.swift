@@ -10,8 +10,26 @@ protocol BuildRecord: AnyObject, Sendable {
     /// Records digests in the order they are added to the index; returns them as the index
     /// should keep them (a record on disk may keep their excerpt entries, `StoredExcerpt`).
     func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord]
+    /// The search index's text files and tables as the build made them (`textFiles`, `indexTables`).
+    var indexFiles: Locked<IndexFileRecords> { get }
+}
+
+/// The index files a build records beside its page keys, for the next build to keep.
+struct IndexFileRecords {
+    var texts: [TextFileRecord] = []
+    var tables: [String: IndexTableRecord] = [:]
+}
+
+extension BuildRecord {
     /// The search index's text files, by number, as the build wrote them.
-    var textFiles: [TextFileRecord] { get set }
+    var textFiles: [TextFileRecord] {
+        get { indexFiles.withLock { $0.texts } }
+        set { indexFiles.withLock { $0.texts = newValue } }
+    }
+
     /// The search index's document tables and facets files, by name, as the build made them.
-    var indexTables: [String: IndexTableRecord] { get set }
+    var indexTables: [String: IndexTableRecord] {
+        get { indexFiles.withLock { $0.tables } }
+        set { indexFiles.withLock { $0.tables = newValue } }
+    }
 }

@@ -28,8 +28,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     let version: String
     /// Output path → key of its inputs.
     private var pages: [String: UInt64] = [:]
-    private var texts: [TextFileRecord] = []
-    private var tables: [String: IndexTableRecord] = [:]
+    let indexFiles = Locked(IndexFileRecords())
     /// The previous build's every output file → the hash of its bytes (0: not known), and the
     /// stamp of the output folder it left: what lets this build update that output in place.
     private(set) var files: [String: UInt64] = [:]
@@ -69,14 +68,6 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     }
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
-    var textFiles: [TextFileRecord] {
-        get { lock.lock(); defer { lock.unlock() }; return texts }
-        set { lock.lock(); texts = newValue; lock.unlock() }
-    }
-    var indexTables: [String: IndexTableRecord] {
-        get { lock.lock(); defer { lock.unlock() }; return tables }
-        set { lock.lock(); tables = newValue; lock.unlock() }
-    }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
     /// The digest of an item with this key, its excerpt entry left in the file (`StoredExcerpt`):
@@ -142,16 +133,18 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             cache.files[p] = h
         }
         guard let textCount = r.count() else { return nil }
-        cache.texts.reserveCapacity(textCount)
+        var records = IndexFileRecords()
+        records.texts.reserveCapacity(textCount)
         for _ in 0..<textCount {
             guard let key = r.u64(), let hash = r.u64(), let group = r.u64() else { return nil }
-            cache.texts.append(TextFileRecord(key: key, hash: hash, group: group))
+            records.texts.append(TextFileRecord(key: key, hash: hash, group: group))
         }
         guard let tableCount = r.count() else { return nil }
         for _ in 0..<tableCount {
             guard let name = r.string(), let key = r.u64(), let json = r.string() else { return nil }
-            cache.tables[name] = IndexTableRecord(key: key, json: json)
+            records.tables[name] = IndexTableRecord(key: key, json: json)
         }
+        cache.indexFiles.withLock { $0 = records }
         guard r.atEnd, cache.indexDigests(size: length) else { return nil }
         cache.digestsLength = length
         return cache
@@ -341,10 +334,11 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         (FileStamp(output) ?? FileStamp(folderInode: 0)).write(to: &w)
         w.u64(UInt64(files.count))
         for (p, h) in files { w.string(p); w.u64(h) }
-        w.u64(UInt64(texts.count))
-        for t in texts { w.u64(t.key); w.u64(t.hash); w.u64(t.group) }
-        w.u64(UInt64(tables.count))
-        for (name, t) in tables { w.string(name); w.u64(t.key); w.string(t.json) }
+        let records = indexFiles.withLock { $0 }
+        w.u64(UInt64(records.texts.count))
+        for t in records.texts { w.u64(t.key); w.u64(t.hash); w.u64(t.group) }
+        w.u64(UInt64(records.tables.count))
+        for (name, t) in records.tables { w.string(name); w.u64(t.key); w.string(t.json) }
         let url = Self.pagesFile(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         try FileSystem.write(w.bytes, to: tmp)

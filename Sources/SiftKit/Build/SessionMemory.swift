@@ -9,8 +9,7 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
     private var pages: [String: UInt64] = [:]
     /// Each item's digest and the key of its search inputs.
     private var digests: [String: (key: UInt64, digest: SearchDigest)] = [:]
-    private var texts: [TextFileRecord] = []
-    private var tables: [String: IndexTableRecord] = [:]
+    let indexFiles = Locked(IndexFileRecords())
     /// Each item as it was built and the keys it got.
     private var items: [String: ItemMemo] = [:]
     /// Each collection's rows as its list pages showed them, and their context key.
@@ -76,20 +75,11 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
         swap(&items, &previous.items)
         swap(&digests, &previous.digests)
         previous.digests = [:]
-        swap(&texts, &previous.texts)
-        swap(&tables, &previous.tables)
+        indexFiles.withLock { mine in previous.indexFiles.withLock { swap(&mine, &$0) } }
         previous.lock.unlock()
     }
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
-    var textFiles: [TextFileRecord] {
-        get { lock.lock(); defer { lock.unlock() }; return texts }
-        set { lock.lock(); texts = newValue; lock.unlock() }
-    }
-    var indexTables: [String: IndexTableRecord] {
-        get { lock.lock(); defer { lock.unlock() }; return tables }
-        set { lock.lock(); tables = newValue; lock.unlock() }
-    }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
     func digest(_ item: String, key: UInt64) -> SearchDigest? {
