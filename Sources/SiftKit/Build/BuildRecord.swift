@@ -7,6 +7,8 @@ protocol BuildRecord: AnyObject, Sendable {
     func setPage(_ path: String, _ key: UInt64)
     /// An item's digest, if its search inputs had this key.
     func digest(_ item: String, key: UInt64) -> SearchDigest?
+    /// The key of the search inputs an item's digest was recorded with.
+    func searchKey(_ item: String) -> UInt64?
     /// Records digests in the order they are added to the index; returns them as the index
     /// should keep them (a record on disk may keep their excerpt entries, `StoredExcerpt`).
     func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord]

@@ -17,6 +17,8 @@ struct CollectionStage {
     /// The key of what every page of this collection shares.
     let context: UInt64
     let reusesItems: Bool
+    /// The collection's settings, every one of them, as one string (a page key's part).
+    private let settingsKey: String
     private let titleField: String
     private let searchFields: [String]
     private let detailTemplate: MustacheTemplate
@@ -39,6 +41,7 @@ struct CollectionStage {
         context = contextHasher.finalize()
         let previous = target.session?.previous?.settings
         reusesItems = target.session != nil && previous?.site == site.settings && previous?.collections[c.name] == c.settings
+        settingsKey = String(describing: c.settings)
         titleField = c.settings.titleField ?? "title"
         searchFields = c.settings.searchFields ?? [titleField]
         detailTemplate = renderer.templates.page("detail", collection: c.name)
@@ -60,15 +63,36 @@ struct CollectionStage {
         var folders: [String] = []
         for n in 1...pageCount {
             let slice = c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)]
-            let rel = SiteURLs.listPage(c.name, n)
-            if !(keepLists && writer.linkFromPrevious(rel + "index.html")) {
+            let rel = SiteURLs.listPage(c.name, n), file = rel + "index.html"
+            let key = target.next.map { _ in listKey(page: n, of: pageCount, items: slice) }
+            let unchanged = keepLists || (key != nil && target.prior?.page(file) == key)
+            if let key { target.next?.setPage(file, key) }
+            if !(unchanged && writer.linkFromPrevious(file)) {
                 let value = renderer.context.list(c, collectionValue.value, page: n, of: pageCount, items: slice)
-                try renderer.write(listTemplate, value, to: rel + "index.html")
+                try renderer.write(listTemplate, value, to: file)
             }
             folders.append(rel)
         }
         target.session?.next.setList(c.name, rows: rows, context: context)
         return folders
+    }
+
+    /// The key of everything list page `n` shows (`PageContext.list`): the collection's context,
+    /// the page's place, and each row's title, slug, scope and list fields.
+    private func listKey(page n: Int, of total: Int, items: ArraySlice<Item>) -> UInt64 {
+        let c = collection
+        var h = StableHasher()
+        h.combine(context)
+        h.combine(UInt64(n))
+        h.combine(UInt64(total))
+        for name in c.settings.listFields { h.combine(name) }
+        for item in items {
+            h.combine(item.title)
+            h.combine(item.slug)
+            h.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
+            for name in c.settings.listFields { h.combine(item.fields.value(at: name) ?? .null) }
+        }
+        return h.finalize()
     }
 
     // MARK: Items
@@ -148,21 +172,30 @@ struct CollectionStage {
             body = try item.page?.body()
             bodyHash = MarkdownSource.hash(body ?? "")
         }
-        let detail = renderer.context.detail(c, collectionValue, index: i)
-        let keys = self.keys(item, detailKey: detail.key, bodyHash: bodyHash)
+        let pageKey = self.pageKey(i, bodyHash: bodyHash)
+        if target.prior?.page(rel) == pageKey, let searchKey = target.prior?.searchKey(itemKey),
+           let digest = target.prior?.digest(itemKey, key: searchKey), writer.linkFromPrevious(rel) {
+            // Made from the same inputs as the last build's, so its search key and digest are that build's too.
+            target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: item, neighbours: neighbours, context: context,
+                                                                          pageKey: pageKey, searchKey: searchKey))
+            target.next?.setPage(rel, pageKey)
+            return RenderedItem(search: SearchRecord(item: itemKey, key: searchKey, digest: digest), pageKey: pageKey)
+        }
+        let keys = self.keys(item, bodyHash: bodyHash)
         target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: item, neighbours: neighbours, context: context,
-                                                                      pageKey: keys.page, searchKey: keys.search))
+                                                                      pageKey: pageKey, searchKey: keys.search))
         var md: RenderedMarkdown?
-        if target.prior?.page(rel) == keys.page, writer.linkFromPrevious(rel) {
+        if target.prior?.page(rel) == pageKey, writer.linkFromPrevious(rel) {
             // Unchanged: the previous build's file is linked in, byte for byte what rendering would give.
         } else {
             if body == nil { body = try item.page?.body() }
             md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) }
             renderer.note(md, page: folder, source: item.page)
             let html = md?.html(droppingTitle: item.titleFromHeading) ?? ""
-            try renderer.write(detailTemplate, renderer.context.withContent(detail.fields, html), to: rel)
+            let detail = renderer.context.detail(c, collectionValue, index: i)
+            try renderer.write(detailTemplate, renderer.context.withContent(detail, html), to: rel)
         }
-        target.next?.setPage(rel, keys.page)
+        target.next?.setPage(rel, pageKey)
         let digest: SearchDigest
         if let previous = target.prior?.digest(itemKey, key: keys.search) {
             digest = previous
@@ -181,7 +214,7 @@ struct CollectionStage {
             }
             digest = SearchIndexBuilder.digest(document)
         }
-        return RenderedItem(search: SearchRecord(item: itemKey, key: keys.search, digest: digest), pageKey: keys.page)
+        return RenderedItem(search: SearchRecord(item: itemKey, key: keys.search, digest: digest), pageKey: pageKey)
     }
 
     /// In a session, an item equal to the one the last build rendered, with the same
@@ -195,18 +228,37 @@ struct CollectionStage {
         return RenderedItem(search: SearchRecord(item: itemKey, key: m.searchKey, digest: digest), pageKey: m.pageKey)
     }
 
-    /// The keys of everything an item's page and its search entry are made from, and its searched fields.
-    private func keys(_ item: Item, detailKey: UInt64, bodyHash: UInt64) -> (page: UInt64, search: UInt64, fields: [(name: String, value: String)]) {
+    /// The key of everything item `i`'s page is made from, taken from the inputs of its context
+    /// (`PageContext.detail`) rather than from the context itself, which only a page rendered
+    /// needs: the collection's context and settings, the item as loaded, its body and its
+    /// neighbours' titles and slugs.
+    private func pageKey(_ i: Int, bodyHash: UInt64) -> UInt64 {
+        let items = collection.items, item = items[i]
+        var h = StableHasher()
+        h.combine(context)
+        h.combine(settingsKey)
+        h.combine(item.slug)
+        h.combine(item.title)
+        h.combine(.map(item.fields))
+        h.combine(item.date.map { "1" + $0 } ?? "0")
+        h.combine(UInt64(item.titleFromHeading ? 1 : 0))
+        h.combine(bodyHash)
+        for j in [i - 1, i + 1] {
+            guard items.indices.contains(j) else { h.combine("0"); continue }
+            h.combine("1")
+            h.combine(items[j].title)
+            h.combine(items[j].slug)
+        }
+        return h.finalize()
+    }
+
+    /// The key of everything an item's search entry is made from, and its searched fields.
+    private func keys(_ item: Item, bodyHash: UInt64) -> (search: UInt64, fields: [(name: String, value: String)]) {
         let c = collection
         var fields: [(name: String, value: String)] = [(titleField, item.title)]
         for name in searchFields where name != titleField {
             if let v = item.fields.value(at: name) { fields.append((name, renderer.context.display(v))) }
         }
-        var pageHasher = StableHasher()
-        pageHasher.combine(baseKey)
-        pageHasher.combine(detailKey)
-        pageHasher.combine(UInt64(item.titleFromHeading ? 1 : 0))
-        pageHasher.combine(bodyHash)
         var searchHasher = StableHasher()
         searchHasher.combine(baseKey)
         for f in fields { searchHasher.combine(f.name); searchHasher.combine(f.value) }
@@ -219,6 +271,6 @@ struct CollectionStage {
         }
         for v in c.sortValues(of: item) { searchHasher.combine(v.name); searchHasher.combine(v.value) }
         searchHasher.combine(c.settings.searchBody ? bodyHash : 0)
-        return (pageHasher.finalize(), searchHasher.finalize(), fields)
+        return (searchHasher.finalize(), fields)
     }
 }

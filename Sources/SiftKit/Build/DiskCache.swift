@@ -18,7 +18,7 @@ import Foundation
 /// (`appendsToPrevious`).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 10
+    static let format: UInt64 = 11
     /// Ends a digest file, after the offset of its index of records.
     private static let indexMark: UInt64 = 0x5349_4654_4447_5358
 
@@ -69,6 +69,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
+
+    func searchKey(_ item: String) -> UInt64? { digestIndex[item]?.key }
 
     /// The digest of an item with this key, its excerpt entry left in the file (`StoredExcerpt`):
     /// a text file of unchanged documents is linked from the last build, so most never need it.

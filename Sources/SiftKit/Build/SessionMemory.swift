@@ -88,6 +88,8 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
         return entry.digest
     }
 
+    func searchKey(_ item: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return digests[item]?.key }
+
     func appendDigests(_ records: [SearchRecord]) throws -> [SearchRecord] {
         lock.lock(); defer { lock.unlock() }
         for r in records where digests[r.item]?.key != r.key { digests[r.item] = (r.key, r.digest) }

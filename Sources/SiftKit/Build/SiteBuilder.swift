@@ -83,7 +83,7 @@ public struct SiteBuilder: Sendable {
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
         }
-        let (site, templates, warnings) = try load()
+        let (site, templates, warnings) = try load(stamps: stamps?.files ?? [:])
         let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version,
                                            inPlaceShare: options.inPlaceShare)
         do {
@@ -112,10 +112,11 @@ public struct SiteBuilder: Sendable {
     /// the pages it read for the next (an incremental one starts from the last's), at once: they
     /// are the files' as they are, whatever the build does next, and held to the end they would
     /// add 70 MB to a 100k build's peak.
-    func load() throws -> (Site, TemplateSet, warnings: [SiftError]) {
+    func load(stamps: [String: FileStamp] = [:]) throws -> (Site, TemplateSet, warnings: [SiftError]) {
         options.progress?("loading", 0, 0)
         var loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
         loader.memo = options.mode.session?.pages
+        loader.stamps = stamps
         if options.mode.keepsStamps {
             if case .incremental = options.mode { loader.savedPages = PageMemo.load(site: options.site, version: options.version) }
             loader.savedPages = loader.savedPages ?? PageMemo()
@@ -295,13 +296,22 @@ public struct SiteBuilder: Sendable {
     /// neither the settings nor the pages changed.
     private func writeSitemap(_ sitemap: [String], site: Site, target: BuildTarget) throws {
         let previous = target.session?.previous
-        let keepSitemap = previous?.settings?.site == site.settings && previous?.sitemap == sitemap
-        if !(keepSitemap && Sitemap.fileNames(count: sitemap.count).allSatisfy(target.writer.linkFromPrevious)) {
-            let urls = SiteURLs(settings: site.settings)
+        let urls = SiteURLs(settings: site.settings)
+        let names = Sitemap.fileNames(count: sitemap.count)
+        // Its files are made from the absolute URLs alone: the base they start with and the paths.
+        var h = StableHasher()
+        h.combine(urls.absoluteBase)
+        h.combine(urls.basePath)
+        for path in sitemap { h.combine(path) }
+        let key = h.finalize()
+        let keepSitemap = (previous?.settings?.site == site.settings && previous?.sitemap == sitemap)
+            || (target.session == nil && names.allSatisfy { target.prior?.page($0) == key })
+        if !(keepSitemap && names.allSatisfy(target.writer.linkFromPrevious)) {
             for file in Sitemap.files(sitemap.map(urls.absolute), absolute: urls.absolute) {
                 try target.writer.write(file.name, text: file.text)
             }
         }
+        if target.session == nil { for name in names { target.next?.setPage(name, key) } }
         target.session?.next.sitemap = sitemap
     }
 }

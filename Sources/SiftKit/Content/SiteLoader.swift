@@ -17,6 +17,9 @@ public struct SiteLoader: Sendable {
     /// their stamps, and where this load's reads are remembered for the next; the rest of
     /// `memo` (datasets, joins, listings) is `sift serve`'s alone.
     var savedPages: PageMemo?
+    /// The stamps of the site's files as a walk just found them (`BuildStamps.files`), by path:
+    /// a page found there is not `stat`ed again.
+    var stamps: [String: FileStamp] = [:]
 
     static let datasetExtensions: Set<String> = ["txt", "csv", "tsv", "json", "yml", "yaml"]
     /// Output paths a collection or page may not take.
@@ -291,7 +294,7 @@ public struct SiteLoader: Sendable {
     func loadPage(_ file: String, display path: String, unsafe: Bool, known: [String: PageMemo.Entry]? = nil) throws -> LoadedPage {
         guard let memo = memo ?? savedPages else { return try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe) }
         if memo === savedPages { memo.ask(file) }
-        let stamp = FileStamp(file)
+        let stamp = stamps[file] ?? FileStamp(file)
         if let stamp, let page = (known ?? memo.snapshot())[file]?.page(stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
         if let stamp, let page = memo.savedPage(file, stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
         let page = try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe)

@@ -140,9 +140,9 @@ struct PageContext: Sendable {
     /// The key of the parts every page of a collection shares.
     func sharedHash(_ collection: String) -> UInt64 { shared[collection]?.hash ?? 0 }
 
-    /// A detail page's context without its rendered content, and the key of everything in it:
-    /// the shared parts and the collection count once per collection, the rest per page.
-    func detail(_ c: SiteCollection, _ collectionValue: (value: Value, hash: UInt64), index i: Int) -> (fields: Fields, key: UInt64) {
+    /// A detail page's context without its rendered content, built only for a page rendered:
+    /// its key comes from the context's inputs (`CollectionStage.pageKey`).
+    func detail(_ c: SiteCollection, _ collectionValue: (value: Value, hash: UInt64), index i: Int) -> Fields {
         let item = c.items[i]
         let rel = SiteURLs.item(c.name, item.slug)
         var f = base(kind: "detail", title: item.title, url: rel, collection: c.name)
@@ -161,13 +161,8 @@ struct PageContext: Sendable {
         ]
         if i > 0 { v["prev"] = ["title": .string(c.items[i - 1].title), "url": .string(urls.link(SiteURLs.item(c.name, c.items[i - 1].slug)))] }
         if i + 1 < c.items.count { v["next"] = ["title": .string(c.items[i + 1].title), "url": .string(urls.link(SiteURLs.item(c.name, c.items[i + 1].slug)))] }
-        var h = StableHasher()
-        h.combine(shared[c.name]?.hash ?? 0)
-        h.combine(collectionValue.hash)
-        h.combine(f["page"] ?? .null)
-        h.combine(.map(v))
         f["item"] = .map(v)
-        return (f, h.finalize())
+        return f
     }
 
     /// Puts the rendered Markdown into a detail context.

@@ -32,9 +32,9 @@ struct IncrementalBuildTests {
             try site.write("Templates/detail.mustache", "{{< layout}}{{$ main}}<h1>\(Int.random(in: 0..<5, using: &rng)) {{item.title}}</h1>{{{item.content}}}{{/ main}}{{/ layout}}")
             return "detail template"
         case 4:
-            let scopes = Bool.random(using: &rng) ? "[a, b]" : "[b, a]"
-            try site.write("Content/things/collection.yml", "title_field: name\nscope_field: kind\nscopes: \(scopes)\nlist_fields: [kind]\nfacets: [kind]\nsort_fields: [name]\n")
-            return "collection.yml scopes \(scopes)"
+            let scopes = Bool.random(using: &rng) ? "[a, b]" : "[b, a]", perPage = [0, 3].randomElement(using: &rng)!
+            try site.write("Content/things/collection.yml", "title_field: name\nscope_field: kind\nscopes: \(scopes)\nlist_fields: [kind]\nfacets: [kind]\nsort_fields: [name]\nper_page: \(perPage)\n")
+            return "collection.yml scopes \(scopes), per_page \(perPage)"
         case 5:
             try site.write("Content/site.yml", "title: Site \(Int.random(in: 0..<3, using: &rng))\nmarkdown: {unsafe: \(Bool.random(using: &rng))}\n")
             return "site.yml"

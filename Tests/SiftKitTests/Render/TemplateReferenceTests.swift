@@ -27,7 +27,7 @@ import Testing
         return [
             ("home.mustache", context.home(introHTML: "<p>Hello.</p>")),
             ("list.mustache", context.list(candies, collection, page: 1, of: 2, items: candies.items.prefix(2))),
-            ("detail.mustache", context.withContent(detail.fields, "<p>A bar.</p>")),
+            ("detail.mustache", context.withContent(detail, "<p>A bar.</p>")),
             ("page.mustache", context.page(try #require(loaded.pages.first), contentHTML: "<p>Text.</p>")),
             ("404.mustache", context.notFound()),
         ]
