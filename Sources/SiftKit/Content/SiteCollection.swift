@@ -36,7 +36,7 @@ public struct SiteCollection: Sendable {
             case let v?: values = settings.listSeparator.map { Self.split(v.text, on: $0) } ?? [v.text]
             case nil: values = []
             }
-            values = values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            values = values.map(Self.trimmed).filter { !$0.isEmpty }
             var seen = Set<String>()
             return (name, values.filter { seen.insert($0).inserted })
         }
@@ -47,9 +47,39 @@ public struct SiteCollection: Sendable {
         settings.sortFields.map { name in (name, name == "title" ? item.title : item.fields.value(at: name)?.text ?? "") }
     }
 
+    /// A value without the white space (`.whitespaces`) at its ends; Foundation is asked only
+    /// when there is some, as it is for few values, and slow for all of a large site's.
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+              isWhitespace(first) || isWhitespace(last) else { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `CharacterSet.whitespaces`' members: the tab and the space separators (category Zs).
+    private static func isWhitespace(_ u: Unicode.Scalar) -> Bool {
+        u.isASCII ? u == " " || u == "\t" : u.properties.generalCategory == .spaceSeparator
+    }
+
     /// Splits on `separator` outside double quotes; `""` inside quotes is one quote.
     static func split(_ text: String, on separator: String) -> [String] {
-        guard text.contains("\"") else { return text.components(separatedBy: separator) }
+        guard text.utf8.contains(UInt8(ascii: "\"")) else {
+            // ASCII in both: a byte is a character, and Foundation's search (slow at a value a row) finds what bytes do.
+            guard text.utf8.allSatisfy({ $0 < 0x80 }), !separator.isEmpty, separator.utf8.allSatisfy({ $0 < 0x80 }) else {
+                return text.components(separatedBy: separator)
+            }
+            let bytes = Array(text.utf8), sep = Array(separator.utf8)
+            var parts: [String] = [], start = 0, i = 0
+            while i + sep.count <= bytes.count {
+                if bytes[i] == sep[0] && bytes[i..<i + sep.count].elementsEqual(sep) {
+                    parts.append(String(decoding: bytes[start..<i], as: UTF8.self))
+                    i += sep.count
+                    start = i
+                } else {
+                    i += 1
+                }
+            }
+            return parts + [String(decoding: bytes[start...], as: UTF8.self)]
+        }
         var parts: [String] = [], current = "", quoted = false
         var rest = Substring(text)
         while let c = rest.first {
