@@ -192,7 +192,7 @@ struct CollectionStage {
             md = body.map { Markdown.render($0, unsafe: renderer.unsafeMarkdown) }
             renderer.note(md, page: folder, source: item.page)
             let html = md?.html(droppingTitle: item.titleFromHeading) ?? ""
-            let detail = renderer.context.detail(c, collectionValue, index: i)
+            let detail = renderer.context.detail(c, collectionValue.value, index: i)
             try renderer.write(detailTemplate, renderer.context.withContent(detail, html), to: rel)
         }
         target.next?.setPage(rel, pageKey)

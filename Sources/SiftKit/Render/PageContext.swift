@@ -142,11 +142,11 @@ struct PageContext: Sendable {
 
     /// A detail page's context without its rendered content, built only for a page rendered:
     /// its key comes from the context's inputs (`CollectionStage.pageKey`).
-    func detail(_ c: SiteCollection, _ collectionValue: (value: Value, hash: UInt64), index i: Int) -> Fields {
+    func detail(_ c: SiteCollection, _ collectionValue: Value, index i: Int) -> Fields {
         let item = c.items[i]
         let rel = SiteURLs.item(c.name, item.slug)
         var f = base(kind: "detail", title: item.title, url: rel, collection: c.name)
-        f["collection"] = collectionValue.value
+        f["collection"] = collectionValue
         let titleField = c.settings.titleField ?? "title", slugField = c.settings.slugField ?? "slug"
         let fields: [Value] = item.fields.compactMap { (name, value) in
             guard name != "title", name != "slug", name != titleField, name != slugField else { return nil }

@@ -23,7 +23,7 @@ import Testing
         let context = PageContext(site: loaded, urls: SiteURLs(settings: loaded.settings), assets: assets.templateNames())
         let candies = try #require(loaded.collections.first)
         let collection = context.collectionValue(candies)
-        let detail = context.detail(candies, (collection, 0), index: 1)
+        let detail = context.detail(candies, collection, index: 1)
         return [
             ("home.mustache", context.home(introHTML: "<p>Hello.</p>")),
             ("list.mustache", context.list(candies, collection, page: 1, of: 2, items: candies.items.prefix(2))),
