@@ -292,8 +292,8 @@ public struct SiteBuilder: Sendable {
         })
     }
 
-    /// sitemap.xml (and its parts past `Sitemap.maxURLs`), kept as it is in a session when
-    /// neither the settings nor the pages changed.
+    /// sitemap.xml (and its parts past `Sitemap.maxURLs`), kept as it is when neither the settings
+    /// nor the pages changed: in a session from its memory, in `sift build` by the key of its URLs.
     private func writeSitemap(_ sitemap: [String], site: Site, target: BuildTarget) throws {
         let previous = target.session?.previous
         let urls = SiteURLs(settings: site.settings)
