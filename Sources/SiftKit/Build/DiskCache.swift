@@ -101,6 +101,26 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     static func folder(in site: URL) -> URL { site.appendingPathComponent(".sift-cache") }
     static func pagesFile(in site: URL) -> URL { folder(in: site).appendingPathComponent("pages.cache") }
     static func digestsFile(in site: URL) -> URL { folder(in: site).appendingPathComponent("digests.cache") }
+    static func wordTablesFile(in site: URL, part: Int) -> URL { folder(in: site).appendingPathComponent(WordTableFile.name(part: part)) }
+
+    /// This build's word table files while they are written, put in place by `save`.
+    private var wordTableTemps: [String] = []
+
+    /// Where this build's render stores its word tables (`SearchIndexBuilder.wordTableStore`),
+    /// marked with the fingerprint of its documents.
+    func wordTableStore(site: URL, parts: Int, fingerprint: UInt64) -> (paths: [String], header: WordTableFile.Header) {
+        wordTableTemps = (0..<parts).map { Self.wordTablesFile(in: site, part: $0).path + ".tmp-\(getpid())" }
+        return (wordTableTemps, WordTableFile.Header(format: Self.format, version: version, output: output, fingerprint: fingerprint, parts: parts))
+    }
+
+    /// The word tables the last build stored, split into `parts` partitions, when they hold its
+    /// documents (its digests' items and keys, in index order).
+    func storedWordTables(site: URL, parts: Int) -> [(words: WordSet, stored: StoredPostings)]? {
+        var fingerprint = StableHasher()
+        for item in digestOrder { WordTableFile.combine(&fingerprint, item: item, key: digestIndex[item]?.key ?? 0) }
+        let header = WordTableFile.Header(format: Self.format, version: version, output: output, fingerprint: fingerprint.finalize(), parts: parts)
+        return WordTableFile.read((0..<parts).map { Self.wordTablesFile(in: site, part: $0).path }, header: header)
+    }
 
     private func header(_ w: inout BinaryWriter) {
         w.u64(Self.format)
@@ -344,6 +364,10 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         let url = Self.pagesFile(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         try FileSystem.write(w.bytes, to: tmp)
+        // Each file is marked with its documents: one left from another build is never read for these.
+        for (p, temp) in wordTableTemps.enumerated() where FileManager.default.fileExists(atPath: temp) {
+            _ = rename(temp, Self.wordTablesFile(in: site, part: p).path)
+        }
         guard appending || rename(digestTemp, Self.digestsFile(in: site).path) == 0, rename(tmp, url.path) == 0 else {
             throw SiftError("cannot write \(url.path): \(FileSystem.errorText())", at: nil)
         }
@@ -352,6 +376,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Throws away this build's unfinished digest file; what it appended to the last build's is
     /// past the length the page keys record, and cut off by the next build.
     func discard() {
+        for temp in wordTableTemps { FileSystem.remove(temp) }
         if digestFD >= 0 { close(digestFD); digestFD = -1 }
         if !digestTemp.isEmpty && !appending { _ = unlink(digestTemp) }
     }
@@ -363,7 +388,9 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         let pages = PageMemo.file(in: site).lastPathComponent
         for name in FileSystem.list(folder(in: site)) {
             let path = folder(in: site).appendingPathComponent(name).path
-            if path != keeping?.digestTemp && name != BuildLock.name && name != pages { FileSystem.remove(path) }
+            if path != keeping?.digestTemp && !(keeping?.wordTableTemps.contains(path) ?? false) && name != BuildLock.name && name != pages {
+                FileSystem.remove(path)
+            }
         }
     }
 }

@@ -6,7 +6,10 @@ import Foundation
 ///
 /// For `sift serve` (a live feed) the index of the previous build is brought up to date
 /// instead when only some documents changed: their words leave and enter the word tables,
-/// and the render recomputes only the words they touched.
+/// and the render recomputes only the words they touched. An incremental `sift build` does the
+/// same from the word tables the last build stored (`WordTableFile`): documents it kept are
+/// not merged again, and those it changed are applied to the stored postings (`StoredPostings`);
+/// once the documents are no longer the last build's, it merges them all as a clean build does.
 final class IndexFeed: @unchecked Sendable {
     private var index: SearchIndexBuilder
     /// Where this build's digests are recorded for the next build.
@@ -21,10 +24,18 @@ final class IndexFeed: @unchecked Sendable {
     private var error: Error?
     /// Which of the last build's shards an incremental `sift build` keeps, told of every record.
     private let reuse: ShardReuse?
+    /// While the index takes the last build's stored word tables: each document so far (item and
+    /// key) and those that changed; nil when it merges every document.
+    private var patch: (items: [(item: String, key: UInt64)], changes: [DocumentChange])?
+    /// The documents so far, in index order (`WordTableFile.combine`).
+    private var fingerprint = StableHasher()
 
     /// A feed; `live` keeps what a later `update` needs, `base` is the previous live index;
     /// `expected`: how many documents will come, when known; `reuse`: the last build's shards.
+    /// `storedTables`: reads the last build's word tables, when they hold its documents (with
+    /// `reuse` only), on the feed's queue while the first pages render.
     init(record: (any BuildRecord)?, live: Bool = false, base: SearchIndexBuilder? = nil, expected: Int = 0, reuse: ShardReuse? = nil,
+         storedTables: (@Sendable (Int) -> [(words: WordSet, stored: StoredPostings)]?)? = nil,
          index: SearchIndexBuilder = SearchIndexBuilder()) {
         self.record = record
         self.live = live
@@ -32,6 +43,14 @@ final class IndexFeed: @unchecked Sendable {
         self.reuse = live ? nil : reuse
         self.index = index
         self.index.expectedDocuments = expected
+        if self.reuse != nil, let storedTables {
+            queue.async { [self] in
+                let tables = self.index.tables
+                guard let read = storedTables(tables.count), read.count == tables.count else { return }
+                for (t, r) in zip(tables, read) { t.words = r.words; t.stored = r.stored }
+                patch = ([], [])
+            }
+        }
     }
 
     func addCollection(_ info: SearchCollectionInfo) {
@@ -47,10 +66,20 @@ final class IndexFeed: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             guard error == nil else { return }
-            reuse?.note(records)
+            let changes = reuse?.note(records) ?? []
+            for r in records { WordTableFile.combine(&fingerprint, item: r.item, key: r.key) }
             var records = records
-            do { if let record { records = try record.appendDigests(records) } } catch { self.error = error; return }
-            if base != nil {
+            do {
+                if let record { records = try record.appendDigests(records) }
+                if patch != nil && reuse?.isUsable != true { try mergeStored() }
+            } catch { self.error = error; return }
+            if patch != nil {
+                patch!.changes += changes
+                for r in records {
+                    patch!.items.append((r.item, r.key))
+                    index.add(unmerged: r.digest, textKey: r.key)
+                }
+            } else if base != nil {
                 if self.records.isEmpty { self.records = records } else { self.records += records }
             } else {
                 for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest, textKey: r.key) }
@@ -58,10 +87,43 @@ final class IndexFeed: @unchecked Sendable {
         }
     }
 
+    /// The documents are no longer the last build's: the word tables are emptied of what it
+    /// stored, and the documents so far merged as a clean build merges them.
+    private func mergeStored() throws {
+        guard let (items, changes) = patch, let reuse else { return }
+        patch = nil
+        for t in index.tables { t.reset() }
+        var changed: [Int: SearchDigest] = [:]
+        for c in changes { changed[Int(c.document)] = c.after }
+        var batch: [SearchDigest] = []
+        var first = 0
+        for (i, entry) in items.enumerated() {
+            guard let digest = changed[i] ?? reuse.lastDigest(entry.item, key: entry.key) else {
+                throw SiftError("cannot read the last build's search digest of \(entry.item) in .sift-cache/", at: nil)
+            }
+            batch.append(digest)
+            if batch.count == 1024 || i == items.count - 1 {
+                index.mergeWords(batch, first: first)
+                first += batch.count
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// The fingerprint of the documents fed so far, in index order, which the word tables
+    /// stored for the next build are marked with.
+    var documentsFingerprint: UInt64 { queue.sync { fingerprint.finalize() } }
+
     /// Waits for every queued chunk; the index, or the first error.
     func finish() throws -> SearchIndexBuilder {
         try queue.sync {
             if let error { throw error }
+            if let (_, changes) = patch {
+                if reuse?.isComplete != true { try mergeStored() } else {
+                    let tables = index.tables
+                    _ = ParallelMap.map(Array(tables.indices)) { p in tables[p].apply(changes, part: UInt64(p), parts: UInt64(tables.count)) }
+                }
+            }
             guard var updated = base else { return index }
             if updated.update(records, collections: infos) { return updated }
             for r in records { index.add(r.digest, key: r.key) }

@@ -22,24 +22,38 @@ final class ShardReuse: @unchecked Sendable {
 
     init(previous: DiskCache) { self.previous = previous }
 
-    /// Takes a chunk of records in the order the index adds them.
-    func note(_ records: [SearchRecord]) {
+    /// Takes a chunk of records in the order the index adds them; returns the documents among
+    /// them that changed, while the documents are still the last build's.
+    @discardableResult
+    func note(_ records: [SearchRecord]) -> [DocumentChange] {
+        var changes: [DocumentChange] = []
         for r in records where usable {
             let order = previous.digestOrder
             guard position < order.count, order[position] == r.item, let last = previous.digestIndex[r.item] else {
                 usable = false
-                return
+                return []
             }
             position += 1
             if last.key == r.key { continue }
             changed += 1
             guard changed <= Self.maxChanged, let before = previous.digest(r.item, key: last.key) else {
                 usable = false
-                return
+                return []
             }
             touch(before, r.digest)
+            changes.append(DocumentChange(document: Int32(position - 1), before: before, after: r.digest))
         }
+        return changes
     }
+
+    /// Whether every record so far was the last build's document in the same place, with at most `maxChanged` changed.
+    var isUsable: Bool { usable }
+
+    /// Whether the records noted are the last build's documents, all of them, in the same order.
+    var isComplete: Bool { usable && position == previous.digestOrder.count }
+
+    /// The last build's digest of an item with this key.
+    func lastDigest(_ item: String, key: UInt64) -> SearchDigest? { previous.digest(item, key: key) }
 
     /// The buckets of the words whose postings the change from `before` to `after` changes: those
     /// it lost, gained, or now holds often or in its lead where it did not, or the other way round.
@@ -76,7 +90,7 @@ final class ShardReuse: @unchecked Sendable {
     /// the hash that names them) when the index in `search` (the last output's search/) was cut at
     /// `bounds`, holds the documents of this build and has each of its files.
     func lastFiles(search: URL, bounds: [Int]) -> (touching: Set<Int32>, hashes: [String: String])? {
-        guard usable, position == previous.digestOrder.count,
+        guard isComplete,
               let data = FileManager.default.contents(atPath: search.appendingPathComponent(IndexFileNames.manifest).path),
               let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               manifest["bounds"] as? [Int] == bounds, let names = manifest["files"] as? [String: String] else { return nil }

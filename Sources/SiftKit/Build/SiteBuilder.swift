@@ -249,8 +249,11 @@ public struct SiteBuilder: Sendable {
         let previous = (target.next as? DiskCache)?.previous
         let reuse = previous.map(ShardReuse.init)
         let builder = options.indexSharding.map { SearchIndexBuilder(shardThreshold: $0.threshold, shardTarget: $0.target) } ?? SearchIndexBuilder()
+        let siteFolder = options.site
+        var stored: (@Sendable (Int) -> [(words: WordSet, stored: StoredPostings)]?)?
+        if let previous { stored = { parts in previous.storedWordTables(site: siteFolder, parts: parts) } }
         let feed = IndexFeed(record: target.next, live: live, base: target.session?.previous?.takeIndex(), expected: totalItems + pages.count,
-                             reuse: reuse, index: builder)
+                             reuse: reuse, storedTables: stored, index: builder)
         var itemsDone = 0
         var baseHasher = StableHasher()
         baseHasher.combine(DiskCache.format)
@@ -273,6 +276,9 @@ public struct SiteBuilder: Sendable {
         }
         pages.feed(feed)
         var index = try feed.finish()
+        if !live, let cache = target.next as? DiskCache {
+            index.wordTableStore = cache.wordTableStore(site: siteFolder, parts: index.tables.count, fingerprint: feed.documentsFingerprint)
+        }
         if let reuse {
             let search = outputURL.appendingPathComponent("search"), writer = target.writer
             index.shardReuse = ShardFileReuse(last: { reuse.lastFiles(search: search, bounds: $0) },

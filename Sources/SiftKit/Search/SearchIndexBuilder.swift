@@ -38,6 +38,9 @@ public struct SearchIndexBuilder {
     /// How many documents will be added in all, when known (0: unknown): the word tables then
     /// make room for them once instead of doubling.
     var expectedDocuments = 0
+    /// Where a render stores the word tables for the next build, one path per table, and the
+    /// header that says which documents they hold (`WordTableFile`); nil: not stored.
+    var wordTableStore: (paths: [String], header: WordTableFile.Header)?
 
     /// Creates an empty builder with the default sharding threshold (192 KB of word entries).
     public init() {
@@ -81,6 +84,22 @@ public struct SearchIndexBuilder {
     mutating func add(_ digest: SearchDigest, textKey: UInt64) {
         textKeys.append(textKey)
         add(digest)
+    }
+
+    /// Adds a document whose words the word tables already hold (`WordTable.stored`).
+    mutating func add(unmerged digest: SearchDigest, textKey: UInt64) {
+        textKeys.append(textKey)
+        docs.append(digest.withoutWords)
+    }
+
+    /// Merges the words of documents added unmerged, from document `first` on, into tables
+    /// emptied of what was stored.
+    func mergeWords(_ batch: [SearchDigest], first: Int) {
+        let tables = self.tables
+        let parts = UInt64(tables.count), expected = expectedDocuments
+        _ = ParallelMap.map(Array(tables.indices)) { p in
+            tables[p].merge(batch, first: Int32(first), part: UInt64(p), parts: parts, expected: expected)
+        }
     }
 
     /// Declares a collection: its heading and scope order. Collections keep the order declared.
@@ -179,7 +198,14 @@ public struct SearchIndexBuilder {
         keptShards = [:]
         let layout = layout()
         let reusable = live != nil && layout.renumber == nil
+        if layout.renumber != nil { for t in tables { t.unstore() } }
         let words = WordList(tables: tables, renumber: layout.renumber)
+        if let store = wordTableStore, live == nil, layout.renumber == nil {
+            // A cache: a build that cannot store its tables still writes its index.
+            do { try WordTableFile.write(words, tables: tables, header: store.header, to: store.paths) } catch {
+                for path in store.paths { FileSystem.remove(path) }
+            }
+        }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         // Each collection's documents once: a copy of a digest retains a dozen strings and arrays.
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }

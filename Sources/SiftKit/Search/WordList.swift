@@ -18,8 +18,13 @@ struct WordList {
     /// empty where computed when asked, from `ids`, `oftenIDs` and `leadIDs`.
     private var encodedStore: [[UInt8]] = []
     private var suffixStore: [[UInt8]] = []
-    /// The length of each word's encoded postings.
+    /// The length of each word's encoded postings, and of what its primary entry holds after them.
     private var encodedLength: [Int32] = []
+    private var suffixLength: [Int32] = []
+    /// Per table, whether its words' documents are read from what the last build stored (`WordTable.stored`).
+    private var fromStore: [Bool] = []
+    /// Where each table's words start in this list, then where the last ends.
+    private var tableStarts: [Int] = []
     /// The documents of each word holding it often and in their lead, for words encoded when asked.
     private var oftenIDs: [[Int32]] = []
     private var leadIDs: [[Int32]] = []
@@ -48,8 +53,10 @@ struct WordList {
         var secondary: [[Int32]] = []
         var ids: [Int: [Int32]] = [:]
         var touched: Set<Int32>?
-        /// For a table encoded when asked: each word's encoded length, suffix length and documents.
+        /// For a table encoded when asked: each word's encoded length, suffix length and documents
+        /// (none for a stored table, whose documents are read from it when asked).
         var lazy: (encoded: [Int32], suffix: [Int32], all: [[Int32]], often: [[Int32]], lead: [[Int32]])?
+        var stored = false
     }
 
     /// Numbers the words of every table, each table on a core of its own; `renumber` maps the
@@ -58,7 +65,7 @@ struct WordList {
         self.tables = tables
         let parts = ParallelMap.map(Array(tables.indices)) { p -> Part in
             let t = tables[p]
-            let part = renumber == nil && t.memo != nil ? Self.update(t)
+            let part = t.stored != nil ? Self.fromStore(t) : renumber == nil && t.memo != nil ? Self.update(t)
                 : t.keepsPairs ? Self.encode(t, renumber: renumber) : Self.lengths(t, renumber: renumber)
             if t.keepsPairs && renumber == nil {
                 t.memo = (part.encoded, part.bucket, part.secondary, part.often)
@@ -72,19 +79,26 @@ struct WordList {
         if parts.allSatisfy({ $0.touched != nil }) {
             touchedBuckets = parts.reduce(into: Set<Int32>()) { $0.formUnion($1.touched!) }
         }
+        fromStore = parts.map(\.stored)
         for (p, part) in parts.enumerated() {
+            tableStarts.append(table.count)
             for w in 0..<part.bucket.count {
                 let length = part.lazy.map { Int($0.encoded[w]) } ?? part.encoded[w].count
                 guard length > 0 else { continue }
                 table.append(Int32(p)); id.append(Int32(w))
                 let wordLength = tables[p].word(w).count
-                let entry = wordLength + length + (part.lazy.map { Int($0.suffix[w]) } ?? part.often[w].count) + 6
+                let suffix = part.lazy.map { Int($0.suffix[w]) } ?? part.often[w].count
+                suffixLength.append(Int32(suffix))
+                let entry = wordLength + length + suffix + 6
                 entryBytes += entry
                 bucketBytes[Int(part.bucket[w])] += entry
                 let reference = wordLength + (length <= 8 ? length : 1) + 6
                 for b in part.secondary[w] { bucketBytes[Int(b)] += reference }
                 encodedLength.append(Int32(length))
-                if let lazy = part.lazy {
+                if part.stored {
+                    encodedStore.append([]); suffixStore.append([])
+                    ids.append([]); oftenIDs.append([]); leadIDs.append([])
+                } else if let lazy = part.lazy {
                     encodedStore.append([]); suffixStore.append([])
                     ids.append(lazy.all[w]); oftenIDs.append(lazy.often[w]); leadIDs.append(lazy.lead[w])
                 } else {
@@ -95,18 +109,33 @@ struct WordList {
                 secondary.append(part.secondary[w])
             }
         }
+        tableStarts.append(table.count)
         estimatedBytes = bucketBytes.reduce(0, +)
     }
 
+    /// The words of table `p`: those numbered in this range, in the order of their ids there.
+    func range(ofTable p: Int) -> Range<Int> { tableStarts[p]..<tableStarts[p + 1] }
+
     /// A word's encoded postings (docs/search-index.md, "Words and postings").
     func encoded(_ g: Int) -> [UInt8] {
-        encodedStore[g].isEmpty && encodedLength[g] > 0 ? Array(IndexFormat.encodePostings(ids[g]).utf8) : encodedStore[g]
+        encodedStore[g].isEmpty && encodedLength[g] > 0 ? Array(IndexFormat.encodePostings(documents(g).all).utf8) : encodedStore[g]
     }
 
     /// What a word's primary entry holds after its postings (`suffix(often:lead:)`).
     func suffix(_ g: Int) -> [UInt8] {
-        suffixStore[g].isEmpty && !(oftenIDs[g].isEmpty && leadIDs[g].isEmpty) ? Self.suffix(often: oftenIDs[g], lead: leadIDs[g]) : suffixStore[g]
+        guard suffixStore[g].isEmpty && suffixLength[g] > 0 else { return suffixStore[g] }
+        let d = documents(g)
+        return Self.suffix(often: d.often, lead: d.lead)
     }
+
+    /// A word's documents, those holding it often and those holding it in their lead, of a
+    /// table encoded when asked.
+    func documents(_ g: Int) -> (all: [Int32], often: [Int32], lead: [Int32]) {
+        fromStore[Int(table[g])] ? tables[Int(table[g])].stored!.documents(of: Int(id[g])) : (ids[g], oftenIDs[g], leadIDs[g])
+    }
+
+    /// What a word's entry adds after its postings, in characters.
+    func suffixCount(_ g: Int) -> Int { Int(suffixLength[g]) }
 
     /// How many characters a word's encoded postings take.
     func encodedCount(_ g: Int) -> Int { Int(encodedLength[g]) }
@@ -128,14 +157,39 @@ struct WordList {
                 all[w].sort(); often[w].sort(); lead[w].sort()
             }
             encoded[w] = Int32(IndexFormat.encodedLength(all[w]))
-            if !often[w].isEmpty || !lead[w].isEmpty {
-                suffix[w] = Int32(1 + IndexFormat.encodedLength(often[w]) + (lead[w].isEmpty ? 0 : 1 + IndexFormat.encodedLength(lead[w])))
-            }
+            suffix[w] = suffixLength(often: often[w], lead: lead[w])
             let (b, sec) = buckets(t, w)
             part.bucket.append(b)
             part.secondary.append(sec)
         }
         part.lazy = (encoded, suffix, all, often, lead)
+        return part
+    }
+
+    /// The characters `suffix(often:lead:)` takes.
+    private static func suffixLength(often: [Int32], lead: [Int32]) -> Int32 {
+        guard !often.isEmpty || !lead.isEmpty else { return 0 }
+        return Int32(1 + IndexFormat.encodedLength(often) + (lead.isEmpty ? 0 : 1 + IndexFormat.encodedLength(lead)))
+    }
+
+    /// A table the last build stored: lengths and buckets as it stored them, computed again only
+    /// for the words this build's edits changed and those it added.
+    private static func fromStore(_ t: WordTable) -> Part {
+        let s = t.stored!
+        var part = Part(bucket: s.bucket, secondary: s.secondary)
+        var encoded = s.encoded, suffix = s.suffix
+        for w in s.storedCount..<t.count {
+            let (b, sec) = buckets(t, w)
+            part.bucket.append(b); part.secondary.append(sec)
+            encoded.append(0); suffix.append(0)
+        }
+        for (w, entries) in s.changed {
+            let (all, often, lead) = StoredPostings.split(entries)
+            encoded[Int(w)] = Int32(IndexFormat.encodedLength(all))
+            suffix[Int(w)] = suffixLength(often: often, lead: lead)
+        }
+        part.lazy = (encoded, suffix, [], [], [])
+        part.stored = true
         return part
     }
 

@@ -18,6 +18,18 @@ struct WordSet {
         slots = [Int32](repeating: -1, count: slotCount)
     }
 
+    /// The words of `bytes` ending at `ends`, with their hashes, numbered in that order.
+    init(bytes: [UInt8], ends: [UInt32], hashes: [UInt64]) {
+        self.init()
+        var capacity = 64
+        while capacity < hashes.count * 2 { capacity <<= 1 }
+        slots = [Int32](repeating: -1, count: capacity)
+        self.bytes = bytes
+        self.ends = ends
+        self.hashes = hashes
+        place()
+    }
+
     var count: Int { ends.count }
 
     /// Where word `id` lies in `bytes`.
@@ -67,6 +79,11 @@ struct WordSet {
     /// Doubles the slots and places every word again by its hash.
     private mutating func grow() {
         slots = [Int32](repeating: -1, count: slots.count * 2)
+        place()
+    }
+
+    /// Places every word in the empty slots by its hash.
+    private mutating func place() {
         let mask = slots.count - 1
         for (id, h) in hashes.enumerated() {
             var k = Int(truncatingIfNeeded: h >> 32) & mask

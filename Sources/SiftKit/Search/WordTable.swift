@@ -19,6 +19,8 @@ final class WordTable: @unchecked Sendable {
     static func document(_ pair: UInt64) -> Int32 { Int32(truncatingIfNeeded: pair & (leadBit - 1)) }
     /// Words whose postings changed since the last render.
     var dirty: Set<Int32> = []
+    /// The last build's postings of this table, read from .sift-cache, in place of `pairs`.
+    var stored: StoredPostings?
 
     var count: Int { words.count }
 
@@ -123,4 +125,61 @@ final class WordTable: @unchecked Sendable {
         }
         return out
     }
+
+    /// Brings a stored table to this build's documents: each changed document leaves the words
+    /// it held and enters those it holds (its number kept).
+    func apply(_ changes: [DocumentChange], part: UInt64, parts: UInt64) {
+        guard var s = stored else { return }
+        stored = nil
+        for c in changes {
+            let before = flags(c.before, part: part, parts: parts), after = flags(c.after, part: part, parts: parts)
+            for (w, f) in before where after[w] == nil { s.set(document: c.document, flags: 0, in: w) }
+            for (w, f) in after where before[w] != f { s.set(document: c.document, flags: f, in: w) }
+        }
+        stored = s
+    }
+
+    /// A digest's words of this partition by id (added when new), each with its often and lead
+    /// bits and `StoredPostings.presentBit`.
+    private func flags(_ d: SearchDigest, part: UInt64, parts: UInt64) -> [Int: UInt64] {
+        var out: [Int: UInt64] = [:]
+        d.wordBytes.withUnsafeBufferPointer { bytes in
+            var start = 0
+            for (w, end) in d.wordEnds.enumerated() {
+                defer { start = Int(end) }
+                let h = d.wordHashes[w]
+                guard h % parts == part else { continue }
+                let id = words.insert(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]), hash: h)
+                let count = w < d.wordCounts.count ? d.wordCounts[w] : 0
+                let often = Int(count & 0x7F) >= Score.oftenCount ? Self.oftenBit : 0
+                let lead = count & CountedWords.lead != 0 ? Self.leadBit : 0
+                out[id] = often | lead | StoredPostings.presentBit
+            }
+        }
+        return out
+    }
+
+    /// Empties a table of what the last build stored, for its documents to be merged afresh.
+    func reset() {
+        words = WordSet(slotCount: 1 << 12)
+        stored = nil
+        pairs = []
+    }
+
+    /// Turns a stored table back into pairs, for a render that numbers documents otherwise.
+    func unstore() {
+        guard let s = stored else { return }
+        stored = nil
+        pairs = []
+        for w in 0..<count {
+            for e in s.entries(of: w) { pairs.append(UInt64(w) << 32 | UInt64(e)) }
+        }
+    }
+}
+
+/// A document of the last build whose words changed: its number, its digest then and now.
+struct DocumentChange {
+    var document: Int32
+    var before: SearchDigest
+    var after: SearchDigest
 }

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The word tables a `sift build` leaves in .sift-cache, a file per partition (`words-P.cache`):
+/// every word with its documents and what its entry takes, so that the next build, when it
+/// indexes the same documents in the same order and changed few of them, takes these tables
+/// and applies its edits (`StoredPostings`) instead of merging every document's words again.
+///
+/// A file holds the header (the cache's format, sift's version, the output, the fingerprint of
+/// the documents: each item and search key in index order, the number of partitions and this
+/// one's), then as raw arrays (`BinaryWriter.raw`): the words' UTF-8, where each ends, their
+/// hashes; where each word's entries start, the entries; per word its encoded and suffix
+/// lengths, its primary bucket, how many other buckets it has, and those buckets one after the other.
+enum WordTableFile {
+    /// What a file must start with to be read.
+    struct Header: Equatable {
+        var format: UInt64
+        var version: String
+        var output: String
+        /// `fingerprint(_:)` of the documents the tables hold.
+        var fingerprint: UInt64
+        var parts: Int
+
+        func write(to w: inout BinaryWriter, part: Int) {
+            w.u64(format); w.string(version); w.string(output); w.u64(fingerprint); w.u64(UInt64(parts)); w.u64(UInt64(part))
+        }
+    }
+
+    static func name(part: Int) -> String { "words-\(part).cache" }
+
+    /// Adds a document (its item and search key) to a fingerprint of the documents in index order.
+    static func combine(_ hasher: inout StableHasher, item: String, key: UInt64) {
+        hasher.combine(item)
+        hasher.combine(key)
+    }
+
+    /// Writes every table of a render to `paths` (one per table); the documents are numbered in
+    /// add order and no table is live (each encoded when asked or stored).
+    static func write(_ words: WordList, tables: [WordTable], header: Header, to paths: [String]) throws {
+        let failures = ErrorBox()
+        _ = ParallelMap.map(Array(tables.indices)) { p in
+            do { try write(part: p, words, tables[p], header: header, to: paths[p]) } catch { failures.set(error) }
+        }
+        if let error = failures.error { throw error }
+    }
+
+    private static func write(part p: Int, _ words: WordList, _ t: WordTable, header: Header, to path: String) throws {
+        let range = words.range(ofTable: p)
+        var bytes: [UInt8] = [], ends: [UInt32] = [], hashes: [UInt64] = []
+        var starts: [UInt32] = [0], entries: [UInt32] = []
+        var encoded: [Int32] = [], suffix: [Int32] = [], bucket: [Int32] = [], others: [UInt8] = [], secondary: [Int32] = []
+        ends.reserveCapacity(range.count); hashes.reserveCapacity(range.count); starts.reserveCapacity(range.count + 1)
+        for g in range {
+            bytes += words.word(g)
+            ends.append(UInt32(bytes.count))
+            hashes.append(t.words.hashes[Int(words.ref(g).id)])
+            if let stored = t.stored {
+                entries += stored.entries(of: Int(words.ref(g).id))
+            } else {
+                let d = words.documents(g)
+                entries += StoredPostings.entries(all: d.all, often: d.often, lead: d.lead)
+            }
+            starts.append(UInt32(entries.count))
+            encoded.append(Int32(words.encodedCount(g)))
+            suffix.append(Int32(words.suffixCount(g)))
+            bucket.append(words.bucket[g])
+            others.append(UInt8(words.secondary[g].count))
+            secondary += words.secondary[g]
+        }
+        var w = BinaryWriter()
+        header.write(to: &w, part: p)
+        w.raw(bytes); w.raw(ends); w.raw(hashes); w.raw(starts); w.raw(entries)
+        w.raw(encoded); w.raw(suffix); w.raw(bucket); w.raw(others); w.raw(secondary)
+        try FileSystem.write(w.bytes, to: path, replacing: true)
+    }
+
+    /// Reads every partition's file; nil when one is missing, damaged, or written for other documents.
+    static func read(_ paths: [String], header: Header) -> [(words: WordSet, stored: StoredPostings)]? {
+        let tables = ParallelMap.map(Array(paths.indices)) { p in read(paths[p], header: header, part: p) }
+        guard tables.allSatisfy({ $0 != nil }) else { return nil }
+        return tables.map { $0! }
+    }
+
+    private static func read(_ path: String, header: Header, part: Int) -> (words: WordSet, stored: StoredPostings)? {
+        guard let bytes = try? FileSystem.read(URL(fileURLWithPath: path), displayPath: path) else { return nil }
+        var expected = BinaryWriter()
+        header.write(to: &expected, part: part)
+        guard bytes.count >= expected.bytes.count, bytes[0..<expected.bytes.count].elementsEqual(expected.bytes) else { return nil }
+        var r = BinaryReader(bytes: bytes, offset: expected.bytes.count)
+        guard let wordBytes = r.raw(UInt8.self), let ends = r.raw(UInt32.self), let hashes = r.raw(UInt64.self),
+              let starts = r.raw(UInt32.self), let entries = r.raw(UInt32.self), let encoded = r.raw(Int32.self),
+              let suffix = r.raw(Int32.self), let bucket = r.raw(Int32.self), let others = r.raw(UInt8.self),
+              let flat = r.raw(Int32.self), r.atEnd else { return nil }
+        let n = ends.count
+        // Lengths are checked before any is used: a damaged file may say anything.
+        guard hashes.count == n, starts.count == n + 1, encoded.count == n, suffix.count == n, bucket.count == n, others.count == n,
+              ends.last.map({ Int($0) == wordBytes.count }) ?? wordBytes.isEmpty, zip(ends, ends.dropFirst()).allSatisfy({ $0 <= $1 }),
+              starts.first == 0, Int(starts[n]) == entries.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
+              others.reduce(0, { $0 + Int($1) }) == flat.count,
+              bucket.allSatisfy({ $0 >= 0 && $0 < IndexFormat.buckets }), flat.allSatisfy({ $0 >= 0 && $0 < IndexFormat.buckets }) else { return nil }
+        var secondary: [[Int32]] = []
+        secondary.reserveCapacity(n)
+        var k = 0
+        for c in others {
+            secondary.append(c == 0 ? [] : Array(flat[k..<k + Int(c)]))
+            k += Int(c)
+        }
+        let stored = StoredPostings(starts: starts, entries: entries, encoded: encoded, suffix: suffix, bucket: bucket, secondary: secondary)
+        return (WordSet(bytes: wordBytes, ends: ends, hashes: hashes), stored)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// An incremental `sift build` takes the word tables the last build stored in .sift-cache and
+/// applies its edits to them, instead of merging every document's words again; whether it can
+/// or not, its output is byte for byte a clean build's.
+struct StoredWordTablesTests {
+    let shards = ShardReuseTests()
+    let chained = ChainedBuildTests()
+
+    func expectClean(_ site: TestSite, _ comment: String) throws {
+        let clean = try TestSite([:])
+        defer { clean.delete() }
+        try chained.mirror(site, into: clean)
+        try shards.build(clean, clean: true)
+        let got = site.snapshot(), expected = clean.snapshot()
+        #expect(got.keys.sorted() == expected.keys.sorted(), "\(comment)")
+        for (path, bytes) in expected where got[path] != bytes { Issue.record("\(comment): \(path) differs from a clean build's") }
+    }
+
+    func wordTableFiles(_ site: TestSite) -> [String] {
+        FileSystem.list(DiskCache.folder(in: site.root)).filter { $0.hasPrefix("words-") }.sorted()
+    }
+
+    func append(_ site: TestSite, _ page: String, _ text: String) throws {
+        let old = String(decoding: try Data(contentsOf: site.root.appendingPathComponent(page)), as: UTF8.self)
+        try site.write(page, old + "\n" + text + "\n")
+    }
+
+    @Test func aBuildStoresItsWordTablesAndTheNextTakesThem() throws {
+        var rng = SeededRNG(state: 51)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        let files = wordTableFiles(site)
+        #expect(files.count == ParallelMap.jobs, "one file a partition: \(files)")
+        #expect(!files.contains { $0.contains(".tmp-") })
+        // New words, and words other pages hold, in two pages: then one of them taken out again.
+        try append(site, "Content/things/\(Slug.make(rows[3])).md", "zqnew " + shards.prose(&rng, words: 4))
+        try append(site, "Content/things/\(Slug.make(rows[9])).md", "zqnew zqother")
+        try edits.backdate(site)
+        try shards.build(site)
+        try expectClean(site, "two pages edited")
+        try site.write("Content/things/\(Slug.make(rows[3])).md", shards.prose(&rng, words: 20) + "\n")
+        try edits.backdate(site)
+        try shards.build(site)
+        try expectClean(site, "a page's words replaced")
+        #expect(wordTableFiles(site) == files)
+    }
+
+    let edits = IncrementalBuildTests()
+
+    @Test func aDamagedWordTableFileIsNotRead() throws {
+        var rng = SeededRNG(state: 52)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        for (k, name) in wordTableFiles(site).enumerated() {
+            let url = DiskCache.folder(in: site.root).appendingPathComponent(name)
+            let bytes = try Data(contentsOf: url)
+            // One cut short, the others with a count that says more than the file holds.
+            var damaged = k == 0 ? bytes.prefix(bytes.count - 5) : bytes
+            if k > 0 { damaged.replaceSubrange(damaged.count - 12..<damaged.count - 4, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]) }
+            try Data(damaged).write(to: url)
+        }
+        try append(site, "Content/things/\(Slug.make(rows[5])).md", "zqdamaged")
+        try edits.backdate(site)
+        try shards.build(site)
+        try expectClean(site, "after damaged word tables")
+    }
+
+    /// 600 rows (more than a chunk of rendered items, 512): pages for the first ten and for rows 300 and on.
+    func longSite(_ rng: inout SeededRNG) throws -> (TestSite, rows: [String], pages: [Int]) {
+        let rows = (0..<600).map { "Thing \($0) \(IncrementalBuildTests.words[$0 % 10])" }
+        let site = try edits.thingsSite(rows: rows, page: shards.prose(&rng, words: 12) + "\n")
+        let pages = Array(0..<10) + Array(300..<600)
+        for i in pages.dropFirst() { try site.write("Content/things/\(Slug.make(rows[i])).md", shards.prose(&rng, words: 12) + "\n") }
+        try shards.build(site)
+        return (site, rows, pages)
+    }
+
+    /// Past `ShardReuse.maxChanged` changed documents (here in the second chunk of items) the
+    /// build stops applying edits, and merges the documents so far, edited ones included, and
+    /// every later one, as a clean build does.
+    @Test func moreChangedDocumentsThanAreAppliedAreMergedAfresh() throws {
+        var rng = SeededRNG(state: 53)
+        let (site, rows, pages) = try longSite(&rng)
+        defer { site.delete() }
+        for i in pages { try append(site, "Content/things/\(Slug.make(rows[i])).md", "zqall " + shards.prose(&rng, words: 2)) }
+        try edits.backdate(site)
+        try shards.build(site)
+        try expectClean(site, "every page edited")
+        // The tables that build stored hold its documents: the next edit takes them.
+        try append(site, "Content/things/\(Slug.make(rows[7])).md", "zqafter")
+        try edits.backdate(site)
+        try shards.build(site)
+        try expectClean(site, "one page edited after")
+    }
+
+    /// A row renamed after pages were edited: from there the documents are not the last build's.
+    @Test func aRowRenamedAfterEditedPagesMergesThemAfresh() throws {
+        var rng = SeededRNG(state: 54)
+        var (site, rows, _) = try longSite(&rng)
+        defer { site.delete() }
+        for i in 0..<10 { try append(site, "Content/things/\(Slug.make(rows[i])).md", "zqsome " + shards.prose(&rng, words: 2)) }
+        rows[590] = "Renamed \(rows[590])"
+        try edits.writeRows(site, rows)
+        try edits.backdate(site)
+        try shards.build(site)
+        try expectClean(site, "ten pages edited, row 590 renamed")
+    }
+}
