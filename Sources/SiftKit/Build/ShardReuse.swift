@@ -101,7 +101,9 @@ final class ShardReuse: @unchecked Sendable {
             hashes[shard] = hash
             if let hash = names[union] { hashes[union] = hash }
         }
-        guard hashes.allSatisfy({ FileManager.default.fileExists(atPath: search.appendingPathComponent(IndexFileNames.path($0.key, hash: $0.value)).path) }) else { return nil }
+        // One listing of the folder, not a lookup per file: there are thousands.
+        let present = Set(FileSystem.entries(search.appendingPathComponent(IndexFileNames.folder).path, following: true).map { IndexFileNames.folder + $0.name })
+        guard hashes.allSatisfy({ present.contains(IndexFileNames.path($0.key, hash: $0.value)) }) else { return nil }
         return (buckets, hashes)
     }
 }

@@ -54,7 +54,7 @@ enum WordTableFile {
             ends.append(UInt32(bytes.count))
             hashes.append(t.words.hashes[Int(words.ref(g).id)])
             if let stored = t.stored {
-                entries += stored.entries(of: Int(words.ref(g).id))
+                stored.appendEntries(of: Int(words.ref(g).id), to: &entries)
             } else {
                 let d = words.documents(g)
                 entries += StoredPostings.entries(all: d.all, often: d.often, lead: d.lead)
@@ -68,9 +68,26 @@ enum WordTableFile {
         }
         var w = BinaryWriter()
         header.write(to: &w, part: p)
-        w.raw(bytes); w.raw(ends); w.raw(hashes); w.raw(starts); w.raw(entries)
-        w.raw(encoded); w.raw(suffix); w.raw(bucket); w.raw(others); w.raw(secondary)
-        try FileSystem.write(w.bytes, to: path, replacing: true)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SiftError("cannot write \(path): \(FileSystem.errorText())", at: nil) }
+        defer { close(fd) }
+        // Each array as it lies in memory, after its count: no copy of the whole file.
+        func put(_ buffer: UnsafeRawBufferPointer) throws {
+            var done = 0
+            while done < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw SiftError("cannot write \(path): \(FileSystem.errorText())", at: nil) }
+                done += n
+            }
+        }
+        func put<T: FixedWidthInteger>(_ a: [T]) throws {
+            try withUnsafeBytes(of: UInt64(a.count).littleEndian) { try put($0) }
+            try a.withUnsafeBytes { try put($0) }
+        }
+        try w.bytes.withUnsafeBytes { try put($0) }
+        try put(bytes); try put(ends); try put(hashes); try put(starts); try put(entries)
+        try put(encoded); try put(suffix); try put(bucket); try put(others); try put(secondary)
     }
 
     /// Reads every partition's file; nil when one is missing, damaged, or written for other documents.

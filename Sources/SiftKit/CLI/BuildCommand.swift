@@ -96,13 +96,17 @@ enum BuildCommand: Command {
 
     private static func treeSize(path: String, depth: Int) -> Int {
         var total = 0
+        // Files by their name in the open folder: the index's thousands of files in one folder
+        // are not each looked up from the root.
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
         for e in FileSystem.entries(path) {
-            let child = path + "/" + e.name
             if e.isDirectory {
-                if depth < 24 { total += treeSize(path: child, depth: depth + 1) }
-            } else if !Precompressor.isCompressedCopy(child) {
+                if depth < 24 { total += treeSize(path: path + "/" + e.name, depth: depth + 1) }
+            } else if !Precompressor.isCompressedCopy(e.name) {
                 var st = stat()
-                if lstat(child, &st) == 0 && st.st_mode & S_IFMT == S_IFREG { total += Int(st.st_size) }
+                if fstatat(fd, e.name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG { total += Int(st.st_size) }
             }
         }
         return total

@@ -27,6 +27,11 @@ struct StoredPostings {
         return Array(entries[Int(starts[w])..<Int(starts[w + 1])])
     }
 
+    /// Appends a word's entries to `out`.
+    func appendEntries(of w: Int, to out: inout [UInt32]) {
+        if let c = changed[Int32(w)] { out += c } else if w < storedCount { out += entries[Int(starts[w])..<Int(starts[w + 1])] }
+    }
+
     /// A word's documents, those holding it often, and those holding it in their lead.
     func documents(of w: Int) -> (all: [Int32], often: [Int32], lead: [Int32]) {
         Self.split(entries(of: w))

@@ -152,6 +152,26 @@ public enum FileSystem {
         return entries(fd: fd)
     }
 
+    /// The names of the regular files (not links, not folders) in `folder` under the open folder `parent`.
+    static func regularFiles(in parent: Int32, _ folder: String) -> [String] {
+        let fd = folder.isEmpty ? dup(parent) : openat(parent, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0, let dir = fdopendir(fd) else { if fd >= 0 { close(fd) }; return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let e = readdir(dir) {
+            let (name, type) = withUnsafePointer(to: &e.pointee.d_name) { p in
+                p.withMemoryRebound(to: CChar.self, capacity: 256) { (String(cString: $0), e.pointee.d_type) }
+            }
+            if type == DT_REG {
+                out.append(name)
+            } else if type == DT_UNKNOWN && name != "." && name != ".." {
+                var st = stat()
+                if fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG { out.append(name) }
+            }
+        }
+        return out
+    }
+
     /// Reads and closes an open folder.
     private static func entries(fd: Int32) -> [(name: String, isDirectory: Bool)] {
         guard let dir = fdopendir(fd) else { close(fd); return [] }
