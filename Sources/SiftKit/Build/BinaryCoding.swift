@@ -64,6 +64,13 @@ extension BinaryReader {
         return out
     }
 
+    /// A count, then that many integers, passed over; false when the bytes end first.
+    mutating func skipRaw<T: FixedWidthInteger>(_: T.Type) -> Bool {
+        guard let n = count(), n <= (bytes.count - offset) / MemoryLayout<T>.size else { return false }
+        offset += n * MemoryLayout<T>.size
+        return true
+    }
+
     /// A count, then that many strings, passed over: their UTF-8 bytes in all.
     mutating func skipStrings() -> Int? {
         guard let n = count() else { return nil }
@@ -106,8 +113,9 @@ extension SearchDigest {
         self.excerptText = excerptText
     }
 
-    /// Every stored property but the excerpt entry, which follows.
-    init?(readingAllButExcerpt r: inout BinaryReader) {
+    /// Every stored property but the excerpt entry, which follows; without `words`, the words are
+    /// passed over (`wordsLeftOut`).
+    init?(readingAllButExcerpt r: inout BinaryReader, words: Bool = true) {
         guard let collection = r.string(), let slug = r.string(), let title = r.string(), let url = r.string(),
               let hasScope = r.u64(), let scope = r.string(), let nameCount = r.count() else { return nil }
         var names: [String] = []
@@ -117,6 +125,15 @@ extension SearchDigest {
         for _ in 0..<valueCount { guard let v = r.string() else { return nil }; values.append(v) }
         guard let facetNames = r.strings(), let facetValues = r.lists(facetNames.count),
               let sortNames = r.strings(), let sortValues = r.list(sortNames.count) else { return nil }
+        if !words {
+            guard r.skipRaw(UInt8.self), r.skipRaw(UInt32.self), r.skipRaw(UInt64.self), r.skipRaw(UInt8.self), let bodyWords = r.count() else { return nil }
+            self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
+                      fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
+                      sortNames: sortNames, sortValues: sortValues, wordBytes: [], wordEnds: [], wordHashes: [],
+                      wordCounts: [], bodyWords: bodyWords)
+            wordsLeftOut = true
+            return
+        }
         guard let wordBytes = r.raw(UInt8.self), let wordEnds = r.raw(UInt32.self), let wordHashes = r.raw(UInt64.self),
               let wordCounts = r.raw(UInt8.self), let bodyWords = r.count() else { return nil }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,

@@ -5,8 +5,9 @@ protocol BuildRecord: AnyObject, Sendable {
     /// The key of everything an output file was made from.
     func page(_ path: String) -> UInt64?
     func setPage(_ path: String, _ key: UInt64)
-    /// An item's digest, if its search inputs had this key.
-    func digest(_ item: String, key: UInt64) -> SearchDigest?
+    /// An item's digest, if its search inputs had this key; without `words`, a record that can
+    /// leave its words out does (`SearchDigest.wordsLeftOut`).
+    func digest(_ item: String, key: UInt64, words: Bool) -> SearchDigest?
     /// The key of the search inputs an item's digest was recorded with.
     func searchKey(_ item: String) -> UInt64?
     /// Records digests in the order they are added to the index; returns them as the index
@@ -23,6 +24,9 @@ struct IndexFileRecords {
 }
 
 extension BuildRecord {
+    /// An item's digest with its words, if its search inputs had this key.
+    func digest(_ item: String, key: UInt64) -> SearchDigest? { digest(item, key: key, words: true) }
+
     /// The search index's text files, by number, as the build wrote them.
     var textFiles: [TextFileRecord] {
         get { indexFiles.withLock { $0.texts } }

@@ -111,7 +111,8 @@ struct CollectionStage {
         var done = 0
         for chunkStart in stride(from: 0, to: order.count, by: chunk) {
             let range = Array(order[chunkStart..<min(chunkStart + chunk, order.count)])
-            let results = ParallelMap.map(range) { i in Result { try renderItem(i) } }
+            let words = feed.needsWords
+            let results = ParallelMap.map(range) { i in Result { try renderItem(i, words: words) } }
             var records: [SearchRecord] = []
             for (i, result) in zip(range, results) {
                 switch result {
@@ -156,7 +157,8 @@ struct CollectionStage {
     /// One item: taken whole from the session when its inputs compare equal, else its keys
     /// computed, its page linked from the last build when its key is unchanged or rendered,
     /// and its digest reused or made.
-    private func renderItem(_ i: Int) throws -> RenderedItem {
+    /// Without `words`, a digest taken from the last build leaves its words out (the index has them).
+    private func renderItem(_ i: Int, words: Bool) throws -> RenderedItem {
         let c = collection, item = c.items[i]
         let folder = SiteURLs.item(c.name, item.slug)
         let rel = folder + "index.html"
@@ -174,7 +176,7 @@ struct CollectionStage {
         }
         let pageKey = self.pageKey(i, bodyHash: bodyHash)
         if target.prior?.page(rel) == pageKey, let searchKey = target.prior?.searchKey(itemKey),
-           let digest = target.prior?.digest(itemKey, key: searchKey), writer.linkFromPrevious(rel) {
+           let digest = target.prior?.digest(itemKey, key: searchKey, words: words), writer.linkFromPrevious(rel) {
             // Made from the same inputs as the last build's, so its search key and digest are that build's too.
             target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: item, neighbours: neighbours, context: context,
                                                                           pageKey: pageKey, searchKey: searchKey))
@@ -197,7 +199,7 @@ struct CollectionStage {
         }
         target.next?.setPage(rel, pageKey)
         let digest: SearchDigest
-        if let previous = target.prior?.digest(itemKey, key: keys.search) {
+        if let previous = target.prior?.digest(itemKey, key: keys.search, words: words) {
             digest = previous
         } else {
             if md == nil, c.settings.searchBody {

@@ -74,11 +74,11 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
 
     /// The digest of an item with this key, its excerpt entry left in the file (`StoredExcerpt`):
     /// a text file of unchanged documents is linked from the last build, so most never need it.
-    func digest(_ item: String, key: UInt64) -> SearchDigest? {
+    func digest(_ item: String, key: UInt64, words: Bool) -> SearchDigest? {
         guard let entry = digestIndex[item], entry.key == key,
               let bytes = Self.read(previousDigests, entry.range) else { return nil }
         var r = BinaryReader(bytes: bytes)
-        guard var digest = SearchDigest(readingAllButExcerpt: &r) else { return nil }
+        guard var digest = SearchDigest(readingAllButExcerpt: &r, words: words) else { return nil }
         let start = r.offset
         guard let excerptBytes = r.skipStrings(), r.atEnd else { return nil }
         digest.storedExcerpt = excerpt(at: entry.range.lowerBound + start..<entry.range.upperBound, bytes: excerptBytes, inThisBuildsFile: false)

@@ -29,6 +29,9 @@ final class IndexFeed: @unchecked Sendable {
     private var patch: (items: [(item: String, key: UInt64)], changes: [DocumentChange])?
     /// The documents so far, in index order (`WordTableFile.combine`).
     private var fingerprint = StableHasher()
+    /// Whether records must come with their words: false while the index may take them from the
+    /// stored word tables (a record without them is read again if it turns out to need them).
+    private let wordsNeeded = Locked(true)
 
     /// A feed; `live` keeps what a later `update` needs, `base` is the previous live index;
     /// `expected`: how many documents will come, when known; `reuse`: the last build's shards.
@@ -44,9 +47,13 @@ final class IndexFeed: @unchecked Sendable {
         self.index = index
         self.index.expectedDocuments = expected
         if self.reuse != nil, let storedTables {
+            wordsNeeded.withLock { $0 = false }
             queue.async { [self] in
                 let tables = self.index.tables
-                guard let read = storedTables(tables.count), read.count == tables.count else { return }
+                guard let read = storedTables(tables.count), read.count == tables.count else {
+                    wordsNeeded.withLock { $0 = true }
+                    return
+                }
                 for (t, r) in zip(tables, read) { t.words = r.words; t.stored = r.stored }
                 patch = ([], [])
             }
@@ -82,7 +89,18 @@ final class IndexFeed: @unchecked Sendable {
             } else if base != nil {
                 if self.records.isEmpty { self.records = records } else { self.records += records }
             } else {
-                for r in records { live ? index.add(r.digest, key: r.key) : index.add(r.digest, textKey: r.key) }
+                for r in records {
+                    var digest = r.digest
+                    if digest.wordsLeftOut {
+                        guard let full = reuse?.lastDigest(r.item, key: r.key) else {
+                            self.error = SiftError("cannot read the last build's search digest of \(r.item) in .sift-cache/", at: nil)
+                            return
+                        }
+                        digest = full
+                        digest.storedExcerpt = r.digest.storedExcerpt
+                    }
+                    live ? index.add(digest, key: r.key) : index.add(digest, textKey: r.key)
+                }
             }
         }
     }
@@ -92,6 +110,7 @@ final class IndexFeed: @unchecked Sendable {
     private func mergeStored() throws {
         guard let (items, changes) = patch, let reuse else { return }
         patch = nil
+        wordsNeeded.withLock { $0 = true }
         for t in index.tables { t.reset() }
         var changed: [Int: SearchDigest] = [:]
         for c in changes { changed[Int(c.document)] = c.after }
@@ -109,6 +128,9 @@ final class IndexFeed: @unchecked Sendable {
             }
         }
     }
+
+    /// Whether the records fed next must hold their words (`SearchDigest.wordsLeftOut`).
+    var needsWords: Bool { wordsNeeded.withLock { $0 } }
 
     /// The fingerprint of the documents fed so far, in index order, which the word tables
     /// stored for the next build are marked with.

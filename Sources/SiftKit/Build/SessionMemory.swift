@@ -82,7 +82,8 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
 
-    func digest(_ item: String, key: UInt64) -> SearchDigest? {
+    /// The digest as the session holds it, words and all.
+    func digest(_ item: String, key: UInt64, words: Bool) -> SearchDigest? {
         lock.lock(); defer { lock.unlock() }
         guard let entry = digests[item], entry.key == key else { return nil }
         return entry.digest

@@ -73,6 +73,9 @@ public struct SearchDigest: Sendable {
     var wordCounts: [UInt8] = []
     /// How many word pieces the body has: its length, for the score.
     var bodyWords: Int = 0
+    /// True when the words were left out where the digest was read (`DiskCache.digest(_:key:words:)`):
+    /// the index takes them from the word tables the last build stored instead.
+    var wordsLeftOut = false
     /// The document's excerpt entry, as `SearchDocument.excerptText`; empty when `storedExcerpt` holds it.
     var excerptText: [String] = []
     /// The excerpt entry left in a digest file of .sift-cache (the last build's, or the one this
