@@ -220,6 +220,7 @@ public struct SiteBuilder: Sendable {
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         options.progress?("indexing", totalItems, totalItems)
         let writer = target.writer
+        writer.listKeptFiles(in: "search/" + IndexFileNames.folder.dropLast())
         index.textReuse = Self.reusingText(prior: target.prior, next: target.next, writer: writer)
         if let next = target.next {
             index.tableReuse = IndexTableReuse(last: target.prior?.indexTables ?? [:], wrote: { next.indexTables = $0 })

@@ -36,11 +36,9 @@ public final class OutputWriter: @unchecked Sendable {
     private let checksKept: Bool
     /// The output folder, open, for the existence checks of `checksKept`.
     private var outputFD: Int32 = -1
-    /// Per folder of the output, how many files `stillThere` looked up in it, and, once that
-    /// passed `listedAfter`, the regular files it holds: a folder of thousands (the index's) is
-    /// read once instead of looked up file by file.
-    private let lookups = Locked<(counts: [Substring: Int], listed: [Substring: Set<Substring>])>(([:], [:]))
-    static let listedAfter = 64
+    /// The regular files of one folder of the output (`listKeptFiles`), which `stillThere` asks
+    /// instead of looking each file up: the index's folder holds thousands.
+    private var listing: (prefix: String, names: Set<String>)?
     /// In place: files waiting in staging.
     private let changed = Locked<[String]>([])
     /// Files linked from the previous output under another name: new name → old.
@@ -101,21 +99,19 @@ public final class OutputWriter: @unchecked Sendable {
         if outputFD >= 0 { close(outputFD) }
     }
 
+    /// Lists a folder of the output once, before the files this build keeps in it are linked
+    /// (from one thread, before any of them is).
+    func listKeptFiles(in folder: String) {
+        guard outputFD >= 0 else { return }
+        listing = (folder + "/", Set(FileSystem.regularFiles(in: outputFD, folder)))
+    }
+
     /// In place, whether the output still holds a file the last build left there.
     private func stillThere(_ rel: String) -> Bool {
         guard outputFD >= 0 else { return true }
-        let slash = rel.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let folder = slash.map { rel[..<$0] } ?? "", name = slash.map { rel[rel.index(after: $0)...] } ?? rel[...]
-        let (listed, count) = lookups.withLock { l -> (Set<Substring>?, Int) in
-            if let files = l.listed[folder] { return (files, 0) }
-            l.counts[folder, default: 0] += 1
-            return (nil, l.counts[folder]!)
-        }
-        if let listed { return listed.contains(name) }
-        if count == Self.listedAfter {
-            let files = Set(FileSystem.regularFiles(in: outputFD, String(folder)).map { Substring($0) })
-            lookups.withLock { $0.listed[folder] = files }
-            return files.contains(name)
+        if let listing, rel.utf8.starts(with: listing.prefix.utf8) {
+            let name = rel.utf8.dropFirst(listing.prefix.utf8.count)
+            if !name.contains(UInt8(ascii: "/")) { return listing.names.contains(String(Substring(name))) }
         }
         var st = stat()
         return fstatat(outputFD, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
