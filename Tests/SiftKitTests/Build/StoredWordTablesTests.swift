@@ -132,4 +132,23 @@ struct StoredWordTablesTests {
         try shards.build(site)
         try expectClean(site, "after index files were deleted from the output")
     }
+
+    /// A collection named `pages` beside standalone pages: the index's `pages` collection then
+    /// holds documents added at two places, and numbers them otherwise than in add order.
+    @Test func aCollectionNamedPagesBesideStandalonePages() throws {
+        var rng = SeededRNG(state: 56)
+        let site = try TestSite(["Content/pages/pages.csv": "name\nAlpha\nBeta\nGamma\n",
+                                 "Content/pages/alpha.md": shards.prose(&rng, words: 30) + "\n",
+                                 "Content/about.md": shards.prose(&rng, words: 30) + "\n",
+                                 "Content/things/things.csv": "name\nOne\nTwo\n",
+                                 "Content/things/one.md": shards.prose(&rng, words: 30) + "\n"])
+        defer { site.delete() }
+        try shards.build(site)
+        for step in 0..<3 {
+            try append(site, ["Content/about.md", "Content/pages/alpha.md", "Content/things/one.md"][step], "zqpages\(step) " + shards.prose(&rng, words: 3))
+            try edits.backdate(site)
+            try shards.build(site)
+            try expectClean(site, "step \(step)")
+        }
+    }
 }
