@@ -20,6 +20,13 @@ struct StoredWordTablesTests {
         for (path, bytes) in expected where got[path] != bytes { Issue.record("\(comment): \(path) differs from a clean build's") }
     }
 
+    /// An incremental build of the edits made, then its output against a clean build's.
+    func buildAndCompare(_ site: TestSite, _ comment: String) throws {
+        try edits.backdate(site)
+        try shards.build(site)
+        try expectClean(site, comment)
+    }
+
     func wordTableFiles(_ site: TestSite) -> [String] {
         FileSystem.list(DiskCache.folder(in: site.root)).filter { $0.hasPrefix("words-") }.sorted()
     }
@@ -40,13 +47,9 @@ struct StoredWordTablesTests {
         // New words, and words other pages hold, in two pages: then one of them taken out again.
         try append(site, "Content/things/\(Slug.make(rows[3])).md", "zqnew " + shards.prose(&rng, words: 4))
         try append(site, "Content/things/\(Slug.make(rows[9])).md", "zqnew zqother")
-        try edits.backdate(site)
-        try shards.build(site)
-        try expectClean(site, "two pages edited")
+        try buildAndCompare(site, "two pages edited")
         try site.write("Content/things/\(Slug.make(rows[3])).md", shards.prose(&rng, words: 20) + "\n")
-        try edits.backdate(site)
-        try shards.build(site)
-        try expectClean(site, "a page's words replaced")
+        try buildAndCompare(site, "a page's words replaced")
         #expect(wordTableFiles(site) == files)
     }
 
@@ -66,9 +69,7 @@ struct StoredWordTablesTests {
             try Data(damaged).write(to: url)
         }
         try append(site, "Content/things/\(Slug.make(rows[5])).md", "zqdamaged")
-        try edits.backdate(site)
-        try shards.build(site)
-        try expectClean(site, "after damaged word tables")
+        try buildAndCompare(site, "after damaged word tables")
     }
 
     /// 600 rows (more than a chunk of rendered items, 512): pages for the first ten and for rows 300 and on.
@@ -89,14 +90,10 @@ struct StoredWordTablesTests {
         let (site, rows, pages) = try longSite(&rng)
         defer { site.delete() }
         for i in pages { try append(site, "Content/things/\(Slug.make(rows[i])).md", "zqall " + shards.prose(&rng, words: 2)) }
-        try edits.backdate(site)
-        try shards.build(site)
-        try expectClean(site, "every page edited")
+        try buildAndCompare(site, "every page edited")
         // The tables that build stored hold its documents: the next edit takes them.
         try append(site, "Content/things/\(Slug.make(rows[7])).md", "zqafter")
-        try edits.backdate(site)
-        try shards.build(site)
-        try expectClean(site, "one page edited after")
+        try buildAndCompare(site, "one page edited after")
     }
 
     /// A row renamed after pages were edited: from there the documents are not the last build's.
@@ -107,9 +104,7 @@ struct StoredWordTablesTests {
         for i in 0..<10 { try append(site, "Content/things/\(Slug.make(rows[i])).md", "zqsome " + shards.prose(&rng, words: 2)) }
         rows[590] = "Renamed \(rows[590])"
         try edits.writeRows(site, rows)
-        try edits.backdate(site)
-        try shards.build(site)
-        try expectClean(site, "ten pages edited, row 590 renamed")
+        try buildAndCompare(site, "ten pages edited, row 590 renamed")
     }
 
     /// An index file of the last output deleted by hand comes back, though the build reads the
@@ -128,9 +123,7 @@ struct StoredWordTablesTests {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
         try append(site, "Content/things/\(Slug.make(rows[2])).md", "zqdeleted")
-        try edits.backdate(site)
-        try shards.build(site)
-        try expectClean(site, "after index files were deleted from the output")
+        try buildAndCompare(site, "after index files were deleted from the output")
     }
 
     /// A collection named `pages` beside standalone pages: the index's `pages` collection then
@@ -146,9 +139,7 @@ struct StoredWordTablesTests {
         try shards.build(site)
         for step in 0..<3 {
             try append(site, ["Content/about.md", "Content/pages/alpha.md", "Content/things/one.md"][step], "zqpages\(step) " + shards.prose(&rng, words: 3))
-            try edits.backdate(site)
-            try shards.build(site)
-            try expectClean(site, "step \(step)")
+            try buildAndCompare(site, "step \(step)")
         }
     }
 }
