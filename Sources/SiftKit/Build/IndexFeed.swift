@@ -97,7 +97,6 @@ final class IndexFeed: @unchecked Sendable {
                             return
                         }
                         digest = full
-                        digest.storedExcerpt = r.digest.storedExcerpt
                     }
                     live ? index.add(digest, key: r.key) : index.add(digest, textKey: r.key)
                 }
