@@ -83,13 +83,18 @@ public struct SiteBuilder: Sendable {
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
         }
-        let (site, templates, warnings) = try load(stamps: stamps?.files ?? [:])
+        // The pages read are saved while the build goes on, and whole before it returns.
+        let saving = DispatchGroup()
+        defer { saving.wait() }
+        let (site, templates, warnings) = try load(stamps: stamps?.files ?? [:], saving: saving)
         let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version,
                                            inPlaceShare: options.inPlaceShare)
         do {
             var report = try render(site, templates: templates, into: target, start: start)
             report.warnings = warnings + report.warnings
             var lap = Date()
+            // The commit clears .sift-cache/ of the files it does not know: the memo's temporary file among them.
+            saving.wait()
             try target.commit()
             if options.mode.writesOutput {
                 report.lap("commit", since: &lap)
@@ -109,10 +114,10 @@ public struct SiteBuilder: Sendable {
 
     /// The load stage: the site read and joined (`SiteLoader`), the templates, and the checks
     /// that need the whole site; every error of them all is thrown together. A `sift build` saves
-    /// the pages it read for the next (an incremental one starts from the last's), at once: they
-    /// are the files' as they are, whatever the build does next, and held to the end they would
-    /// add 70 MB to a 100k build's peak.
-    func load(stamps: [String: FileStamp] = [:]) throws -> (Site, TemplateSet, warnings: [SiftError]) {
+    /// the pages it read for the next (an incremental one starts from the last's) at once, on a
+    /// thread of `saving` while the build goes on: they are the files' as they are, whatever the
+    /// build does next, and held to the end they would add 70 MB to a 100k build's peak.
+    func load(stamps: [String: FileStamp] = [:], saving: DispatchGroup) throws -> (Site, TemplateSet, warnings: [SiftError]) {
         options.progress?("loading", 0, 0)
         var loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
         loader.memo = options.mode.session?.pages
@@ -124,7 +129,10 @@ public struct SiteBuilder: Sendable {
         var errors: [SiftError] = []
         var loadedSite: Site?
         do { loadedSite = try loader.load() } catch let e as SiftError { errors.append(e) }
-        loader.savedPages?.save(site: options.site, version: options.version)
+        if let memo = loader.savedPages {
+            let site = options.site, version = options.version
+            DispatchQueue.global().async(group: saving) { memo.save(site: site, version: version) }
+        }
         loader.savedPages = nil
         var templates: TemplateSet?
         do { templates = try TemplateSet(siteTemplates: options.site.appendingPathComponent("Templates"), display: loader.display) } catch let e as SiftError { errors.append(e) }
