@@ -133,7 +133,7 @@ final class WordTable: @unchecked Sendable {
         stored = nil
         for c in changes {
             let before = flags(c.before, part: part, parts: parts), after = flags(c.after, part: part, parts: parts)
-            for (w, f) in before where after[w] == nil { s.set(document: c.document, flags: 0, in: w) }
+            for w in before.keys where after[w] == nil { s.set(document: c.document, flags: 0, in: w) }
             for (w, f) in after where before[w] != f { s.set(document: c.document, flags: f, in: w) }
         }
         stored = s
