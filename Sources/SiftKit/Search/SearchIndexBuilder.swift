@@ -92,8 +92,8 @@ public struct SearchIndexBuilder {
         docs.append(digest.withoutWords)
     }
 
-    /// Merges the words of documents added unmerged, from document `first` on, into tables
-    /// emptied of what was stored.
+    /// Merges the words of documents numbered from `first` on into the word tables, each core
+    /// taking the words of its partition.
     func mergeWords(_ batch: [SearchDigest], first: Int) {
         let tables = self.tables
         let parts = UInt64(tables.count), expected = expectedDocuments
@@ -107,17 +107,11 @@ public struct SearchIndexBuilder {
         if let i = infos.firstIndex(where: { $0.name == info.name }) { infos[i] = info } else { infos.append(info) }
     }
 
-    /// Merges the buffered digests into the word tables, each core taking the words of its
-    /// partition, and keeps only what the document table needs.
+    /// Merges the buffered digests into the word tables (`mergeWords`) and keeps only what the
+    /// document table needs.
     mutating func flush() {
         guard !pending.isEmpty else { return }
-        let first = Int32(docs.count)
-        let batch = pending
-        let tables = self.tables
-        let parts = UInt64(tables.count), expected = expectedDocuments
-        _ = ParallelMap.map(Array(tables.indices)) { p in
-            tables[p].merge(batch, first: first, part: UInt64(p), parts: parts, expected: expected)
-        }
+        mergeWords(pending, first: docs.count)
         docs += pending.map(\.withoutWords)
         pending.removeAll(keepingCapacity: true)
     }

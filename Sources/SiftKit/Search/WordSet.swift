@@ -20,10 +20,7 @@ struct WordSet {
 
     /// The words of `bytes` ending at `ends`, with their hashes, numbered in that order.
     init(bytes: [UInt8], ends: [UInt32], hashes: [UInt64]) {
-        self.init()
-        var capacity = 64
-        while capacity < hashes.count * 2 { capacity <<= 1 }
-        slots = [Int32](repeating: -1, count: capacity)
+        self.init(slotCount: Self.slotCount(for: hashes.count))
         self.bytes = bytes
         self.ends = ends
         self.hashes = hashes
@@ -40,12 +37,17 @@ struct WordSet {
 
     /// Makes room for about `n` words, starting with empty slots.
     mutating func reserve(_ n: Int) {
-        var capacity = 64
-        while capacity < n * 2 { capacity <<= 1 }
-        slots = [Int32](repeating: -1, count: capacity)
+        slots = [Int32](repeating: -1, count: Self.slotCount(for: n))
         bytes.reserveCapacity(n * 4)
         ends.reserveCapacity(n / 2)
         hashes.reserveCapacity(n / 2)
+    }
+
+    /// Slots for `n` words: a power of two, at least 64 and twice `n`.
+    private static func slotCount(for n: Int) -> Int {
+        var capacity = 64
+        while capacity < n * 2 { capacity <<= 1 }
+        return capacity
     }
 
     /// The id of a word with hash `h`, added at the end when it is new.
