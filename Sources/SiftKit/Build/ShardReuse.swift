@@ -72,15 +72,12 @@ final class ShardReuse: @unchecked Sendable {
     }
 
     /// A digest's words, each with what its postings record of it (often, lead), as the word tables take them.
-    private static func words(_ digest: SearchDigest) -> [[UInt8]: UInt8] {
-        var out: [[UInt8]: UInt8] = [:]
+    private static func words(_ digest: SearchDigest) -> [[UInt8]: UInt64] {
+        var out: [[UInt8]: UInt64] = [:]
         out.reserveCapacity(digest.wordEnds.count)
         var start = 0
         for (w, end) in digest.wordEnds.enumerated() {
-            let count = w < digest.wordCounts.count ? digest.wordCounts[w] : 0
-            let often: UInt8 = Int(count & 0x7F) >= Score.oftenCount ? 1 : 0
-            let lead: UInt8 = count & CountedWords.lead != 0 ? 2 : 0
-            out[Array(digest.wordBytes[start..<Int(end)])] = often | lead
+            out[Array(digest.wordBytes[start..<Int(end)])] = WordTable.bits(count: w < digest.wordCounts.count ? digest.wordCounts[w] : 0)
             start = Int(end)
         }
         return out

@@ -14,6 +14,12 @@ final class WordTable: @unchecked Sendable {
     static let oftenBit: UInt64 = 1 << 31
     static let leadBit: UInt64 = 1 << 30
 
+    /// A word's often and lead bits in a document, from its count there (`SearchDigest.wordCounts`).
+    @inline(__always)
+    static func bits(count: UInt8) -> UInt64 {
+        (Int(count & 0x7F) >= Score.oftenCount ? oftenBit : 0) | (count & CountedWords.lead != 0 ? leadBit : 0)
+    }
+
     /// The document of a pair.
     @inline(__always)
     static func document(_ pair: UInt64) -> Int32 { Int32(truncatingIfNeeded: pair & (leadBit - 1)) }
@@ -44,10 +50,7 @@ final class WordTable: @unchecked Sendable {
                     defer { start = Int(end) }
                     guard h % parts == part else { continue }
                     let id = words.insert(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]), hash: h)
-                    let count = w < d.wordCounts.count ? d.wordCounts[w] : 0
-                    let often = Int(count & 0x7F) >= Score.oftenCount ? Self.oftenBit : 0
-                    let lead = count & CountedWords.lead != 0 ? Self.leadBit : 0
-                    pairs.append(UInt64(id) << 32 | often | lead | doc)
+                    pairs.append(UInt64(id) << 32 | Self.bits(count: w < d.wordCounts.count ? d.wordCounts[w] : 0) | doc)
                 }
             }
         }
@@ -150,10 +153,7 @@ final class WordTable: @unchecked Sendable {
                 let h = d.wordHashes[w]
                 guard h % parts == part else { continue }
                 let id = words.insert(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]), hash: h)
-                let count = w < d.wordCounts.count ? d.wordCounts[w] : 0
-                let often = Int(count & 0x7F) >= Score.oftenCount ? Self.oftenBit : 0
-                let lead = count & CountedWords.lead != 0 ? Self.leadBit : 0
-                out[id] = often | lead | StoredPostings.presentBit
+                out[id] = Self.bits(count: w < d.wordCounts.count ? d.wordCounts[w] : 0) | StoredPostings.presentBit
             }
         }
         return out
