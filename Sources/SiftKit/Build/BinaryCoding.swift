@@ -125,21 +125,18 @@ extension SearchDigest {
         for _ in 0..<valueCount { guard let v = r.string() else { return nil }; values.append(v) }
         guard let facetNames = r.strings(), let facetValues = r.lists(facetNames.count),
               let sortNames = r.strings(), let sortValues = r.list(sortNames.count) else { return nil }
-        if !words {
-            guard r.skipRaw(UInt8.self), r.skipRaw(UInt32.self), r.skipRaw(UInt64.self), r.skipRaw(UInt8.self), let bodyWords = r.count() else { return nil }
-            self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
-                      fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
-                      sortNames: sortNames, sortValues: sortValues, wordBytes: [], wordEnds: [], wordHashes: [],
-                      wordCounts: [], bodyWords: bodyWords)
-            wordsLeftOut = true
-            return
+        var wordBytes: [UInt8] = [], wordEnds: [UInt32] = [], wordHashes: [UInt64] = [], wordCounts: [UInt8] = []
+        if words {
+            guard let b = r.raw(UInt8.self), let e = r.raw(UInt32.self), let h = r.raw(UInt64.self), let c = r.raw(UInt8.self) else { return nil }
+            (wordBytes, wordEnds, wordHashes, wordCounts) = (b, e, h, c)
+        } else {
+            guard r.skipRaw(UInt8.self), r.skipRaw(UInt32.self), r.skipRaw(UInt64.self), r.skipRaw(UInt8.self) else { return nil }
         }
-        guard let wordBytes = r.raw(UInt8.self), let wordEnds = r.raw(UInt32.self), let wordHashes = r.raw(UInt64.self),
-              let wordCounts = r.raw(UInt8.self), let bodyWords = r.count() else { return nil }
+        guard let bodyWords = r.count() else { return nil }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
                   fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
                   sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes,
-                  wordCounts: wordCounts, bodyWords: bodyWords)
+                  wordCounts: wordCounts, bodyWords: bodyWords, wordsLeftOut: !words)
     }
 }
 
