@@ -74,7 +74,7 @@ final class IndexFeed: @unchecked Sendable {
             defer { slots.signal() }
             guard error == nil else { return }
             let changes = reuse?.note(records) ?? []
-            for r in records { WordTableFile.combine(&fingerprint, item: r.item, key: r.key) }
+            if !live { for r in records { WordTableFile.combine(&fingerprint, item: r.item, key: r.key) } }
             var records = records
             do {
                 if let record { records = try record.appendDigests(records) }
@@ -92,11 +92,7 @@ final class IndexFeed: @unchecked Sendable {
                 for r in records {
                     var digest = r.digest
                     if digest.wordsLeftOut {
-                        guard let full = reuse?.lastDigest(r.item, key: r.key) else {
-                            self.error = SiftError("cannot read the last build's search digest of \(r.item) in .sift-cache/", at: nil)
-                            return
-                        }
-                        digest = full
+                        do { digest = try lastDigest(r.item, key: r.key) } catch { self.error = error; return }
                     }
                     live ? index.add(digest, key: r.key) : index.add(digest, textKey: r.key)
                 }
@@ -107,7 +103,7 @@ final class IndexFeed: @unchecked Sendable {
     /// The documents are no longer the last build's: the word tables are emptied of what it
     /// stored, and the documents so far merged as a clean build merges them.
     private func mergeStored() throws {
-        guard let (items, changes) = patch, let reuse else { return }
+        guard let (items, changes) = patch else { return }
         patch = nil
         wordsNeeded.withLock { $0 = true }
         for t in index.tables { t.reset() }
@@ -116,16 +112,21 @@ final class IndexFeed: @unchecked Sendable {
         var batch: [SearchDigest] = []
         var first = 0
         for (i, entry) in items.enumerated() {
-            guard let digest = changed[i] ?? reuse.lastDigest(entry.item, key: entry.key) else {
-                throw SiftError("cannot read the last build's search digest of \(entry.item) in .sift-cache/", at: nil)
-            }
-            batch.append(digest)
+            batch.append(try changed[i] ?? lastDigest(entry.item, key: entry.key))
             if batch.count == 1024 || i == items.count - 1 {
                 index.mergeWords(batch, first: first)
                 first += batch.count
                 batch.removeAll(keepingCapacity: true)
             }
         }
+    }
+
+    /// The last build's digest of an item kept from it, words and all.
+    private func lastDigest(_ item: String, key: UInt64) throws -> SearchDigest {
+        guard let digest = reuse?.lastDigest(item, key: key) else {
+            throw SiftError("cannot read the last build's search digest of \(item) in .sift-cache/", at: nil)
+        }
+        return digest
     }
 
     /// Whether the records fed next must hold their words (`SearchDigest.wordsLeftOut`).

@@ -95,12 +95,14 @@ struct WordList {
                 let reference = wordLength + (length <= 8 ? length : 1) + 6
                 for b in part.secondary[w] { bucketBytes[Int(b)] += reference }
                 encodedLength.append(Int32(length))
-                if part.stored {
+                if let lazy = part.lazy {
                     encodedStore.append([]); suffixStore.append([])
-                    ids.append([]); oftenIDs.append([]); leadIDs.append([])
-                } else if let lazy = part.lazy {
-                    encodedStore.append([]); suffixStore.append([])
-                    ids.append(lazy.all[w]); oftenIDs.append(lazy.often[w]); leadIDs.append(lazy.lead[w])
+                    if part.stored {
+                        // Read from the table when asked (`documents`).
+                        ids.append([]); oftenIDs.append([]); leadIDs.append([])
+                    } else {
+                        ids.append(lazy.all[w]); oftenIDs.append(lazy.often[w]); leadIDs.append(lazy.lead[w])
+                    }
                 } else {
                     encodedStore.append(part.encoded[w]); suffixStore.append(part.often[w])
                     ids.append(part.ids[w] ?? []); oftenIDs.append([]); leadIDs.append([])
