@@ -93,8 +93,12 @@ extension BinaryReader {
 
 extension SearchDigest {
     /// Encodes every stored property (`excerptText` as it is: a stored excerpt is read into it
-    /// first); a change to SearchDigest must change this and `DiskCache.format`.
-    func write(to w: inout BinaryWriter) {
+    /// first); a change to SearchDigest must change this and `DiskCache.format`. The words come
+    /// last, after the excerpt entry and its lengths, so a build that takes the words from the
+    /// stored word tables reads a record's first few hundred bytes, not its every word.
+    /// Returns where the excerpt entry lies in `w`.
+    @discardableResult
+    func write(to w: inout BinaryWriter) -> Range<Int> {
         w.string(collection); w.string(slug); w.string(title); w.string(url)
         w.u64(scope == nil ? 0 : 1); w.string(scope ?? "")
         w.u64(UInt64(fieldNames.count)); for n in fieldNames { w.string(n) }
@@ -103,19 +107,22 @@ extension SearchDigest {
         for values in facetValues { w.u64(UInt64(values.count)); for v in values { w.string(v) } }
         w.u64(UInt64(sortNames.count)); for n in sortNames { w.string(n) }
         for v in sortValues { w.string(v) }
-        w.raw(wordBytes); w.raw(wordEnds); w.raw(wordHashes); w.raw(wordCounts); w.u64(UInt64(bodyWords))
-        w.u64(UInt64(excerptText.count)); for t in excerptText { w.string(t) }
+        w.u64(UInt64(bodyWords))
+        var entry = BinaryWriter()
+        entry.u64(UInt64(excerptText.count)); for t in excerptText { entry.string(t) }
+        w.u64(UInt64(excerptBytes)); w.u64(UInt64(entry.bytes.count))
+        let start = w.bytes.count
+        w.bytes += entry.bytes
+        let excerpt = start..<w.bytes.count
+        w.raw(wordBytes); w.raw(wordEnds); w.raw(wordHashes); w.raw(wordCounts)
+        return excerpt
     }
 
-    init?(reading r: inout BinaryReader) {
-        guard let head = SearchDigest(readingAllButExcerpt: &r), let excerptText = r.strings() else { return nil }
-        self = head
-        self.excerptText = excerptText
-    }
-
-    /// Every stored property but the excerpt entry, which follows; without `words`, the words are
-    /// passed over (`wordsLeftOut`).
-    init?(readingAllButExcerpt r: inout BinaryReader, words: Bool = true) {
+    /// Every stored property but the excerpt entry; `excerpt` is where the entry lies in the
+    /// reader's bytes and how many bytes of text it holds. Without `words`, the reader stops
+    /// before the entry and the words are left out (`wordsLeftOut`); with them it reads to the
+    /// record's end.
+    init?(readingAllButExcerpt r: inout BinaryReader, words: Bool = true, excerpt: inout (range: Range<Int>, bytes: Int)) {
         guard let collection = r.string(), let slug = r.string(), let title = r.string(), let url = r.string(),
               let hasScope = r.u64(), let scope = r.string(), let nameCount = r.count() else { return nil }
         var names: [String] = []
@@ -124,15 +131,16 @@ extension SearchDigest {
         var values: [String] = []
         for _ in 0..<valueCount { guard let v = r.string() else { return nil }; values.append(v) }
         guard let facetNames = r.strings(), let facetValues = r.lists(facetNames.count),
-              let sortNames = r.strings(), let sortValues = r.list(sortNames.count) else { return nil }
+              let sortNames = r.strings(), let sortValues = r.list(sortNames.count),
+              let bodyWords = r.count(), let textBytes = r.count(), let entryLength = r.count() else { return nil }
+        excerpt = (r.offset..<r.offset + entryLength, textBytes)
         var wordBytes: [UInt8] = [], wordEnds: [UInt32] = [], wordHashes: [UInt64] = [], wordCounts: [UInt8] = []
         if words {
+            guard entryLength <= r.bytes.count - r.offset else { return nil }
+            r.offset += entryLength
             guard let b = r.raw(UInt8.self), let e = r.raw(UInt32.self), let h = r.raw(UInt64.self), let c = r.raw(UInt8.self) else { return nil }
             (wordBytes, wordEnds, wordHashes, wordCounts) = (b, e, h, c)
-        } else {
-            guard r.skipRaw(UInt8.self), r.skipRaw(UInt32.self), r.skipRaw(UInt64.self), r.skipRaw(UInt8.self) else { return nil }
         }
-        guard let bodyWords = r.count() else { return nil }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
                   fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
                   sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes,

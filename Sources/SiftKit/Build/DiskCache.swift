@@ -18,7 +18,7 @@ import Foundation
 /// (`appendsToPrevious`).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 11
+    static let format: UInt64 = 12
     /// Ends a digest file, after the offset of its index of records.
     private static let indexMark: UInt64 = 0x5349_4654_4447_5358
 
@@ -74,15 +74,23 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
 
     /// The digest of an item with this key, its excerpt entry left in the file (`StoredExcerpt`):
     /// a text file of unchanged documents is linked from the last build, so most never need it.
+    /// Without `words`, only the record's head is read: a kilobyte, and the rest when it is longer.
     func digest(_ item: String, key: UInt64, words: Bool) -> SearchDigest? {
-        guard let entry = digestIndex[item], entry.key == key,
-              let bytes = Self.read(previousDigests, entry.range) else { return nil }
-        var r = BinaryReader(bytes: bytes)
-        guard var digest = SearchDigest(readingAllButExcerpt: &r, words: words) else { return nil }
-        let start = r.offset
-        guard let excerptBytes = r.skipStrings(), r.atEnd else { return nil }
-        digest.storedExcerpt = excerpt(at: entry.range.lowerBound + start..<entry.range.upperBound, bytes: excerptBytes, inThisBuildsFile: false)
-        return digest
+        guard let entry = digestIndex[item], entry.key == key else { return nil }
+        var range = words ? entry.range : entry.range.lowerBound..<min(entry.range.upperBound, entry.range.lowerBound + 1024)
+        while true {
+            guard let bytes = Self.read(previousDigests, range) else { return nil }
+            var r = BinaryReader(bytes: bytes)
+            var excerpt: (range: Range<Int>, bytes: Int) = (0..<0, 0)
+            if var digest = SearchDigest(readingAllButExcerpt: &r, words: words, excerpt: &excerpt),
+               !words || r.atEnd, excerpt.range.upperBound <= entry.range.count {
+                let at = entry.range.lowerBound + excerpt.range.lowerBound..<entry.range.lowerBound + excerpt.range.upperBound
+                digest.storedExcerpt = self.excerpt(at: at, bytes: excerpt.bytes, inThisBuildsFile: false)
+                return digest
+            }
+            if range == entry.range { return nil }
+            range = entry.range
+        }
     }
 
     /// An excerpt entry left in the last build's digest file or this build's; it keeps the cache,
@@ -285,16 +293,16 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             record.u64(r.key)
             var digest = r.digest
             if digest.storedExcerpt != nil { digest.excerptText = try digest.excerpt() }
-            digest.write(to: &record)
+            let entry = digest.write(to: &record)
             recordsWritten.append((r.item, r.key, next, record.bytes.count))
             next += 8 + record.bytes.count
             w.u64(UInt64(record.bytes.count))
+            let recordStart = written + w.bytes.count
             w.bytes += record.bytes
             if !digest.excerptText.isEmpty {
-                // The entry ends the record: its count, then each string's length and bytes.
-                let end = written + w.bytes.count, size = digest.excerptText.reduce(8) { $0 + 8 + $1.utf8.count }
                 kept[k].digest.excerptText = []
-                kept[k].digest.storedExcerpt = excerpt(at: end - size..<end, bytes: digest.excerptBytes, inThisBuildsFile: true)
+                kept[k].digest.storedExcerpt = excerpt(at: recordStart + entry.lowerBound..<recordStart + entry.upperBound,
+                                                       bytes: digest.excerptBytes, inThisBuildsFile: true)
             }
         }
         try append(w.bytes)

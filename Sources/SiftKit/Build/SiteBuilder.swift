@@ -79,6 +79,12 @@ public struct SiteBuilder: Sendable {
         let lock = options.mode.writesOutput ? BuildLock(site: options.site) { options.waiting?() } : nil
         defer { withExtendedLifetime(lock) {} }
         let start = Date()
+        // The last build's pages are read while the sources are walked.
+        var savedPages: Background<PageMemo?>?
+        if case .incremental = options.mode {
+            let site = options.site, version = options.version
+            savedPages = Background { PageMemo.load(site: site, version: version) }
+        }
         let stamps = options.mode.keepsStamps ? BuildStamps(options, output: outputURL) : nil
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
@@ -86,7 +92,7 @@ public struct SiteBuilder: Sendable {
         // The pages read are saved while the build goes on, and whole before it returns.
         let saving = DispatchGroup()
         defer { saving.wait() }
-        let (site, templates, warnings) = try load(stamps: stamps?.files ?? [:], saving: saving)
+        let (site, templates, warnings) = try load(stamps: stamps?.files ?? [:], savedPages: savedPages, saving: saving)
         let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version,
                                            inPlaceShare: options.inPlaceShare)
         do {
@@ -117,13 +123,13 @@ public struct SiteBuilder: Sendable {
     /// the pages it read for the next (an incremental one starts from the last's) at once, on a
     /// thread of `saving` while the build goes on: they are the files' as they are, whatever the
     /// build does next, and held to the end they would add 70 MB to a 100k build's peak.
-    func load(stamps: [String: FileStamp] = [:], saving: DispatchGroup) throws -> (Site, TemplateSet, warnings: [SiftError]) {
+    func load(stamps: [String: FileStamp] = [:], savedPages: Background<PageMemo?>? = nil, saving: DispatchGroup) throws -> (Site, TemplateSet, warnings: [SiftError]) {
         options.progress?("loading", 0, 0)
         var loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
         loader.memo = options.mode.session?.pages
         loader.stamps = stamps
         if options.mode.keepsStamps {
-            if case .incremental = options.mode { loader.savedPages = PageMemo.load(site: options.site, version: options.version) }
+            if case .incremental = options.mode { loader.savedPages = savedPages.map(\.value) ?? PageMemo.load(site: options.site, version: options.version) }
             loader.savedPages = loader.savedPages ?? PageMemo()
         }
         var errors: [SiftError] = []
@@ -300,8 +306,8 @@ public struct SiteBuilder: Sendable {
     /// documents they hold is the one it recorded, linked from the path of the group it recorded
     /// (in a session `prior` is `next`: read first).
     private static func reusingText(prior: (any BuildRecord)?, next: (any BuildRecord)?, writer: OutputWriter) -> TextFileReuse {
-        TextFileReuse(last: prior?.textFiles ?? [], link: { from, to in
-            writer.linkFromPrevious("search/" + from, as: "search/" + to)
+        TextFileReuse(last: prior?.textFiles ?? [], link: { files in
+            writer.linkFromPrevious(files.map { ("search/" + $0.from, "search/" + $0.to) })
         }, wrote: { files in
             next?.textFiles = files
         })

@@ -101,15 +101,20 @@ enum BuildCommand: Command {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return 0 }
         defer { close(fd) }
+        var files: [String] = []
         for e in FileSystem.entries(path) {
             if e.isDirectory {
                 if depth < 24 { total += treeSize(path: path + "/" + e.name, depth: depth + 1) }
             } else if !Precompressor.isCompressedCopy(e.name) {
-                var st = stat()
-                if fstatat(fd, e.name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG { total += Int(st.st_size) }
+                files.append(e.name)
             }
         }
-        return total
+        // The index's 10,000 text files at 10k items: looked up on every core.
+        let sizes = ParallelMap.map(files) { name -> Int in
+            var st = stat()
+            return fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : 0
+        }
+        return total + sizes.reduce(0, +)
     }
 
     static func byteCount(_ n: Int) -> String {

@@ -36,15 +36,16 @@ struct CollectionJoin {
         self.namedKey = namedKey
     }
 
-    /// A page that joins a row: the row's index, the page, its front matter.
-    private typealias Join = (index: Int, page: SiteLoader.LoadedPage, fm: Fields)
+    /// A page that joins a row: the row's index and the page's in the pages read (not copies
+    /// of the pages: each copy retains a dozen strings and dictionaries).
+    private typealias Join = (index: Int, page: Int)
 
     /// The collection's items in list order (before any `sort`): rows with their pages joined,
     /// then pages without a row by weight, then title.
     mutating func items(pages: [Result<SiteLoader.LoadedPage, SiftError>]) -> [Item] {
         var (items, bySlug) = rowItems()
         var (joins, ownItems) = sortOut(pages, rows: bySlug)
-        join(joins, into: &items)
+        join(joins, pages: pages, into: &items)
         ownItems.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
         return items + ownItems
     }
@@ -78,7 +79,7 @@ struct CollectionJoin {
         joins.reserveCapacity(pages.count)
         var ownItems: [Item] = []
         var ownSlugs: [String: String] = [:]
-        for result in pages {
+        for (k, result) in pages.enumerated() {
             switch result {
             case .failure(let e): errors.append(e)
             case .success(let page):
@@ -90,7 +91,7 @@ struct CollectionJoin {
                 }
                 ownSlugs[page.slug] = page.page.displayPath
                 if let index = bySlug[page.slug] {
-                    joins.append((index, page, fm))
+                    joins.append((index, k))
                     continue
                 }
                 if let dataset, !records.isEmpty {
@@ -108,10 +109,15 @@ struct CollectionJoin {
     }
 
     /// Joins rows and their pages on every core; each join makes a different item.
-    private func join(_ joins: [Join], into items: inout [Item]) {
+    private func join(_ joins: [Join], pages: [Result<SiteLoader.LoadedPage, SiftError>], into items: inout [Item]) {
         let joinedBefore = memo?.joined(folderPath) ?? [:]
         let rows = items
-        let joined = ParallelMap.map(joins) { (index, page, fm) -> (item: Item, key: PageMemo.JoinKey?) in
+        func loaded(_ k: Int) -> SiteLoader.LoadedPage {
+            guard case .success(let page) = pages[k] else { preconditionFailure("only pages read join rows") }
+            return page
+        }
+        let joined = ParallelMap.map(joins) { (index, k) -> (item: Item, key: PageMemo.JoinKey?) in
+            let page = loaded(k), fm = page.frontMatter ?? Fields()
             // `sift serve`: the same row of the same dataset read, joined to the same page read.
             let joinKey = page.page.version == 0 ? nil
                 : remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
@@ -130,9 +136,9 @@ struct CollectionJoin {
         }
         var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]
         if memo != nil { joinedNow.reserveCapacity(joinedBefore.count) }
-        for ((index, page, _), j) in zip(joins, joined) {
-            items[index] = j.item
-            if let key = j.key { joinedNow[page.slug] = (key, j.item) }
+        for (n, j) in joined.enumerated() {
+            items[joins[n].index] = j.item
+            if let key = j.key { joinedNow[loaded(joins[n].page).slug] = (key, j.item) }
         }
         memo?.setJoined(folderPath, joinedNow)
     }

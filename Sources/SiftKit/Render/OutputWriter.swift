@@ -62,7 +62,8 @@ public final class OutputWriter: @unchecked Sendable {
     /// updates the output in place, checking that each file it keeps is still there, unless the
     /// build changes so many files that a whole new folder swapped in costs little more (`commit()`).
     convenience init(output: URL, previousFiles: [String: UInt64]?, inPlace: Bool) throws {
-        try self.init(output: output, recorded: Locked([:]), inPlace: inPlace ? previousFiles : nil,
+        // Sized for the last build's files: growing a dictionary of 20,000 paths rehashes them all, several times.
+        try self.init(output: output, recorded: Locked(Dictionary(minimumCapacity: previousFiles?.count ?? 0)), inPlace: inPlace ? previousFiles : nil,
                       previousHashes: inPlace ? nil : previousFiles, checksKept: true)
     }
 
@@ -211,6 +212,22 @@ public final class OutputWriter: @unchecked Sendable {
         if let recorded { recorded.withLock { $0[rel] = previousHashes?[from] ?? 0 } }
         renamed.withLock { $0[rel] = from }
         return true
+    }
+
+    /// Links many files of the previous output, each under its old name or a new one (in
+    /// place, those under their old name are kept with one lock taken); for each, whether it was.
+    func linkFromPrevious(_ files: [(old: String, new: String)]) -> [Bool] {
+        guard let inPlace, let recorded else { return files.map { linkFromPrevious($0.old, as: $0.new) } }
+        var kept: [(String, UInt64)] = []
+        kept.reserveCapacity(files.count)
+        let done = files.map { old, new -> Bool in
+            guard old == new else { return linkFromPrevious(old, as: new) }
+            guard let hash = inPlace[old], stillThere(old) else { return false }
+            kept.append((old, hash))
+            return true
+        }
+        recorded.withLock { r in for (rel, hash) in kept { r[rel] = hash } }
+        return done
     }
 
     /// Whether this build kept a file of the previous output as it was (a hard link to it, or

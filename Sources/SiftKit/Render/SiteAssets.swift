@@ -41,9 +41,31 @@ struct SiteAssets: Sendable {
     /// The bytes of a file's immutable copy: a module's imports of the others by their immutable names.
     private static func immutableBytes(_ path: String, _ bytes: [UInt8], _ hashed: [String: String]) -> [UInt8] {
         guard modules.contains(path) else { return bytes }
-        var text = String(decoding: bytes, as: UTF8.self)
-        for module in modules.sorted() { text = text.replacingOccurrences(of: "\"./\(module)\"", with: "\"./\(hashed[module]!)\"") }
-        return Array(text.utf8)
+        var out = bytes
+        for module in modules.sorted() { out = replacing(Array("\"./\(module)\"".utf8), with: Array("\"./\(hashed[module]!)\"".utf8), in: out) }
+        return out
+    }
+
+    /// `bytes` with every occurrence of `needle` replaced, left to right (Foundation's
+    /// `replacingOccurrences` took 30 ms of every build on the modules' 60 KB).
+    static func replacing(_ needle: [UInt8], with replacement: [UInt8], in bytes: [UInt8]) -> [UInt8] {
+        guard let first = needle.first, needle.count <= bytes.count else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0, copied = 0
+        let last = bytes.count - needle.count
+        while i <= last {
+            if bytes[i] == first && bytes[i..<i + needle.count].elementsEqual(needle) {
+                out += bytes[copied..<i]
+                out += replacement
+                i += needle.count
+                copied = i
+            } else {
+                i += 1
+            }
+        }
+        out += bytes[copied...]
+        return out
     }
 
     /// The template names of the assets: every path with each run of characters other than

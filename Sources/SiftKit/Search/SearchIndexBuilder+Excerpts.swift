@@ -55,10 +55,15 @@ extension SearchIndexBuilder {
             for file in made[first..<min(first + perGroup, made.count)] { h.combine(file.hash) }
             return h.finalize()
         }
+        // The files kept, linked in one call: at 10k documents, ten thousand of them.
+        let keptFiles = made.indices.filter { made[$0].kept != nil }
+        let linked = keptFiles.isEmpty ? [] : reuse!.link(keptFiles.map { n in
+            (made[n].kept!, IndexFileNames.textPath(n, group: ContentHash.hex(groups[n / perGroup])))
+        })
+        var failed = Set<Int>()
+        for (n, ok) in zip(keptFiles, linked) where !ok { failed.insert(n) }
         let written = ParallelMap.map(Array(made.indices)) { n -> [UInt8]? in
-            var bytes = made[n].bytes
-            if let old = made[n].kept, !reuse!.link(old, IndexFileNames.textPath(n, group: ContentHash.hex(groups[n / perGroup]))) { bytes = render(starts[n]) }
-            return bytes
+            failed.contains(n) ? render(starts[n]) : made[n].bytes
         }
         if let error = failures.error { throw error }
         if let reuse, keys != nil {
@@ -91,9 +96,9 @@ struct TextFileReuse: Sendable {
     /// The last build's text files, by number: one whose key is its documents' key now is
     /// linked from the last output (under its group's new name) instead of written.
     var last: [TextFileRecord]
-    /// Links the last build's file at one path under search/ to another in this build's output;
-    /// false when it cannot (then the file is written).
-    var link: @Sendable (_ from: String, _ to: String) -> Bool
+    /// Links each of the last build's files at one path under search/ to another in this
+    /// build's output; for each, false when it cannot (then the file is written).
+    var link: @Sendable (_ files: [(from: String, to: String)]) -> [Bool]
     /// Told this build's text files, by number, once they are written.
     var wrote: @Sendable (_ files: [TextFileRecord]) -> Void
 }

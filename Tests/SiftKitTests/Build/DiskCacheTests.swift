@@ -142,8 +142,12 @@ private func notesSite() throws -> TestSite {
     let excerpt = try digest.excerpt()
     #expect(excerpt.contains("Alpha's harbor text.") && excerpt.contains("Harbor"), "\(excerpt)")
     #expect(digest.excerptBytes == excerpt.reduce(0) { $0 + $1.utf8.count })
+    // Cut in the middle of the entry's last string.
+    let bytes = [UInt8](try Data(contentsOf: DiskCache.digestsFile(in: site.root)))
+    let text = Array("Alpha's harbor text.".utf8)
+    let at = try #require((entry.range.lowerBound..<entry.range.upperBound - text.count).first { bytes[$0..<$0 + text.count].elementsEqual(text) })
     let handle = try FileHandle(forWritingTo: DiskCache.digestsFile(in: site.root))
-    try handle.truncate(atOffset: UInt64(entry.range.upperBound - 4))
+    try handle.truncate(atOffset: UInt64(at + 4))
     try handle.close()
     #expect(throws: SiftError.self) { try digest.excerpt() }
 }

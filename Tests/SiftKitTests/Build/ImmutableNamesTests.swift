@@ -146,4 +146,17 @@ struct ImmutableNamesTests {
         let core = try #require(modules.first { $0.hasPrefix("assets/sift-core.") })
         #expect(String(decoding: built[script]!, as: UTF8.self).contains("from\"./\(core.dropFirst("assets/".count))\""))
     }
+
+    /// The replacement that renames the imports: every occurrence, at either end, side by side,
+    /// and none in bytes shorter than what is replaced.
+    @Test func importsAreReplacedWhereverTheyStand() {
+        func replaced(_ text: String) -> String {
+            String(decoding: SiteAssets.replacing(Array("\"./a.js\"".utf8), with: Array("\"./a.0123.js\"".utf8), in: Array(text.utf8)), as: UTF8.self)
+        }
+        #expect(replaced("\"./a.js\"") == "\"./a.0123.js\"")
+        #expect(replaced("import{x}from\"./a.js\";\"./a.js\"\"./a.js\"") == "import{x}from\"./a.0123.js\";\"./a.0123.js\"\"./a.0123.js\"")
+        #expect(replaced("\"./a.jsx\" \"./b.js\" ./a.js") == "\"./a.jsx\" \"./b.js\" ./a.js")
+        #expect(replaced("\"./a") == "\"./a")
+        #expect(replaced("") == "")
+    }
 }

@@ -142,4 +142,19 @@ struct StoredWordTablesTests {
             try buildAndCompare(site, "step \(step)")
         }
     }
+
+    /// A kept document is read from the last build's digests without its words, by the first
+    /// kilobyte of its record; one whose title alone is longer is read whole, and the index is
+    /// still a clean build's.
+    @Test func aKeptDocumentLongerThanTheFirstReadIsReadWhole() throws {
+        var rng = SeededRNG(state: 56)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        let long = "Zqlong " + (0..<300).map { "word\($0)" }.joined(separator: " ")
+        try site.write("Content/things/\(Slug.make(rows[5])).md", "---\ntitle: \(long)\n---\n" + shards.prose(&rng, words: 10) + "\n")
+        try shards.build(site)
+        try append(site, "Content/things/\(Slug.make(rows[6])).md", "zqnext")
+        try buildAndCompare(site, "a page beside a long-titled one edited")
+        #expect(site.page("things/\(Slug.make(rows[5]))/index.html")?.contains("word299") == true)
+    }
 }
