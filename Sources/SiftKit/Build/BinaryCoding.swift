@@ -132,7 +132,9 @@ extension SearchDigest {
         for _ in 0..<valueCount { guard let v = r.string() else { return nil }; values.append(v) }
         guard let facetNames = r.strings(), let facetValues = r.lists(facetNames.count),
               let sortNames = r.strings(), let sortValues = r.list(sortNames.count),
-              let bodyWords = r.count(), let textBytes = r.count(), let entryLength = r.count() else { return nil }
+              // Numbers, not counts of what follows: the head is read alone, without the entry and the words.
+              let bodyWords = r.u64().flatMap(Int.init(exactly:)), let textBytes = r.u64().flatMap(Int.init(exactly:)),
+              let entryLength = r.u64().flatMap(Int.init(exactly:)), entryLength <= Int(UInt32.max) else { return nil }
         excerpt = (r.offset..<r.offset + entryLength, textBytes)
         var wordBytes: [UInt8] = [], wordEnds: [UInt32] = [], wordHashes: [UInt64] = [], wordCounts: [UInt8] = []
         if words {

@@ -27,14 +27,20 @@ final class BuildTarget {
         self.session = session
     }
 
-    /// Opens the output for a build of `site` in `mode`.
-    static func open(_ mode: BuildMode, site: URL, output: URL, version: String, inPlaceShare: Double = 0.125) throws -> BuildTarget {
+    /// Opens the output for a build of `site` in `mode`; an incremental one starts from the last
+    /// build's cache, `previous` when it is being read already.
+    static func open(_ mode: BuildMode, site: URL, output: URL, version: String, inPlaceShare: Double = 0.125,
+                     previous reading: Background<DiskCache?>? = nil) throws -> BuildTarget {
         switch mode {
         case .dryRun:
             return BuildTarget(mode: mode, writer: try OutputWriter.dryRun(), site: site, output: output, prior: nil, next: nil)
         case .clean, .incremental:
             let previous: DiskCache?
-            if case .incremental = mode { previous = DiskCache.load(site: site, output: output.path, version: version) } else { previous = nil }
+            if case .incremental = mode {
+                previous = reading.map(\.value) ?? DiskCache.load(site: site, output: output.path, version: version)
+            } else {
+                previous = nil
+            }
             let writer = try OutputWriter(output: output, previousFiles: previous?.files, inPlace: previous?.outputIsAsLeft() ?? false)
             writer.inPlaceShare = inPlaceShare
             let next = DiskCache(output: output.path, version: version)

@@ -60,8 +60,10 @@ final class IndexFeed: @unchecked Sendable {
         }
     }
 
+    /// Queues a collection's name, title and scopes, before its digests (without waiting for
+    /// the stored tables being read).
     func addCollection(_ info: SearchCollectionInfo) {
-        queue.sync {
+        queue.async { [self] in
             infos.append(info)
             index.addCollection(info)
         }

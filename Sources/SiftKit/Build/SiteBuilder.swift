@@ -89,12 +89,18 @@ public struct SiteBuilder: Sendable {
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
         }
+        // The last build's page keys and digest index are read while the site loads.
+        var previous: Background<DiskCache?>?
+        if case .incremental = options.mode {
+            let site = options.site, output = outputURL.path, version = options.version
+            previous = Background { DiskCache.load(site: site, output: output, version: version) }
+        }
         // The pages read are saved while the build goes on, and whole before it returns.
         let saving = DispatchGroup()
         defer { saving.wait() }
         let (site, templates, warnings) = try load(stamps: stamps?.files ?? [:], savedPages: savedPages, saving: saving)
         let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version,
-                                           inPlaceShare: options.inPlaceShare)
+                                           inPlaceShare: options.inPlaceShare, previous: previous)
         do {
             var report = try render(site, templates: templates, into: target, start: start)
             report.warnings = warnings + report.warnings

@@ -72,6 +72,27 @@ struct ShardReuseTests {
         #expect(site.snapshot() == clean.snapshot(), "the edited build is the clean build")
     }
 
+    /// The last manifest's bounds and file names are read without decoding its document
+    /// tables: what a JSON decoder reads, whatever the titles and fields hold.
+    @Test func theLastManifestsBoundsAndFilesAreThoseItHolds() throws {
+        var rng = SeededRNG(state: 32)
+        let (site, rows) = try makeSite(&rng)
+        defer { site.delete() }
+        try site.write("Content/things/\(Slug.make(rows[2])).md",
+                       "---\ntitle: 'A \"bounds\":[1,2] and \"files\":{\"shard-0.json\":\"x\"} title'\nfiles: '\"files\":{}'\n---\n" + prose(&rng, words: 40) + "\n")
+        try build(site)
+        let bytes = [UInt8](try Data(contentsOf: site.output.appendingPathComponent("search/manifest.json")))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let read = try #require(ShardReuse.boundsAndFiles(bytes))
+        #expect(read.bounds == manifest["bounds"] as? [Int] && !read.bounds.isEmpty)
+        #expect(read.files == manifest["files"] as? [String: String] && !read.files.isEmpty)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("bounds\\\":[1,2]"), "the title is in the manifest")
+        for damaged in ["{\"bounds\":[1,x],\"files\":{}}", "{\"bounds\":[1,2],\"files\":{\"a\":\"b\"", "{\"files\":{}}", ""] {
+            #expect(ShardReuse.boundsAndFiles(Array(damaged.utf8)) == nil, "\(damaged)")
+        }
+        #expect(ShardReuse.boundsAndFiles(Array("{\"bounds\":[],\"files\":{}}".utf8))?.bounds == [])
+    }
+
     @Test(arguments: [41, 42, 43] as [UInt64])
     func editSequencesOfAShardedIndexMatchCleanBuilds(seed: UInt64) throws {
         var rng = SeededRNG(state: seed)
