@@ -54,6 +54,8 @@ struct CollectionJoin {
     private mutating func rowItems() -> ([Item], [String: Int]) {
         var items: [Item] = []
         var bySlug: [String: Int] = [:]
+        items.reserveCapacity(records.count)
+        bySlug.reserveCapacity(records.count)
         for (record, (title, slugSource, slug)) in zip(records, named) {
             if slug.isEmpty {
                 errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
@@ -79,6 +81,7 @@ struct CollectionJoin {
         joins.reserveCapacity(pages.count)
         var ownItems: [Item] = []
         var ownSlugs: [String: String] = [:]
+        ownSlugs.reserveCapacity(pages.count)
         for (k, result) in pages.enumerated() {
             switch result {
             case .failure(let e): errors.append(e)
@@ -116,7 +119,7 @@ struct CollectionJoin {
             guard case .success(let page) = pages[k] else { preconditionFailure("only pages read join rows") }
             return page
         }
-        let joined = ParallelMap.map(joins) { (index, k) -> (item: Item, key: PageMemo.JoinKey?) in
+        var joined = ParallelMap.map(joins) { (index, k) -> (item: Item, key: PageMemo.JoinKey?) in
             let page = loaded(k), fm = page.frontMatter ?? Fields()
             // `sift serve`: the same row of the same dataset read, joined to the same page read.
             let joinKey = page.page.version == 0 ? nil
@@ -136,9 +139,10 @@ struct CollectionJoin {
         }
         var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]
         if memo != nil { joinedNow.reserveCapacity(joinedBefore.count) }
-        for (n, j) in joined.enumerated() {
-            items[joins[n].index] = j.item
-            if let key = j.key { joinedNow[loaded(joins[n].page).slug] = (key, j.item) }
+        for n in joined.indices {
+            if let key = joined[n].key { joinedNow[loaded(joins[n].page).slug] = (key, joined[n].item) }
+            // Swapped in, not copied: a copy retains every string and dictionary of the item.
+            swap(&items[joins[n].index], &joined[n].item)
         }
         memo?.setJoined(folderPath, joinedNow)
     }

@@ -101,10 +101,10 @@ final class PageMemo: @unchecked Sendable {
     // MARK: Between builds
 
     /// The pages a load asked for: `save` leaves out those of files since removed.
-    private let asked = Locked(Set<String>())
+    private let asked = Locked([String]())
 
-    /// Notes that a load asked for the page at `path`.
-    func ask(_ path: String) { asked.withLock { _ = $0.insert(path) } }
+    /// Notes that a load asks for the pages at `paths` (a folder's at once: one lock, not one a page).
+    func ask(_ paths: [String]) { asked.withLock { $0 += paths } }
 
     /// Where `sift build` keeps the pages it read for the next build.
     static func file(in site: URL) -> URL { DiskCache.folder(in: site).appendingPathComponent("loaded.cache") }
@@ -139,23 +139,23 @@ final class PageMemo: @unchecked Sendable {
     /// build's file is copied from it as it lies; only pages read again are encoded.
     func save(site: URL, version: String) {
         var w = BinaryWriter()
+        w.bytes.reserveCapacity(savedBytes.count + 4096)
         w.u64(DiskCache.format); w.string(version)
         let asked = self.asked.withLock { $0 }, read = snapshot()
         var count = 0
         w.u64(0)
         for path in asked {
-            let stamp: FileStamp, display: String, unsafe: Bool
-            var blob = BinaryWriter()
             if let e = read[path] {
                 guard e.settled else { continue }
-                (stamp, display, unsafe) = (e.stamp, e.display, e.unsafe)
+                var blob = BinaryWriter()
                 e.page.write(to: &blob)
+                w.string(path); e.stamp.write(to: &w); w.string(e.display); w.u64(e.unsafe ? 1 : 0)
+                w.u64(UInt64(blob.bytes.count)); w.bytes += blob.bytes
             } else if let s = saved[path] {
-                (stamp, display, unsafe) = (s.stamp, s.display, s.unsafe)
-                blob.bytes = Array(savedBytes[s.range])
+                // Copied as it lies, once.
+                w.string(path); s.stamp.write(to: &w); w.string(s.display); w.u64(s.unsafe ? 1 : 0)
+                w.u64(UInt64(s.range.count)); w.bytes += savedBytes[s.range]
             } else { continue }
-            w.string(path); stamp.write(to: &w); w.string(display); w.u64(unsafe ? 1 : 0)
-            w.u64(UInt64(blob.bytes.count)); w.bytes += blob.bytes
             count += 1
         }
         let header = 8 + 8 + version.utf8.count

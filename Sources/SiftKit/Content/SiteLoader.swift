@@ -74,6 +74,7 @@ public struct SiteLoader: Sendable {
                 } catch let e as SiftError { errors.append(e) }
             } else if name.hasSuffix(".md") {
                 do {
+                    if memo == nil { savedPages?.ask([url.path]) }
                     let loaded = try loadPage(url.path, display: display(rel), unsafe: settings.unsafeMarkdown)
                     if name == "index.md" {
                         intro = loaded.page
@@ -163,6 +164,7 @@ public struct SiteLoader: Sendable {
 
         // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
         let known = (memo ?? savedPages)?.snapshot()
+        if memo == nil { savedPages?.ask(pageFiles.map { folderPath + "/" + $0 }) }
         let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
             do { return .success(try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
         }
@@ -293,7 +295,6 @@ public struct SiteLoader: Sendable {
 
     func loadPage(_ file: String, display path: String, unsafe: Bool, known: [String: PageMemo.Entry]? = nil) throws -> LoadedPage {
         guard let memo = memo ?? savedPages else { return try readPage(URL(fileURLWithPath: file, isDirectory: false), display: path, unsafe: unsafe) }
-        if memo === savedPages { memo.ask(file) }
         let stamp = stamps[file] ?? FileStamp(file)
         if let stamp, let page = (known ?? memo.snapshot())[file]?.page(stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
         if let stamp, let page = memo.savedPage(file, stamp: stamp, display: path, unsafeHTML: unsafe) { return page }
