@@ -35,8 +35,9 @@ struct BuildStamps {
     }
 
     private mutating func walk(_ path: String, depth: Int) {
-        let names = FileSystem.entries(path, following: true).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let names = FileSystem.entries(path, following: true).map(\.name).sorted(by: FileSystem.bytewise)
         key.u64(UInt64(names.count))
+        files.reserveCapacity(files.count + names.count)
         // A folder of a 100k-item collection is 100k calls to `stat`: on every core.
         let stats = ParallelMap.map(names) { name -> stat? in
             var st = stat()

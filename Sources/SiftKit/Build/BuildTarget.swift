@@ -37,7 +37,7 @@ final class BuildTarget {
         case .clean, .incremental:
             let previous: DiskCache?
             if case .incremental = mode {
-                previous = reading.map(\.value) ?? DiskCache.load(site: site, output: output.path, version: version)
+                previous = reading.map { $0.take() } ?? DiskCache.load(site: site, output: output.path, version: version)
             } else {
                 previous = nil
             }

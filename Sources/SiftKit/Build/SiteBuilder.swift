@@ -135,7 +135,7 @@ public struct SiteBuilder: Sendable {
         loader.memo = options.mode.session?.pages
         loader.stamps = stamps
         if options.mode.keepsStamps {
-            if case .incremental = options.mode { loader.savedPages = savedPages.map(\.value) ?? PageMemo.load(site: options.site, version: options.version) }
+            if case .incremental = options.mode { loader.savedPages = savedPages.map { $0.take() } ?? PageMemo.load(site: options.site, version: options.version) }
             loader.savedPages = loader.savedPages ?? PageMemo()
         }
         var errors: [SiftError] = []

@@ -107,7 +107,7 @@ public enum FileSystem {
     }
 
     public static func list(_ url: URL) -> [String] {
-        entries(url.path, following: true).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        entries(url.path, following: true).map(\.name).sorted(by: bytewise)
     }
 
     /// Whether the path is a folder (following links).
@@ -142,6 +142,19 @@ public enum FileSystem {
             close(fd)
         }
         removeTree(AT_FDCWD, path)
+    }
+
+    /// Names in the order of their UTF-8 bytes, whatever their letters' composition (`memcmp`:
+    /// comparing the UTF-8 views element by element was a fifth of a 100k walk).
+    static func bytewise(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
     }
 
     /// The entries of a folder, unsorted, with whether each is a folder (an entry that is a link

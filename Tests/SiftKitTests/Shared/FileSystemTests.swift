@@ -81,3 +81,18 @@ import Testing
     #expect(FileSystem.parent(of: "/tmp/x") == "/tmp")
     for none in ["c", "/c", "", "index.html"] { #expect(FileSystem.parent(of: none) == nil, "\(none)") }
 }
+
+/// A folder's names are listed in the order of their bytes: a prefix first, upper case before
+/// lower, and two spellings of one letter (composed and decomposed) as two names, in a fixed order.
+@Test func namesAreListedInTheOrderOfTheirBytes() throws {
+    let names = ["b", "ab", "a", "B", "", "\u{E9}", "e\u{301}", "ä", "a-b", "a.b"]
+    let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    #expect(names.sorted(by: FileSystem.bytewise) == expected)
+    #expect(names.reversed().sorted(by: FileSystem.bytewise) == expected)
+    #expect(expected.prefix(4) == ["", "B", "a", "a-b"])
+    let root = temporaryFolder("sift-list")
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    for name in names where !name.isEmpty { try Data().write(to: root.appendingPathComponent(name)) }
+    #expect(FileSystem.list(root) == expected.filter { !$0.isEmpty })
+}
