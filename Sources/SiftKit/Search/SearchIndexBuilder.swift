@@ -194,12 +194,18 @@ public struct SearchIndexBuilder {
         let reusable = live != nil && layout.renumber == nil
         if layout.renumber != nil { for t in tables { t.unstore() } }
         let words = WordList(tables: tables, renumber: layout.renumber)
+        // Stored on other threads while the files are made: both only read the tables from here on.
+        var storing: Background<Void>?
         if let store = wordTableStore, live == nil, layout.renumber == nil {
-            // A cache: a build that cannot store its tables still writes its index.
-            do { try WordTableFile.write(words, tables: tables, header: store.header, to: store.paths) } catch {
-                for path in store.paths { FileSystem.remove(path) }
+            let tables = tables
+            storing = Background {
+                // A cache: a build that cannot store its tables still writes its index.
+                do { try WordTableFile.write(words, tables: tables, header: store.header, to: store.paths) } catch {
+                    for path in store.paths { FileSystem.remove(path) }
+                }
             }
         }
+        defer { storing?.take() }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         // Each collection's documents once: a copy of a digest retains a dozen strings and arrays.
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
