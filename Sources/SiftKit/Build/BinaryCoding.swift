@@ -110,7 +110,7 @@ extension SearchDigest {
         w.u64(UInt64(bodyWords))
         var entry = BinaryWriter()
         entry.u64(UInt64(excerptText.count)); for t in excerptText { entry.string(t) }
-        w.u64(UInt64(excerptBytes)); w.u64(UInt64(entry.bytes.count))
+        w.u64(UInt64(excerptText.reduce(0) { $0 + $1.utf8.count })); w.u64(UInt64(entry.bytes.count))
         let start = w.bytes.count
         w.bytes += entry.bytes
         let excerpt = start..<w.bytes.count
@@ -134,19 +134,34 @@ extension SearchDigest {
               let sortNames = r.strings(), let sortValues = r.list(sortNames.count),
               // Numbers, not counts of what follows: the head is read alone, without the entry and the words.
               let bodyWords = r.u64().flatMap(Int.init(exactly:)), let textBytes = r.u64().flatMap(Int.init(exactly:)),
-              let entryLength = r.u64().flatMap(Int.init(exactly:)), entryLength <= Int(UInt32.max) else { return nil }
+              let entryLength = r.u64().flatMap(Int.init(exactly:)), entryLength <= Int(UInt32.max), textBytes <= entryLength,
+              names.count == values.count else { return nil }
         excerpt = (r.offset..<r.offset + entryLength, textBytes)
         var wordBytes: [UInt8] = [], wordEnds: [UInt32] = [], wordHashes: [UInt64] = [], wordCounts: [UInt8] = []
         if words {
             guard entryLength <= r.bytes.count - r.offset else { return nil }
+            // Read whole, the entry is checked too: a record damaged anywhere is not taken.
+            var entry = BinaryReader(bytes: r.bytes, offset: r.offset)
+            guard entry.skipStrings() == textBytes, entry.offset == r.offset + entryLength else { return nil }
             r.offset += entryLength
-            guard let b = r.raw(UInt8.self), let e = r.raw(UInt32.self), let h = r.raw(UInt64.self), let c = r.raw(UInt8.self) else { return nil }
+            guard let b = r.raw(UInt8.self), let e = r.raw(UInt32.self), let h = r.raw(UInt64.self), let c = r.raw(UInt8.self),
+                  h.count == e.count, c.isEmpty || c.count == e.count, Self.endsAreOrdered(e, within: b.count) else { return nil }
             (wordBytes, wordEnds, wordHashes, wordCounts) = (b, e, h, c)
         }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
                   fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
                   sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes,
                   wordCounts: wordCounts, bodyWords: bodyWords, wordsLeftOut: !words)
+    }
+
+    /// Whether each word's end is at or after the last one's and inside the words' bytes.
+    private static func endsAreOrdered(_ ends: [UInt32], within count: Int) -> Bool {
+        var last: UInt32 = 0
+        for end in ends {
+            guard end >= last, Int(end) <= count else { return false }
+            last = end
+        }
+        return true
     }
 }
 

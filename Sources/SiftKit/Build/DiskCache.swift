@@ -97,11 +97,14 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// and so the file, open.
     private func excerpt(at range: Range<Int>, bytes: Int, inThisBuildsFile: Bool) -> StoredExcerpt {
         StoredExcerpt(bytes: bytes) { [self] in
-            guard let bytes = Self.read(inThisBuildsFile ? digestsWritten : previousDigests, range) else {
-                throw SiftError("cannot read the search digests in .sift-cache/: \(FileSystem.errorText())", at: nil)
+            guard let read = Self.read(inThisBuildsFile ? digestsWritten : previousDigests, range) else {
+                throw CacheDamage(what: "the search digests in .sift-cache/: \(FileSystem.errorText())")
             }
-            var r = BinaryReader(bytes: bytes)
-            guard let text = r.strings(), r.atEnd else { throw SiftError("the search digests in .sift-cache/ changed during the build", at: nil) }
+            var r = BinaryReader(bytes: read)
+            // The text's length is the record's word for it: the text files are cut by it.
+            guard let text = r.strings(), r.atEnd, text.reduce(0, { $0 + $1.utf8.count }) == bytes else {
+                throw CacheDamage(what: "an excerpt in the search digests in .sift-cache/")
+            }
             return text
         }
     }
@@ -316,7 +319,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         while offset < range.upperBound {
             let end = min(offset + (1 << 20), range.upperBound)
             guard let bytes = Self.read(previous.previousDigests, offset..<end) else {
-                throw SiftError("cannot read the last build's search digests in .sift-cache/: \(FileSystem.errorText())", at: nil)
+                throw CacheDamage(what: "the last build's search digests in .sift-cache/: \(FileSystem.errorText())")
             }
             try append(bytes)
             offset = end

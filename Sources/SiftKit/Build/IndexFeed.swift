@@ -126,7 +126,7 @@ final class IndexFeed: @unchecked Sendable {
     /// The last build's digest of an item kept from it, words and all.
     private func lastDigest(_ item: String, key: UInt64) throws -> SearchDigest {
         guard let digest = reuse?.lastDigest(item, key: key) else {
-            throw SiftError("cannot read the last build's search digest of \(item) in .sift-cache/", at: nil)
+            throw CacheDamage(what: "the last build's search digest of \(item) in .sift-cache/")
         }
         return digest
     }

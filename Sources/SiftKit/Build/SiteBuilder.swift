@@ -78,21 +78,32 @@ public struct SiteBuilder: Sendable {
     public func build() throws -> Report {
         let lock = options.mode.writesOutput ? BuildLock(site: options.site) { options.waiting?() } : nil
         defer { withExtendedLifetime(lock) {} }
-        let start = Date()
-        // The last build's pages are read while the sources are walked.
-        var savedPages: Background<PageMemo?>?
-        if case .incremental = options.mode {
-            let site = options.site, version = options.version
-            savedPages = Background { PageMemo.load(site: site, version: version) }
+        do {
+            return try buildLocked()
+        } catch let damage as CacheDamage {
+            // The cache is read a record at a time, as the build asks: one found damaged that
+            // late fails this build only, which starts again without the cache.
+            DiskCache.remove(site: options.site)
+            do { return try buildLocked() } catch let again as CacheDamage {
+                throw SiftError("cannot read \(again.what) (first \(damage.what))", at: nil)
+            }
         }
+    }
+
+    /// The build, with the site's build lock held.
+    private func buildLocked() throws -> Report {
+        let start = Date()
         let stamps = options.mode.keepsStamps ? BuildStamps(options, output: outputURL) : nil
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
         }
-        // The last build's page keys and digest index are read while the site loads.
+        // The last build's pages, page keys and digest index are read on other threads while
+        // the site and templates load.
+        var savedPages: Background<PageMemo?>?
         var previous: Background<DiskCache?>?
         if case .incremental = options.mode {
             let site = options.site, output = outputURL.path, version = options.version
+            savedPages = Background { PageMemo.load(site: site, version: version) }
             previous = Background { DiskCache.load(site: site, output: output, version: version) }
         }
         // The pages read are saved while the build goes on, and whole before it returns.

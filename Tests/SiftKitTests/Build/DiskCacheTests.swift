@@ -149,7 +149,7 @@ private func notesSite() throws -> TestSite {
     let handle = try FileHandle(forWritingTo: DiskCache.digestsFile(in: site.root))
     try handle.truncate(atOffset: UInt64(at + 4))
     try handle.close()
-    #expect(throws: SiftError.self) { try digest.excerpt() }
+    #expect(throws: CacheDamage.self) { try digest.excerpt() }
 }
 
 /// A digest recorded by this build comes back with its excerpt entry left in the file being

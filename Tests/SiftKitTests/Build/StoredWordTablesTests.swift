@@ -157,4 +157,58 @@ struct StoredWordTablesTests {
         try buildAndCompare(site, "a page beside a long-titled one edited")
         #expect(site.page("things/\(Slug.make(rows[5]))/index.html")?.contains("word299") == true)
     }
+
+    /// A kept item's record is read by its head while the index takes the stored tables; when
+    /// the documents then change (an item added) the index needs every record's words, and one
+    /// damaged there is found only then: the build starts again without the cache, and its
+    /// output is a clean build's (it failed, and so did every build after it, until `--clean`).
+    @Test func aRecordDamagedInItsWordsFoundLateRebuildsWithoutTheCache() throws {
+        var rng = SeededRNG(state: 57)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        let output = site.output.standardizedFileURL.path
+        let cache = try #require(DiskCache.load(site: site.root, output: output, version: ""))
+        let item = "things/\(Slug.make(rows[1]))"
+        let entry = try #require(cache.digestIndex[item])
+        let digest = try #require(cache.digest(item, key: entry.key))
+        // The count of the words' ends, from the record's end: counts, hashes and ends follow it.
+        let at = entry.range.upperBound - (8 + digest.wordCounts.count) - (8 + 8 * digest.wordHashes.count) - (8 + 4 * digest.wordEnds.count)
+        let handle = try FileHandle(forWritingTo: DiskCache.digestsFile(in: site.root))
+        try handle.seek(toOffset: UInt64(at))
+        handle.write(Data(repeating: 0xFF, count: 8))
+        try handle.close()
+        #expect(cache.digest(item, key: entry.key) == nil, "read whole, the record is refused")
+        #expect(cache.digest(item, key: entry.key, words: false) != nil, "its head alone reads")
+        try append(site, "Content/things/\(Slug.make(rows[3])).md", "zqlate " + shards.prose(&rng, words: 3))
+        try site.write("Content/things/zq-added.md", "---\ntitle: Zq added\n---\n" + shards.prose(&rng, words: 12) + "\n")
+        try buildAndCompare(site, "an item added after a damaged record")
+    }
+
+    /// The bytes of text a record says its excerpt holds cut the index's text files; a damaged
+    /// count (here near 2⁶²: it trapped summing them) has the record refused, the item digested
+    /// again, and the index is a clean build's.
+    @Test func aRecordWhoseExcerptLengthIsDamagedIsRefused() throws {
+        var rng = SeededRNG(state: 58)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        let cache = try #require(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: ""))
+        let item = "things/\(Slug.make(rows[2]))"
+        let entry = try #require(cache.digestIndex[item])
+        let digest = try #require(cache.digest(item, key: entry.key))
+        let text = try digest.excerpt()
+        #expect(!text.isEmpty)
+        let words = (8 + digest.wordCounts.count) + (8 + 8 * digest.wordHashes.count) + (8 + 4 * digest.wordEnds.count) + (8 + digest.wordBytes.count)
+        let excerpt = text.reduce(8) { $0 + 8 + $1.utf8.count }
+        // The text's bytes, then the entry's length, then the entry.
+        let at = entry.range.upperBound - words - excerpt - 16
+        let handle = try FileHandle(forWritingTo: DiskCache.digestsFile(in: site.root))
+        try handle.seek(toOffset: UInt64(at))
+        handle.write(withUnsafeBytes(of: (UInt64(1) << 62).littleEndian) { Data($0) })
+        try handle.close()
+        #expect(cache.digest(item, key: entry.key, words: false) == nil)
+        try append(site, "Content/things/\(Slug.make(rows[5])).md", "zqtext " + shards.prose(&rng, words: 3))
+        try buildAndCompare(site, "an edit beside a record with a damaged excerpt length")
+    }
 }
