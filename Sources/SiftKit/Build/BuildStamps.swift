@@ -22,20 +22,54 @@ struct BuildStamps {
     /// Every file's stamp as the walk found it, by path, for the load that follows
     /// (`SiteLoader.stamps`), which then need not `stat` the pages again.
     private(set) var files: [String: FileStamp] = [:]
+    /// The last build's key as saved, compared as the walk goes; how much of it matched so far.
+    private var saved: ArraySlice<UInt8> = []
+    private var matched = 0
+    /// Told once, as soon as the walk finds a source unlike the last build's (or at its end
+    /// when there was none, or the output differs): a build then starts reading what it needs
+    /// while the walk goes on, and a build with nothing to do reads nothing.
+    private var changed: (() -> Void)?
 
-    /// Walks the sources of `options`' site.
-    init(_ options: SiteBuilder.Options, output: URL) {
+    /// Walks the sources of `options`' site; `changed` is called (on this thread) once the
+    /// walk knows the build has something to do.
+    init(_ options: SiteBuilder.Options, output: URL, changed: (() -> Void)? = nil) {
         started = Date()
         key = BinaryWriter()
+        self.changed = changed
+        if changed != nil, let data = FileManager.default.contents(atPath: Self.file(in: options.site).path) {
+            var r = BinaryReader(bytes: [UInt8](data))
+            if let length = r.count(), r.offset + length <= r.bytes.count { saved = r.bytes[r.offset..<r.offset + length] }
+        }
         key.u64(Self.format)
         for part in [options.version, options.displayRoot, output.path, options.baseURL ?? "\u{0}", options.drafts ? "drafts" : "",
                      options.precompress.map { "\($0)" } ?? ""] { key.string(part) }
         Self.stamp("/proc/self/exe", into: &key)
+        compare()
         for folder in ["Content", "Templates"] { walk(options.site.appendingPathComponent(folder).path, depth: 0) }
     }
 
+    /// Compares what the key gained since the last call with the saved key; on the first
+    /// difference, tells `changed`.
+    private mutating func compare() {
+        guard let changed else { return }
+        let end = key.bytes.count
+        let base = saved.startIndex
+        if end <= saved.count && key.bytes[matched..<end].elementsEqual(saved[base + matched..<base + end]) {
+            matched = end
+            return
+        }
+        self.changed = nil
+        changed()
+    }
+
+    /// Tells `changed` now if it was not yet told: a build with sources unchanged may still
+    /// have something to do (the output moved, or the last build left no stamps).
+    mutating func finishWalk() {
+        if let changed { self.changed = nil; changed() }
+    }
+
     private mutating func walk(_ path: String, depth: Int) {
-        let names = FileSystem.entries(path, following: true).map(\.name).sorted(by: FileSystem.bytewise)
+        let names = FileSystem.sortedBytewise(FileSystem.entries(path, following: true).map(\.name))
         key.u64(UInt64(names.count))
         files.reserveCapacity(files.count + names.count)
         // A folder of a 100k-item collection is 100k calls to `stat`: on every core.
@@ -54,6 +88,7 @@ struct BuildStamps {
             key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_sec))); key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_nsec)))
             newestSource = max(newestSource, Double(stamp.seconds) + Double(stamp.nanoseconds) / 1e9)
             // Deeper than any site goes: a link that loops ends here.
+            compare()
             if st.st_mode & S_IFMT == S_IFDIR && depth < 24 { walk(child, depth: depth + 1) }
         }
     }

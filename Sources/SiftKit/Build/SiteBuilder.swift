@@ -93,19 +93,23 @@ public struct SiteBuilder: Sendable {
     /// The build, with the site's build lock held.
     private func buildLocked() throws -> Report {
         let start = Date()
-        let stamps = options.mode.keepsStamps ? BuildStamps(options, output: outputURL) : nil
+        // The last build's pages, page keys and digest index are read on other threads from
+        // the moment the walk of the sources finds one changed (not at all when none did).
+        var savedPages: Background<PageMemo?>?
+        var previous: Background<DiskCache?>?
+        var startReading: (() -> Void)?
+        if case .incremental = options.mode {
+            let site = options.site, output = outputURL.path, version = options.version
+            startReading = {
+                savedPages = Background { PageMemo.load(site: site, version: version) }
+                previous = Background { DiskCache.load(site: site, output: output, version: version) }
+            }
+        }
+        var stamps = options.mode.keepsStamps ? BuildStamps(options, output: outputURL, changed: startReading) : nil
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
         }
-        // The last build's pages, page keys and digest index are read on other threads while
-        // the site and templates load.
-        var savedPages: Background<PageMemo?>?
-        var previous: Background<DiskCache?>?
-        if case .incremental = options.mode {
-            let site = options.site, output = outputURL.path, version = options.version
-            savedPages = Background { PageMemo.load(site: site, version: version) }
-            previous = Background { DiskCache.load(site: site, output: output, version: version) }
-        }
+        stamps?.finishWalk()
         // The pages read are saved while the build goes on, and whole before it returns.
         let saving = DispatchGroup()
         defer { saving.wait() }

@@ -107,7 +107,22 @@ public enum FileSystem {
     }
 
     public static func list(_ url: URL) -> [String] {
-        entries(url.path, following: true).map(\.name).sorted(by: bytewise)
+        sortedBytewise(entries(url.path, following: true).map(\.name))
+    }
+
+    /// Names in the order of their UTF-8 bytes (`bytewise`), sorted by their first eight bytes
+    /// as one number first: a folder of 100,000 names sorted with a comparison of strings took
+    /// 100 ms, most of it retaining and releasing them.
+    static func sortedBytewise(_ names: [String]) -> [String] {
+        var keyed = names.enumerated().map { (i, name) -> (prefix: UInt64, index: Int) in
+            var prefix: UInt64 = 0, n = 0
+            for b in name.utf8.prefix(8) { prefix = prefix << 8 | UInt64(b); n += 1 }
+            return (prefix << (8 * UInt64(8 - n)), i)
+        }
+        keyed.sort { a, b in
+            a.prefix != b.prefix ? a.prefix < b.prefix : bytewise(names[a.index], names[b.index])
+        }
+        return keyed.map { names[$0.index] }
     }
 
     /// Whether the path is a folder (following links).

@@ -36,6 +36,35 @@ struct BuildStampsTests {
         #expect(!stages(SiftCLI.run(["build", "--timings"], in: site.root)).contains("stamps"), "and back")
     }
 
+    /// The walk tells the build it has something to do as soon as it meets a source unlike
+    /// the last build's (the build then reads its caches while the walk goes on), and never
+    /// when nothing changed: a build with nothing to do reads nothing else.
+    @Test func theWalkTellsOfTheFirstChangeAndOfNoneWhenNothingChanged() throws {
+        let site = try TestSite(["Content/things/things.txt": "One\nTwo\n", "Content/things/one.md": "Body one.\n",
+                                 "Content/things/two.md": "Body two.\n"])
+        defer { site.delete() }
+        try edits.backdate(site)
+        #expect(SiftCLI.run(["build"], in: site.root).status == 0)
+        var options = SiteBuilder.Options(site: site.root)
+        options.version = SiftCLI.version
+        func walk() -> (told: Int, unchanged: Bool) {
+            var told = 0
+            var stamps = BuildStamps(options, output: site.output.standardizedFileURL) { told += 1 }
+            let unchanged = stamps.unchanged(site: site.root, output: site.output.standardizedFileURL, start: Date()) != nil
+            stamps.finishWalk()
+            return (told, unchanged)
+        }
+        let nothing = walk()
+        #expect(nothing.unchanged && nothing.told == 1, "told once, by finishWalk, after the walk found the stamps the same")
+        var told = 0
+        _ = BuildStamps(options, output: site.output.standardizedFileURL) { told += 1 }
+        #expect(told == 0, "nothing changed: not told")
+        try site.write("Content/things/one.md", "Body one, edited.\n")
+        try edits.backdate(site)
+        _ = BuildStamps(options, output: site.output.standardizedFileURL) { told += 1 }
+        #expect(told == 1, "told during the walk, once")
+    }
+
     @Test func anEditOfTheSameSizeOrARemovedOutputIsNoticed() throws {
         let site = try TestSite(["Content/things/things.txt": "One\nTwo\n", "Content/things/one.md": "Body one.\n"])
         defer { site.delete() }

@@ -90,6 +90,10 @@ import Testing
     #expect(names.sorted(by: FileSystem.bytewise) == expected)
     #expect(names.reversed().sorted(by: FileSystem.bytewise) == expected)
     #expect(expected.prefix(4) == ["", "B", "a", "a-b"])
+    #expect(FileSystem.sortedBytewise(names) == expected)
+    // Past the eight bytes sorted as one number, and exactly at them.
+    let long = ["abcdefgh2", "abcdefgh", "abcdefgh10", "abcdefg", "abcdefgi", "abcdefgh1\u{E9}", "abcdefgh1e"]
+    #expect(FileSystem.sortedBytewise(long) == long.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
     let root = temporaryFolder("sift-list")
     defer { try? FileManager.default.removeItem(at: root) }
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
