@@ -47,7 +47,9 @@ struct CollectionJoin {
         var (joins, ownItems) = sortOut(pages, rows: bySlug)
         join(joins, pages: pages, into: &items)
         ownItems.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
-        return items + ownItems
+        // Appended in place: `items + ownItems` copied every item into a new array.
+        items += ownItems
+        return items
     }
 
     /// An item per row with a usable slug, and the rows' slugs.
