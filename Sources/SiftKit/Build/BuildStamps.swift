@@ -22,7 +22,9 @@ struct BuildStamps {
     /// Every file's stamp as the walk found it, by path, for the load that follows
     /// (`SiteLoader.stamps`), which then need not `stat` the pages again.
     private(set) var files: [String: FileStamp] = [:]
-    /// The last build's key as saved, compared as the walk goes; how much of it matched so far.
+    /// The last build's stamps file, read once for the walk to compare with and for `unchanged`;
+    /// its key, and how much of it the walk matched so far.
+    private var lastFile: [UInt8]?
     private var saved: ArraySlice<UInt8> = []
     private var matched = 0
     /// Told once, as soon as the walk finds a source unlike the last build's (or at its end
@@ -38,6 +40,7 @@ struct BuildStamps {
         self.changed = changed
         if changed != nil, let data = FileManager.default.contents(atPath: Self.file(in: options.site).path) {
             var r = BinaryReader(bytes: [UInt8](data))
+            lastFile = r.bytes
             if let length = r.count(), r.offset + length <= r.bytes.count { saved = r.bytes[r.offset..<r.offset + length] }
         }
         key.u64(Self.format)
@@ -65,6 +68,8 @@ struct BuildStamps {
     /// Tells `changed` now if it was not yet told: a build with sources unchanged may still
     /// have something to do (the output moved, or the last build left no stamps).
     mutating func finishWalk() {
+        lastFile = nil
+        saved = []
         if let changed { self.changed = nil; changed() }
     }
 
@@ -104,8 +109,8 @@ struct BuildStamps {
     func unchanged(site: URL, output: URL, start: Date) -> SiteBuilder.Report? {
         var now = key
         Self.stamp(output.path, into: &now)
-        guard let data = FileManager.default.contents(atPath: Self.file(in: site).path) else { return nil }
-        var r = BinaryReader(bytes: [UInt8](data))
+        guard let bytes = lastFile ?? FileManager.default.contents(atPath: Self.file(in: site).path).map({ [UInt8]($0) }) else { return nil }
+        var r = BinaryReader(bytes: bytes)
         guard let length = r.count(), r.offset + length <= r.bytes.count,
               r.bytes[r.offset..<r.offset + length].elementsEqual(now.bytes) else { return nil }
         r.offset += length
