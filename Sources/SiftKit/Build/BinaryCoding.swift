@@ -64,13 +64,6 @@ extension BinaryReader {
         return out
     }
 
-    /// A count, then that many integers, passed over; false when the bytes end first.
-    mutating func skipRaw<T: FixedWidthInteger>(_: T.Type) -> Bool {
-        guard let n = count(), n <= (bytes.count - offset) / MemoryLayout<T>.size else { return false }
-        offset += n * MemoryLayout<T>.size
-        return true
-    }
-
     /// A count, then that many strings, passed over: their UTF-8 bytes in all.
     mutating func skipStrings() -> Int? {
         guard let n = count() else { return nil }
