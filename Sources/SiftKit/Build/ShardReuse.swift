@@ -85,8 +85,9 @@ final class ShardReuse: @unchecked Sendable {
 
     /// The buckets to lay out again, and the last build's shard and union files (by name, with
     /// the hash that names them) when the index in `search` (the last output's search/) was cut at
-    /// `bounds`, holds the documents of this build and has each of its files.
-    func lastFiles(search: URL, bounds: [Int]) -> (touching: Set<Int32>, hashes: [String: String])? {
+    /// `bounds`, holds the documents of this build and has each of its files. `listed`: the
+    /// regular files of search/immutable/ when the output writer listed them already.
+    func lastFiles(search: URL, bounds: [Int], listed: Set<String>? = nil) -> (touching: Set<Int32>, hashes: [String: String])? {
         guard isComplete,
               let data = FileManager.default.contents(atPath: search.appendingPathComponent(IndexFileNames.manifest).path),
               let (lastBounds, names) = Self.boundsAndFiles([UInt8](data)), lastBounds == bounds else { return nil }
@@ -98,8 +99,8 @@ final class ShardReuse: @unchecked Sendable {
             if let hash = names[union] { hashes[union] = hash }
         }
         // One listing of the folder, not a lookup per file: there are thousands.
-        let present = Set(FileSystem.entries(search.appendingPathComponent(IndexFileNames.folder).path, following: true).map { IndexFileNames.folder + $0.name })
-        guard hashes.allSatisfy({ present.contains(IndexFileNames.path($0.key, hash: $0.value)) }) else { return nil }
+        let present = listed ?? Set(FileSystem.entries(search.appendingPathComponent(IndexFileNames.folder).path, following: true).map(\.name))
+        guard hashes.allSatisfy({ present.contains(String(IndexFileNames.path($0.key, hash: $0.value).dropFirst(IndexFileNames.folder.count))) }) else { return nil }
         return (buckets, hashes)
     }
 

@@ -317,7 +317,8 @@ public struct SiteBuilder: Sendable {
         }
         if let reuse {
             let search = outputURL.appendingPathComponent("search"), writer = target.writer
-            index.shardReuse = ShardFileReuse(last: { reuse.lastFiles(search: search, bounds: $0) },
+            // The folder the writer lists before the index is written (in place), not listed twice.
+            index.shardReuse = ShardFileReuse(last: { reuse.lastFiles(search: search, bounds: $0, listed: writer.listedFiles(in: "search/" + IndexFileNames.folder.dropLast())) },
                                               link: { writer.linkFromPrevious("search/" + $0) })
         }
         return index

@@ -107,6 +107,11 @@ public final class OutputWriter: @unchecked Sendable {
         listing = (folder + "/", Set(FileSystem.regularFiles(in: outputFD, folder)))
     }
 
+    /// The regular files `listKeptFiles` found in `folder`, when it listed that folder.
+    func listedFiles(in folder: String) -> Set<String>? {
+        listing?.prefix == folder + "/" ? listing?.names : nil
+    }
+
     /// In place, whether the output still holds a file the last build left there.
     private func stillThere(_ rel: String) -> Bool {
         guard outputFD >= 0 else { return true }
