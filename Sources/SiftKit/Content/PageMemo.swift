@@ -144,19 +144,21 @@ final class PageMemo: @unchecked Sendable {
         let asked = self.asked.withLock { $0 }, read = snapshot()
         var count = 0
         w.u64(0)
+        func put(_ path: String, _ stamp: FileStamp, _ display: String, _ unsafe: Bool, _ page: ArraySlice<UInt8>) {
+            w.string(path); stamp.write(to: &w); w.string(display); w.u64(unsafe ? 1 : 0)
+            w.u64(UInt64(page.count)); w.bytes += page
+            count += 1
+        }
         for path in asked {
             if let e = read[path] {
                 guard e.settled else { continue }
                 var blob = BinaryWriter()
                 e.page.write(to: &blob)
-                w.string(path); e.stamp.write(to: &w); w.string(e.display); w.u64(e.unsafe ? 1 : 0)
-                w.u64(UInt64(blob.bytes.count)); w.bytes += blob.bytes
+                put(path, e.stamp, e.display, e.unsafe, blob.bytes[...])
             } else if let s = saved[path] {
                 // Copied as it lies, once.
-                w.string(path); s.stamp.write(to: &w); w.string(s.display); w.u64(s.unsafe ? 1 : 0)
-                w.u64(UInt64(s.range.count)); w.bytes += savedBytes[s.range]
-            } else { continue }
-            count += 1
+                put(path, s.stamp, s.display, s.unsafe, savedBytes[s.range])
+            }
         }
         let header = 8 + 8 + version.utf8.count
         withUnsafeBytes(of: UInt64(count).littleEndian) { w.bytes.replaceSubrange(header..<header + 8, with: $0) }
