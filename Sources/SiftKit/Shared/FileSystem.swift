@@ -9,25 +9,31 @@ public enum FileSystem {
     /// Reads a whole file.
     public static func read(_ url: URL, displayPath: String) throws -> [UInt8] {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SiftError("cannot read file: \(errorText())", at: SourcePosition(path: displayPath, line: 0)) }
+        let failure = { SiftError("cannot read file: \(errorText())", at: SourcePosition(path: displayPath, line: 0)) }
+        guard fd >= 0 else { throw failure() }
         defer { close(fd) }
         var st = stat()
-        let size = fstat(fd, &st) == 0 ? Int(st.st_size) : 0
-        var bytes = [UInt8](repeating: 0, count: max(size, 0))
-        var filled = 0
-        while true {
-            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count))) }
-            let n = bytes.withUnsafeMutableBytes { buf in
-                Glibc.read(fd, buf.baseAddress! + filled, buf.count - filled)
+        let size = fstat(fd, &st) == 0 ? max(Int(st.st_size), 0) : 0
+        // Reads into `buffer` until it is full or the file ends; how much it read.
+        func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+            var filled = 0
+            while filled < buffer.count {
+                let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { throw failure() }
+                if n == 0 { break }
+                filled += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SiftError("cannot read file: \(errorText())", at: SourcePosition(path: displayPath, line: 0))
-            }
-            if n == 0 { break }
-            filled += n
+            return filled
         }
-        bytes.removeSubrange(filled...)
+        // One byte past the size, so a file read whole ends in one buffer, uninitialised (no
+        // zeros written first); a file that grew since `fstat` is read on in chunks.
+        var bytes = try [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in count = try fill(buffer) }
+        while bytes.count > size {
+            let chunk = try [UInt8](unsafeUninitializedCapacity: max(65536, bytes.count)) { buffer, count in count = try fill(buffer) }
+            if chunk.isEmpty { break }
+            bytes += chunk
+        }
         return bytes
     }
 

@@ -100,3 +100,21 @@ import Testing
     for name in names where !name.isEmpty { try Data().write(to: root.appendingPathComponent(name)) }
     #expect(FileSystem.list(root) == expected.filter { !$0.isEmpty })
 }
+
+/// A file is read whole whatever its size, including one whose size `stat` does not tell (a
+/// /proc file says 0), and a missing one is an error naming it.
+@Test func filesAreReadWholeWhateverTheirSize() throws {
+    let root = temporaryFolder("sift-read")
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    for size in [0, 1, 4095, 4096, 65_536, 65_537, 300_001] {
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let url = root.appendingPathComponent("f\(size)")
+        try Data(bytes).write(to: url)
+        #expect(try FileSystem.read(url, displayPath: "f") == bytes, "\(size) bytes")
+    }
+    let status = try FileSystem.read(URL(fileURLWithPath: "/proc/self/status"), displayPath: "status")
+    #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:"))
+    #expect(status.count > 100)
+    #expect(throws: SiftError.self) { try FileSystem.read(root.appendingPathComponent("none"), displayPath: "gone.md") }
+}
