@@ -62,8 +62,9 @@ final class BuildTarget {
         }
     }
 
-    /// Puts the output in place, and what the next build reuses.
-    func commit() throws {
+    /// Puts the output in place, and what the next build reuses; `meanwhile` runs once the
+    /// output is in place (a dry run has none), while the cache is saved.
+    func commit(meanwhile: () -> Void = {}) throws {
         switch mode {
         case .dryRun:
             writer.discard()
@@ -72,7 +73,10 @@ final class BuildTarget {
             // The cache describes the new output only once that output is in place.
             DiskCache.remove(site: site, keeping: cache)
             try writer.commit()
-            try? cache.save(site: site, files: writer.files ?? [:])
+            let site = self.site, files = writer.files ?? [:]
+            let saved = Background { try? cache.save(site: site, files: files) }
+            meanwhile()
+            _ = saved.take()
         case .serve(let buildSession):
             let memory = session!.next
             // The output no longer matches an on-disk cache a later `sift build` would trust.
@@ -82,6 +86,7 @@ final class BuildTarget {
                 throw error
             }
             buildSession.finished(output: output, memory: memory, files: writer.files)
+            meanwhile()
         }
     }
 

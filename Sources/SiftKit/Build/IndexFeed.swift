@@ -19,8 +19,10 @@ final class IndexFeed: @unchecked Sendable {
     private var records: [SearchRecord] = []
     private var infos: [SearchCollectionInfo] = []
     private let queue = DispatchQueue(label: "sift.index")
-    /// At most two chunks wait, which bounds the digests held.
-    private let slots = DispatchSemaphore(value: 2)
+    /// How many chunks may wait, which bounds the digests held: two, or while the stored word
+    /// tables are read first (records then come without their words, a kilobyte each) sixteen,
+    /// so that rendering goes on meanwhile.
+    private let slots: DispatchSemaphore
     private var error: Error?
     /// Which of the last build's shards an incremental `sift build` keeps, told of every record.
     private let reuse: ShardReuse?
@@ -46,6 +48,7 @@ final class IndexFeed: @unchecked Sendable {
         self.reuse = live ? nil : reuse
         self.index = index
         self.index.expectedDocuments = expected
+        slots = DispatchSemaphore(value: self.reuse != nil && storedTables != nil ? 16 : 2)
         if self.reuse != nil, let storedTables {
             wordsNeeded.withLock { $0 = false }
             queue.async { [self] in

@@ -122,10 +122,13 @@ public struct SiteBuilder: Sendable {
             var lap = Date()
             // The commit clears .sift-cache/ of the files it does not know: the memo's temporary file among them.
             saving.wait()
-            try target.commit()
+            // The index's size, for the summary and the stamps, is taken from the output in place while the cache is saved.
+            var indexBytes: Int?
+            let search = outputURL.appendingPathComponent("search")
+            try target.commit { if stamps != nil && options.mode.writesOutput { indexBytes = BuildCommand.treeSize(search) } }
             if options.mode.writesOutput {
                 report.lap("commit", since: &lap)
-                if stamps != nil { report.indexBytes = BuildCommand.treeSize(outputURL.appendingPathComponent("search")) }
+                report.indexBytes = indexBytes
                 report.seconds = Date().timeIntervalSince(start)
             }
             stamps?.save(report, site: options.site, output: outputURL)

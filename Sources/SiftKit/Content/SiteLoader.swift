@@ -160,7 +160,15 @@ public struct SiteLoader: Sendable {
         let rel = "Content/\(name)"
         let folderPath = folder.path
         var (settings, datasets, pageFiles, errors, warnings) = try listCollection(folder, rel: rel)
-        let (records, remembered) = try readDataset(datasets.first, in: folderPath, rel: rel, errors: &errors)
+        // The dataset is read on a thread of its own while the pages are read on every core.
+        let loader = self, dataset = datasets.first
+        let datasetRead = Background { () -> Result<([Record], PageMemo.Dataset?, [SiftError]), Error> in
+            Result {
+                var errors: [SiftError] = []
+                let (records, remembered) = try loader.readDataset(dataset, in: folderPath, rel: rel, errors: &errors)
+                return (records, remembered, errors)
+            }
+        }
 
         // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
         let known = (memo ?? savedPages)?.snapshot()
@@ -168,6 +176,8 @@ public struct SiteLoader: Sendable {
         let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
             do { return .success(try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
         }
+        let (records, remembered, datasetErrors) = try datasetRead.take().get()
+        errors += datasetErrors
 
         let firstColumn = records.first?.fields.keys.first
         let titleField = settings.titleField ?? (records.first.map { r in
