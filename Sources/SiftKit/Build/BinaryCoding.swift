@@ -107,7 +107,8 @@ extension SearchDigest {
         let start = w.bytes.count
         w.bytes += entry.bytes
         let excerpt = start..<w.bytes.count
-        w.raw(wordBytes); w.raw(wordEnds); w.raw(wordHashes); w.raw(wordCounts)
+        // Not the words' hashes, a third of a record, which the reader makes again from the words.
+        w.raw(wordBytes); w.raw(wordEnds); w.raw(wordCounts)
         return excerpt
     }
 
@@ -137,14 +138,25 @@ extension SearchDigest {
             var entry = BinaryReader(bytes: r.bytes, offset: r.offset)
             guard entry.skipStrings() == textBytes, entry.offset == r.offset + entryLength else { return nil }
             r.offset += entryLength
-            guard let b = r.raw(UInt8.self), let e = r.raw(UInt32.self), let h = r.raw(UInt64.self), let c = r.raw(UInt8.self),
-                  h.count == e.count, c.isEmpty || c.count == e.count, Self.endsAreOrdered(e, within: b.count) else { return nil }
-            (wordBytes, wordEnds, wordHashes, wordCounts) = (b, e, h, c)
+            guard let b = r.raw(UInt8.self), let e = r.raw(UInt32.self), let c = r.raw(UInt8.self),
+                  c.isEmpty || c.count == e.count, Self.endsAreOrdered(e, within: b.count) else { return nil }
+            (wordBytes, wordEnds, wordHashes, wordCounts) = (b, e, Self.hashes(b, ends: e), c)
         }
         self.init(collection: collection, slug: slug, title: title, url: url, scope: hasScope == 1 ? scope : nil,
                   fieldNames: names, fieldValues: values, facetNames: facetNames, facetValues: facetValues,
                   sortNames: sortNames, sortValues: sortValues, wordBytes: wordBytes, wordEnds: wordEnds, wordHashes: wordHashes,
                   wordCounts: wordCounts, bodyWords: bodyWords, wordsLeftOut: !words)
+    }
+
+    /// Each word's `WordHash`, as the tokenizer made it.
+    private static func hashes(_ bytes: [UInt8], ends: [UInt32]) -> [UInt64] {
+        var start = 0
+        return ends.map { end in
+            var h = WordHash.seed
+            for k in start..<Int(end) { h = WordHash.adding(bytes[k], to: h) }
+            start = Int(end)
+            return WordHash.finish(h)
+        }
     }
 
     /// Whether each word's end is at or after the last one's and inside the words' bytes.

@@ -18,8 +18,15 @@ enum ContentHash {
 
     /// A 64-bit hash as it goes into a name.
     static func hex(_ value: UInt64) -> String {
-        let hex = String(value, radix: 16)
-        return String((String(repeating: "0", count: 16 - hex.count) + hex).prefix(digits))
+        // The first `digits` of its 16 lowercase digits, written at once: a string that short
+        // needs no allocation, and an edit names 10,000 text files at 10k items.
+        String(unsafeUninitializedCapacity: digits) { out in
+            for i in 0..<digits {
+                let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * i)) & 0xF
+                out[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return digits
+        }
     }
 
     /// `name` with the hash before its extension: `shard-3.json` → `shard-3.0123456789ab.json`,

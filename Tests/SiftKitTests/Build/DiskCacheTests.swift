@@ -175,3 +175,21 @@ private func notesSite() throws -> TestSite {
         #expect(record.digest.excerptBytes == original.excerptText.reduce(0) { $0 + $1.utf8.count })
     }
 }
+
+/// A record keeps each word but not its hash, which the reader makes again: a digest read back
+/// whole is the tokenizer's, hashes and all, CJK grams and joined words among them.
+@Test func aDigestReadBackHasItsWordsHashesAgain() throws {
+    var document = SearchDocument(collection: "notes", slug: "a", title: "A", url: "notes/a/", scope: nil, fields: [("title", "A")],
+                                  body: "Harbor e-mail Wi-Fi 東京タワー harbor café naïve 123 ok")
+    document.excerptText = ["", "Harbor e-mail", "Tides"]
+    let digest = Tokenizer.digest(document)
+    #expect(digest.wordHashes.count == digest.wordEnds.count && digest.wordHashes.count > 10)
+    var w = BinaryWriter()
+    digest.write(to: &w)
+    var r = BinaryReader(bytes: w.bytes)
+    var excerpt = (range: 0..<0, bytes: 0)
+    let read = try #require(SearchDigest(readingAllButExcerpt: &r, excerpt: &excerpt))
+    #expect(read.wordBytes == digest.wordBytes && read.wordEnds == digest.wordEnds && read.wordCounts == digest.wordCounts)
+    #expect(read.wordHashes == digest.wordHashes)
+    #expect(r.atEnd)
+}

@@ -159,4 +159,17 @@ struct ImmutableNamesTests {
         #expect(replaced("\"./a") == "\"./a")
         #expect(replaced("") == "")
     }
+
+    /// A name's hash is the first 12 of the 64-bit hash's 16 lowercase hex digits, leading zeros kept.
+    @Test func aHashInANameIsItsFirstTwelveHexDigits() {
+        #expect(ContentHash.hex(0) == "000000000000")
+        #expect(ContentHash.hex(0x0123_4567_89AB_CDEF) == "0123456789ab")
+        #expect(ContentHash.hex(UInt64.max) == "ffffffffffff")
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            let value = UInt64.random(in: 0...UInt64.max, using: &g) >> UInt64.random(in: 0...63, using: &g)
+            let digits = String(value, radix: 16)
+            #expect(ContentHash.hex(value) == String((String(repeating: "0", count: 16 - digits.count) + digits).prefix(12)))
+        }
+    }
 }

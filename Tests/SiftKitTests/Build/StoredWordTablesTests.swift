@@ -172,8 +172,8 @@ struct StoredWordTablesTests {
         let item = "things/\(Slug.make(rows[1]))"
         let entry = try #require(cache.digestIndex[item])
         let digest = try #require(cache.digest(item, key: entry.key))
-        // The count of the words' ends, from the record's end: counts, hashes and ends follow it.
-        let at = entry.range.upperBound - (8 + digest.wordCounts.count) - (8 + 8 * digest.wordHashes.count) - (8 + 4 * digest.wordEnds.count)
+        // The count of the words' ends, from the record's end: counts and ends follow it.
+        let at = entry.range.upperBound - (8 + digest.wordCounts.count) - (8 + 4 * digest.wordEnds.count)
         let handle = try FileHandle(forWritingTo: DiskCache.digestsFile(in: site.root))
         try handle.seek(toOffset: UInt64(at))
         handle.write(Data(repeating: 0xFF, count: 8))
@@ -199,7 +199,7 @@ struct StoredWordTablesTests {
         let digest = try #require(cache.digest(item, key: entry.key))
         let text = try digest.excerpt()
         #expect(!text.isEmpty)
-        let words = (8 + digest.wordCounts.count) + (8 + 8 * digest.wordHashes.count) + (8 + 4 * digest.wordEnds.count) + (8 + digest.wordBytes.count)
+        let words = (8 + digest.wordCounts.count) + (8 + 4 * digest.wordEnds.count) + (8 + digest.wordBytes.count)
         let excerpt = text.reduce(8) { $0 + 8 + $1.utf8.count }
         // The text's bytes, then the entry's length, then the entry.
         let at = entry.range.upperBound - words - excerpt - 16
