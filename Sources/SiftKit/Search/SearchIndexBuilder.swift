@@ -206,6 +206,14 @@ public struct SearchIndexBuilder {
             }
         }
         defer { storing?.take() }
+        // The text files (kept ones linked) on another thread too, while the tables and shards are made.
+        let order = Array(layout.members.joined())
+        let keys = live.map(\.keys) ?? textKeys
+        let inOrder = layout.renumber == nil
+        let textDocs = inOrder ? docs : order.map { docs[$0] }
+        let textKeys = keys.count == docs.count ? (inOrder ? keys : order.map { keys[$0] }) : nil
+        let textReuse = self.textReuse
+        let making = Background { Result { try Self.textFiles(textDocs, keys: textKeys, reuse: textReuse) } }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         // Each collection's documents once: a copy of a digest retains a dozen strings and arrays.
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
@@ -222,11 +230,7 @@ public struct SearchIndexBuilder {
         var m = JSONWriter()
         m.raw("{\"version\":\(IndexFormat.version),")
         m.key("base"); m.string(Self.normalizedBase(baseURL))
-        let order = Array(layout.members.joined())
-        let keys = live.map(\.keys) ?? textKeys
-        let inOrder = layout.renumber == nil
-        let texts = try Self.textFiles(inOrder ? docs : order.map { docs[$0] },
-                                       keys: keys.count == docs.count ? (inOrder ? keys : order.map { keys[$0] }) : nil, reuse: textReuse)
+        let texts = try making.take().get()
         textGroups = texts?.groups ?? []
         textsPerGroup = texts?.perGroup ?? 1
         if let texts { m.raw(",\"texts\":\(texts.perFile),\"textGroup\":\(texts.perGroup)") }
