@@ -49,23 +49,26 @@ enum WordTableFile {
         var starts: [UInt32] = [0], entries: [UInt32] = []
         var encoded: [Int32] = [], suffix: [Int32] = [], bucket: [Int32] = [], others: [UInt8] = [], secondary: [Int32] = []
         ends.reserveCapacity(range.count); hashes.reserveCapacity(range.count); starts.reserveCapacity(range.count + 1)
+        var copy = t.stored.map(StoredPostings.Copy.init)
         for g in range {
             bytes += words.word(g)
             ends.append(UInt32(bytes.count))
             hashes.append(t.words.hashes[Int(words.ref(g).id)])
-            if let stored = t.stored {
-                stored.appendEntries(of: Int(words.ref(g).id), to: &entries)
+            if copy != nil {
+                copy!.add(Int(words.ref(g).id))
+                starts.append(UInt32(copy!.count))
             } else {
                 let d = words.documents(g)
                 entries += StoredPostings.entries(all: d.all, often: d.often, lead: d.lead)
+                starts.append(UInt32(entries.count))
             }
-            starts.append(UInt32(entries.count))
             encoded.append(Int32(words.encodedCount(g)))
             suffix.append(Int32(words.suffixCount(g)))
             bucket.append(words.bucket[g])
             others.append(UInt8(words.secondary[g].count))
             secondary += words.secondary[g]
         }
+        if copy != nil { entries = copy!.finish() }
         var w = BinaryWriter()
         header.write(to: &w, part: p)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -27,9 +27,50 @@ struct StoredPostings {
         return Array(entries[Int(starts[w])..<Int(starts[w + 1])])
     }
 
-    /// Appends a word's entries to `out`.
-    func appendEntries(of w: Int, to out: inout [UInt32]) {
-        if let c = changed[Int32(w)] { out += c } else if w < storedCount { out += entries[Int(starts[w])..<Int(starts[w + 1])] }
+    /// Words' entries one after the other, as `WordTableFile` stores them: a run of unchanged
+    /// words whose entries lie back to back here (most of them, in a table stored in word
+    /// order) is copied at once instead of word by word.
+    struct Copy {
+        private let postings: StoredPostings
+        private let isChanged: [Bool]
+        private var pending: Range<Int> = 0..<0
+        /// The entries so far, and how many there will be once the pending run is copied.
+        private(set) var entries: [UInt32] = []
+        private(set) var count = 0
+
+        init(_ postings: StoredPostings) {
+            self.postings = postings
+            var isChanged = [Bool](repeating: false, count: Int(postings.changed.keys.max() ?? -1) + 1)
+            for w in postings.changed.keys { isChanged[Int(w)] = true }
+            self.isChanged = isChanged
+            entries.reserveCapacity(postings.entries.count + postings.changed.values.reduce(0) { $0 + $1.count })
+        }
+
+        /// Adds word `w`'s entries.
+        mutating func add(_ w: Int) {
+            if w < isChanged.count && isChanged[w] {
+                flush()
+                let c = postings.changed[Int32(w)]!
+                entries += c
+                count += c.count
+            } else if w < postings.storedCount {
+                let r = Int(postings.starts[w])..<Int(postings.starts[w + 1])
+                if r.lowerBound != pending.upperBound { flush(); pending = r.lowerBound..<r.lowerBound }
+                pending = pending.lowerBound..<r.upperBound
+                count += r.count
+            }
+        }
+
+        /// Every entry added.
+        mutating func finish() -> [UInt32] {
+            flush()
+            return entries
+        }
+
+        private mutating func flush() {
+            if !pending.isEmpty { entries += postings.entries[pending] }
+            pending = pending.upperBound..<pending.upperBound
+        }
     }
 
     /// A word's documents, those holding it often, and those holding it in their lead.
