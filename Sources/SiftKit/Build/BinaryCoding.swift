@@ -242,7 +242,7 @@ extension SiteLoader.LoadedPage {
         w.u64(frontMatter == nil ? 0 : 1); (frontMatter ?? Fields()).write(to: &w)
         w.u64(UInt64(keyPositions.count))
         for (k, p) in keyPositions { w.string(k); p.write(to: &w) }
-        w.string(page.url.path); w.string(page.displayPath)
+        w.string(page.path); w.string(page.displayPath)
         w.u64(UInt64(page.bodyOffset)); w.u64(UInt64(page.bodyLine))
         w.u64(page.bodyHash == nil ? 0 : 1); w.u64(page.bodyHash ?? 0)
     }
@@ -258,8 +258,7 @@ extension SiteLoader.LoadedPage {
         }
         guard let path = r.string(), let display = r.string(), let offset = r.u64().flatMap(Int.init(exactly:)), let line = r.u64(),
               let hasHash = r.u64(), let hash = r.u64() else { return nil }
-        var source = MarkdownSource(url: URL(fileURLWithPath: path, isDirectory: false), displayPath: display,
-                                    bodyOffset: offset, bodyLine: Int(truncatingIfNeeded: line))
+        var source = MarkdownSource(path: path, displayPath: display, bodyOffset: offset, bodyLine: Int(truncatingIfNeeded: line))
         source.bodyHash = hasHash == 1 ? hash : nil
         self.init(slug: slug, title: hasTitle == 1 ? title : nil, fileTitle: fileTitle, titleFromHeading: fromHeading == 1,
                   fields: fields, frontMatter: hasFrontMatter == 1 ? frontMatter : nil, keyPositions: positions, page: source)

@@ -8,7 +8,12 @@ import Glibc
 public enum FileSystem {
     /// Reads a whole file.
     public static func read(_ url: URL, displayPath: String) throws -> [UInt8] {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        try read(path: url.path, displayPath: displayPath)
+    }
+
+    /// Reads a whole file, by its path.
+    public static func read(path: String, displayPath: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         let failure = { SiftError("cannot read file: \(errorText())", at: SourcePosition(path: displayPath, line: 0)) }
         guard fd >= 0 else { throw failure() }
         defer { close(fd) }
