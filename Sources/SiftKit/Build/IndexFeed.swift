@@ -19,10 +19,9 @@ final class IndexFeed: @unchecked Sendable {
     private var records: [SearchRecord] = []
     private var infos: [SearchCollectionInfo] = []
     private let queue = DispatchQueue(label: "sift.index")
-    /// How many chunks may wait, which bounds the digests held: two, or while the stored word
-    /// tables are read first (records then come without their words, a kilobyte each) sixteen,
-    /// so that rendering goes on meanwhile.
-    private let slots: DispatchSemaphore
+    /// At most two chunks wait, which bounds the digests held. (Sixteen while the stored word
+    /// tables are read let rendering go on meanwhile, and raised a 100k edit's peak from 0.8 to 1.5 GB.)
+    private let slots = DispatchSemaphore(value: 2)
     private var error: Error?
     /// Which of the last build's shards an incremental `sift build` keeps, told of every record.
     private let reuse: ShardReuse?
@@ -48,7 +47,6 @@ final class IndexFeed: @unchecked Sendable {
         self.reuse = live ? nil : reuse
         self.index = index
         self.index.expectedDocuments = expected
-        slots = DispatchSemaphore(value: self.reuse != nil && storedTables != nil ? 16 : 2)
         if self.reuse != nil, let storedTables {
             wordsNeeded.withLock { $0 = false }
             queue.async { [self] in
