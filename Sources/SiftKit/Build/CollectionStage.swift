@@ -86,11 +86,12 @@ struct CollectionStage {
         h.combine(UInt64(n))
         h.combine(UInt64(total))
         for name in c.settings.listFields { h.combine(name) }
-        for item in items {
-            h.combine(item.title)
-            h.combine(item.slug)
-            h.combine(c.scope(of: item).map { "1" + $0 } ?? "0")
-            for name in c.settings.listFields { h.combine(item.fields.value(at: name) ?? .null) }
+        // The slice's indices are the collection's: each item read in place, not copied.
+        for i in items.indices {
+            h.combine(items[i].title)
+            h.combine(items[i].slug)
+            h.combine(c.scope(at: i).map { "1" + $0 } ?? "0")
+            for name in c.settings.listFields { h.combine(items[i].fields.value(at: name) ?? .null) }
         }
         return h.finalize()
     }
@@ -159,30 +160,33 @@ struct CollectionStage {
     /// and its digest reused or made.
     /// Without `words`, a digest taken from the last build leaves its words out (the index has them).
     private func renderItem(_ i: Int, words: Bool) throws -> RenderedItem {
-        let c = collection, item = c.items[i]
-        let folder = SiteURLs.item(c.name, item.slug)
+        // Read in place until the item turns out to need rendering: a copy of an item retains a
+        // dozen strings, and most items of an edit are taken from the last build as they are.
+        let c = collection
+        let folder = SiteURLs.item(c.name, c.items[i].slug)
         let rel = folder + "index.html"
-        let itemKey = "\(c.name)/\(item.slug)"
+        let itemKey = "\(c.name)/\(c.items[i].slug)"
         let neighbours = live ? SessionMemory.Neighbours(c.items, i) : SessionMemory.Neighbours()
-        if let same = unchanged(item, key: itemKey, page: rel, neighbours: neighbours) { return same }
+        if live, let same = unchanged(c.items[i], key: itemKey, page: rel, neighbours: neighbours) { return same }
         // The body is read again (when loading did not keep it) only to render it.
         var body: String?
         let bodyHash: UInt64
-        if let page = item.page, let hash = page.bodyHash {
+        if let hash = c.items[i].page?.bodyHash {
             bodyHash = hash
         } else {
-            body = try item.page?.body()
+            body = try c.items[i].page?.body()
             bodyHash = MarkdownSource.hash(body ?? "")
         }
         let pageKey = self.pageKey(i, bodyHash: bodyHash)
         if target.prior?.page(rel) == pageKey, let searchKey = target.prior?.searchKey(itemKey),
            let digest = target.prior?.digest(itemKey, key: searchKey, words: words), writer.linkFromPrevious(rel) {
             // Made from the same inputs as the last build's, so its search key and digest are that build's too.
-            target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: item, neighbours: neighbours, context: context,
+            target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: c.items[i], neighbours: neighbours, context: context,
                                                                           pageKey: pageKey, searchKey: searchKey))
             target.next?.setPage(rel, pageKey)
             return RenderedItem(search: SearchRecord(item: itemKey, key: searchKey, digest: digest), pageKey: pageKey)
         }
+        let item = c.items[i]
         let keys = self.keys(item, bodyHash: bodyHash)
         target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: item, neighbours: neighbours, context: context,
                                                                       pageKey: pageKey, searchKey: keys.search))
@@ -235,15 +239,15 @@ struct CollectionStage {
     /// needs: the collection's context and settings, the item as loaded, its body and its
     /// neighbours' titles and slugs.
     private func pageKey(_ i: Int, bodyHash: UInt64) -> UInt64 {
-        let items = collection.items, item = items[i]
+        let items = collection.items
         var h = StableHasher()
         h.combine(context)
         h.combine(settingsKey)
-        h.combine(item.slug)
-        h.combine(item.title)
-        h.combine(.map(item.fields))
-        h.combine(item.date.map { "1" + $0 } ?? "0")
-        h.combine(UInt64(item.titleFromHeading ? 1 : 0))
+        h.combine(items[i].slug)
+        h.combine(items[i].title)
+        h.combine(.map(items[i].fields))
+        h.combine(items[i].date.map { "1" + $0 } ?? "0")
+        h.combine(UInt64(items[i].titleFromHeading ? 1 : 0))
         h.combine(bodyHash)
         for j in [i - 1, i + 1] {
             guard items.indices.contains(j) else { h.combine("0"); continue }

@@ -194,18 +194,16 @@ public struct SiteBuilder: Sendable {
     func validate(_ site: Site, display: (String) -> String) throws -> [SiftError] {
         var errors: [SiftError] = []
         for c in site.collections where (c.settings.perPage ?? 0) > 0 {
-            for item in c.items where item.slug == "page" {
-                errors.append(SiftError("slug 'page' is taken by the list's pagination (/\(c.name)/page/2/): give the item another slug", at: item.source))
+            for i in c.items.indices where c.items[i].slug == "page" {
+                errors.append(SiftError("slug 'page' is taken by the list's pagination (/\(c.name)/page/2/): give the item another slug", at: c.items[i].source))
             }
         }
         for c in site.collections {
             guard let field = c.settings.scopeField, !c.settings.scopes.isEmpty else { continue }
             let scopes = Set(c.settings.scopes)
-            for item in c.items {
-                guard let scope = c.scope(of: item), !scope.isEmpty else { continue }
-                if !scopes.contains(scope) {
-                    errors.append(SiftError("\(field) '\(scope)' is not one of the scopes \(c.settings.scopes.joined(separator: ", ")) in collection.yml", at: item.source, severity: .warning))
-                }
+            for i in c.items.indices {
+                guard let scope = c.scope(at: i), !scope.isEmpty, !scopes.contains(scope) else { continue }
+                errors.append(SiftError("\(field) '\(scope)' is not one of the scopes \(c.settings.scopes.joined(separator: ", ")) in collection.yml", at: c.items[i].source, severity: .warning))
             }
         }
         if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
@@ -310,7 +308,7 @@ public struct SiteBuilder: Sendable {
             let done = itemsDone
             errors += stage.renderItems(feed: feed) { options.progress?("rendering", done + $0, totalItems) }
             itemsDone += c.items.count
-            for item in c.items { sitemap.append(SiteURLs.item(c.name, item.slug)) }
+            for i in c.items.indices { sitemap.append(SiteURLs.item(c.name, c.items[i].slug)) }
             report.pages += c.items.count
         }
         pages.feed(feed)

@@ -25,6 +25,13 @@ public struct SiteCollection: Sendable {
         return item.fields.value(at: field)?.text
     }
 
+    /// The scope of item `i`, read in place: a loop over every item that passes each to
+    /// `scope(of:)` copies it, a dozen strings retained and released.
+    func scope(at i: Int) -> String? {
+        guard let field = settings.scopeField else { return nil }
+        return items[i].fields.value(at: field)?.text
+    }
+
     /// An item's values of each facet field: a list's texts, a text split on `list_separator`
     /// (a quoted part may hold the separator), each trimmed, empty ones left out.
     public func facetValues(of item: Item) -> [(name: String, values: [String])] {

@@ -69,7 +69,7 @@ struct PageContext: Sendable {
     /// A collection as list and detail pages show it; computed once per collection, it counts every item.
     func collectionValue(_ c: SiteCollection) -> Value {
         var counts: [String: Int] = [:]
-        for item in c.items { if let s = c.scope(of: item) { counts[s, default: 0] += 1 } }
+        for i in c.items.indices { if let s = c.scope(at: i) { counts[s, default: 0] += 1 } }
         return [
             "name": .string(c.name), "title": .string(c.title),
             "url": .string(urls.link(SiteURLs.collection(c.name))),
