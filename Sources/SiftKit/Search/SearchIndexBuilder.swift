@@ -211,9 +211,9 @@ public struct SearchIndexBuilder {
         let keys = live.map(\.keys) ?? textKeys
         let inOrder = layout.renumber == nil
         let textDocs = inOrder ? docs : order.map { docs[$0] }
-        let textKeys = keys.count == docs.count ? (inOrder ? keys : order.map { keys[$0] }) : nil
+        let textDocKeys = keys.count == docs.count ? (inOrder ? keys : order.map { keys[$0] }) : nil
         let textReuse = self.textReuse
-        let making = Background { Result { try Self.textFiles(textDocs, keys: textKeys, reuse: textReuse) } }
+        let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse) } }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         // Each collection's documents once: a copy of a digest retains a dozen strings and arrays.
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }

@@ -55,6 +55,46 @@ struct StoredWordTablesTests {
 
     let edits = IncrementalBuildTests()
 
+    /// Every word a site's cache stores with its entries (words no document holds left out).
+    func storedWords(_ site: TestSite) throws -> [[UInt8]: [UInt32]] {
+        let cache = try #require(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: ""))
+        let tables = try #require(cache.storedWordTables(site: site.root, parts: ParallelMap.jobs), "the stored tables are taken")
+        var out: [[UInt8]: [UInt32]] = [:]
+        for t in tables {
+            for w in 0..<t.words.count where !t.stored.entries(of: w).isEmpty {
+                out[Array(t.words.bytes[t.words.range(of: w)])] = t.stored.entries(of: w)
+            }
+        }
+        return out
+    }
+
+    /// The tables an edit stores (the last build's with its changes, copied in runs of unchanged
+    /// words) hold, word for word, what a clean build of the same pages stores; and the build's
+    /// report gives the index's size as it lies in the output.
+    @Test func theTablesAnEditStoresAreACleanBuildsWordForWord() throws {
+        var rng = SeededRNG(state: 59)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        // New words, words other pages hold, and a page's words all replaced: runs broken in many places.
+        try append(site, "Content/things/\(Slug.make(rows[4])).md", "zqrun " + shards.prose(&rng, words: 6))
+        try append(site, "Content/things/\(Slug.make(rows[17])).md", "zqrun zqsecond")
+        try site.write("Content/things/\(Slug.make(rows[23])).md", shards.prose(&rng, words: 30) + "\n")
+        try edits.backdate(site)
+        let report = try shards.build(site)
+        #expect(report.indexBytes == BuildCommand.treeSize(site.output.appendingPathComponent("search")))
+        let incremental = try storedWords(site)
+        let clean = try TestSite([:])
+        defer { clean.delete() }
+        try chained.mirror(site, into: clean)
+        try shards.build(clean, clean: true)
+        let expected = try storedWords(clean)
+        #expect(incremental.count == expected.count && incremental.count > 100)
+        for (word, entries) in expected where incremental[word] != entries {
+            Issue.record("\(String(decoding: word, as: UTF8.self)): \(incremental[word] ?? []) stored, \(entries) in a clean build")
+        }
+    }
+
     @Test func aDamagedWordTableFileIsNotRead() throws {
         var rng = SeededRNG(state: 52)
         let (site, rows) = try shards.makeSite(&rng)
