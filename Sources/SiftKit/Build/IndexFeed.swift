@@ -19,8 +19,7 @@ final class IndexFeed: @unchecked Sendable {
     private var records: [SearchRecord] = []
     private var infos: [SearchCollectionInfo] = []
     private let queue = DispatchQueue(label: "sift.index")
-    /// At most two chunks wait, which bounds the digests held. (Sixteen while the stored word
-    /// tables are read let rendering go on meanwhile, and raised a 100k edit's peak from 0.8 to 1.5 GB.)
+    /// At most two chunks wait, which bounds the digests held.
     private let slots = DispatchSemaphore(value: 2)
     private var error: Error?
     /// Which of the last build's shards an incremental `sift build` keeps, told of every record.
