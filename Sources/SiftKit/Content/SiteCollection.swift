@@ -20,16 +20,15 @@ public struct SiteCollection: Sendable {
     }
 
     /// The scope of an item, when the collection has a scope field.
-    public func scope(of item: Item) -> String? {
-        guard let field = settings.scopeField else { return nil }
-        return item.fields.value(at: field)?.text
-    }
+    public func scope(of item: Item) -> String? { scope(in: item.fields) }
 
     /// The scope of item `i`, read in place: a loop over every item that passes each to
     /// `scope(of:)` copies it, a dozen strings retained and released.
-    func scope(at i: Int) -> String? {
+    func scope(at i: Int) -> String? { scope(in: items[i].fields) }
+
+    private func scope(in fields: Fields) -> String? {
         guard let field = settings.scopeField else { return nil }
-        return items[i].fields.value(at: field)?.text
+        return fields.value(at: field)?.text
     }
 
     /// An item's values of each facet field: a list's texts, a text split on `list_separator`

@@ -34,8 +34,8 @@ struct StoredPostings {
         private let postings: StoredPostings
         private let isChanged: [Bool]
         private var pending: Range<Int> = 0..<0
-        /// The entries so far, and how many there will be once the pending run is copied.
-        private(set) var entries: [UInt32] = []
+        private var entries: [UInt32] = []
+        /// How many entries there are once the pending run is copied.
         private(set) var count = 0
 
         init(_ postings: StoredPostings) {
