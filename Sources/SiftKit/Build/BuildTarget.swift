@@ -71,12 +71,17 @@ final class BuildTarget {
         case .clean, .incremental:
             let cache = next as! DiskCache
             // The cache describes the new output only once that output is in place.
-            DiskCache.remove(site: site, keeping: cache)
-            try writer.commit()
-            let site = self.site, files = writer.files ?? [:]
-            let saved = Background { try? cache.save(site: site, files: files) }
-            meanwhile()
-            _ = saved.take()
+            let aside = DiskCache.setAside(site: site, keeping: cache)
+            let site = self.site, writer = self.writer
+            try writer.commit {
+                let files = writer.files ?? [:]
+                let saved = Background {
+                    if let aside { FileSystem.remove(aside) }
+                    try? cache.save(site: site, files: files)
+                }
+                meanwhile()
+                saved.take()
+            }
         case .serve(let buildSession):
             let memory = session!.next
             // The output no longer matches an on-disk cache a later `sift build` would trust.

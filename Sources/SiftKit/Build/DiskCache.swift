@@ -396,12 +396,24 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// where this build streams its digests, the lock this build holds, and the pages as read
     /// (`PageMemo.save`), which describe the sources, not the output.
     static func remove(site: URL, keeping: DiskCache? = nil) {
+        if let aside = setAside(site: site, keeping: keeping) { FileSystem.remove(aside) }
+    }
+
+    /// Moves the files `remove` would remove into a folder of their own, which no build reads
+    /// (and the next one removes with the rest); that folder, for the caller to remove while
+    /// it does something else: freeing a 10k site's cache took a tenth of a clean build's commit.
+    static func setAside(site: URL, keeping: DiskCache? = nil) -> String? {
         let pages = PageMemo.file(in: site).lastPathComponent
-        for name in FileSystem.list(folder(in: site)) {
-            let path = folder(in: site).appendingPathComponent(name).path
-            if path != keeping?.digestTemp && !(keeping?.wordTableTemps.contains(path) ?? false) && name != BuildLock.name && name != pages {
-                FileSystem.remove(path)
-            }
+        let dir = folder(in: site)
+        let aside = dir.path + "/old-\(getpid())"
+        var made = false
+        for name in FileSystem.list(dir) {
+            let path = dir.path + "/" + name
+            guard path != keeping?.digestTemp && !(keeping?.wordTableTemps.contains(path) ?? false) && name != BuildLock.name && name != pages,
+                  path != aside else { continue }
+            if !made { made = mkdir(aside, 0o755) == 0 || errno == EEXIST }
+            if !made || rename(path, aside + "/" + name) != 0 { FileSystem.remove(path) }
         }
+        return made ? aside : nil
     }
 }

@@ -297,9 +297,28 @@ public final class OutputWriter: @unchecked Sendable {
     /// Swaps the staging folder in as the output. Top-level hidden entries of the old output
     /// (`.git`, `.gitkeep`, `.well-known` …) are carried over: a build owns what it writes, not those.
     public func commit() throws {
+        try commit(meanwhile: {})
+    }
+
+    /// Swaps the staging folder in as the output, then runs `meanwhile` while what the output
+    /// no longer holds (the old output, or the staging folder an in-place build emptied) is
+    /// removed on another thread: at 10k pages the old output took a tenth of a clean build.
+    func commit(meanwhile: () -> Void) throws {
+        let leftover = try swapIn()
+        let removed = Background { if let leftover { FileSystem.remove(leftover) } }
+        meanwhile()
+        removed.take()
+    }
+
+    /// Puts the new output in place; the folder left to remove.
+    private func swapIn() throws -> String? {
         if let inPlace {
             if !checksKept || Double(changed.withLock(\.count)) <= inPlaceShare * Double(max(inPlace.count, 1)) {
-                return try commitInPlace(previous: inPlace)
+                do { try commitInPlace(previous: inPlace) } catch {
+                    FileSystem.remove(stagingPath)
+                    throw error
+                }
+                return stagingPath
             }
             try linkKeptIntoStaging()
         }
@@ -311,10 +330,7 @@ public final class OutputWriter: @unchecked Sendable {
                     try? FileManager.default.copyItem(atPath: output.path + "/" + entry, toPath: target)
                 }
             }
-            if Self.exchange(stagingPath, output.path) {
-                FileSystem.remove(stagingPath)
-                return
-            }
+            if Self.exchange(stagingPath, output.path) { return stagingPath }
             guard rename(output.path, old) == 0 else {
                 throw SiftError("cannot replace \(output.path): \(FileSystem.errorText())", at: nil)
             }
@@ -324,7 +340,7 @@ public final class OutputWriter: @unchecked Sendable {
             _ = rename(old, output.path)
             throw SiftError("cannot move the new site into \(output.path): \(reason)", at: nil)
         }
-        FileSystem.remove(old)
+        return old
     }
 
     /// The share of the output's files a `sift build` may change in place; past it the build
@@ -344,8 +360,8 @@ public final class OutputWriter: @unchecked Sendable {
     }
 
     /// Renames the changed files over the output's and removes those this build did not make.
+    /// The staging folder is left for the caller to remove.
     private func commitInPlace(previous: [String: UInt64]) throws {
-        defer { FileSystem.remove(stagingPath) }
         var made: Set<String> = []
         // Pages and the index's entry point last, once every file they name is in place.
         // Once each: a file linked under a new name may be written over after.

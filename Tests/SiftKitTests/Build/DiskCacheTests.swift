@@ -193,3 +193,25 @@ private func notesSite() throws -> TestSite {
     #expect(read.wordHashes == digest.wordHashes)
     #expect(r.atEnd)
 }
+
+/// The cache files a build replaces are set aside and removed while the new output goes in:
+/// nothing of them is left, and what a killed build left set aside goes with the next build.
+@Test func noCacheFileABuildReplacedIsLeftBehind() throws {
+    let site = try TestSite(["Content/notes/a.md": "# A\n\nalpha\n", "Content/notes/b.md": "# B\n\nbeta\n"])
+    defer { site.delete() }
+    let folder = DiskCache.folder(in: site.root)
+    func names() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []) }
+    #expect(site.build().status == 0)
+    let first = names()
+    #expect(first.contains("digests.cache"))
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("old-1"), withIntermediateDirectories: true)
+    try Data("left".utf8).write(to: folder.appendingPathComponent("old-1/digests.cache"))
+    try site.write("Content/notes/a.md", "# A\n\nalpha gamma\n")
+    #expect(site.build().status == 0)
+    #expect(names() == first)
+    #expect(site.build(["--clean"]).status == 0)
+    #expect(names() == first)
+    #expect(site.page("notes/a/index.html")?.contains("gamma") == true)
+    let output = site.output.standardizedFileURL.path
+    #expect(DiskCache.load(site: site.root, output: output, version: SiftCLI.version) != nil)
+}

@@ -21,6 +21,12 @@ import Testing
     try FileManager.default.createSymbolicLink(at: tree.appendingPathComponent("items/link-out"), withDestinationURL: outside)
     try FileManager.default.createSymbolicLink(at: tree.appendingPathComponent("items/item-1/link-out"), withDestinationURL: outside)
     try Data("x".utf8).write(to: tree.appendingPathComponent("sitemap.xml"))
+    // A folder of thousands of files (the index's) is shared out too, links and folders among them.
+    let immutable = tree.appendingPathComponent("search/immutable")
+    try FileManager.default.createDirectory(at: immutable.appendingPathComponent("sub/deeper"), withIntermediateDirectories: true)
+    for i in 0..<1500 { try Data("s\(i)".utf8).write(to: immutable.appendingPathComponent("shard.\(i).json")) }
+    try FileManager.default.createSymbolicLink(at: immutable.appendingPathComponent("link-out"), withDestinationURL: outside)
+    try Data("d".utf8).write(to: immutable.appendingPathComponent("sub/deeper/file"))
     FileSystem.remove(tree.path)
     #expect(!FileManager.default.fileExists(atPath: tree.path))
     #expect(try String(contentsOf: outside.appendingPathComponent("index.html"), encoding: .utf8) == "keep")
