@@ -240,17 +240,11 @@ public enum FileSystem {
         guard fd >= 0 else { return }
         let dup = Glibc.dup(fd)
         let children = entries(fd: fd)
-        if children.count >= 1024 {
-            // A folder of thousands of files (the index's): freeing their pages is most of the
-            // work, and the kernel does it on every core when the unlinks come from each.
-            let step = (children.count + 63) / 64
-            _ = ParallelMap.map(Array(stride(from: 0, to: children.count, by: step))) { start in
-                for (child, isDir) in children[start..<min(start + step, children.count)] {
-                    if isDir { removeTree(dup, child) } else { _ = unlinkat(dup, child, 0) }
-                }
-            }
-        } else {
-            for (child, isDir) in children {
+        // A folder of thousands of files (the index's) is shared out: freeing their pages is most
+        // of the work, and the kernel does it on every core when the unlinks come from each.
+        let step = children.count >= 1024 ? (children.count + 63) / 64 : max(children.count, 1)
+        _ = ParallelMap.map(Array(stride(from: 0, to: children.count, by: step))) { start in
+            for (child, isDir) in children[start..<min(start + step, children.count)] {
                 if isDir { removeTree(dup, child) } else { _ = unlinkat(dup, child, 0) }
             }
         }
