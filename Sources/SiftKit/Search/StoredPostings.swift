@@ -36,7 +36,7 @@ struct StoredPostings {
         private var pending: Range<Int> = 0..<0
         private var entries: [UInt32] = []
         /// How many entries there are once the pending run is copied.
-        private(set) var count = 0
+        var count: Int { entries.count + pending.count }
 
         init(_ postings: StoredPostings) {
             self.postings = postings
@@ -50,14 +50,11 @@ struct StoredPostings {
         mutating func add(_ w: Int) {
             if w < isChanged.count && isChanged[w] {
                 flush()
-                let c = postings.changed[Int32(w)]!
-                entries += c
-                count += c.count
+                entries += postings.changed[Int32(w)]!
             } else if w < postings.storedCount {
                 let r = Int(postings.starts[w])..<Int(postings.starts[w + 1])
                 if r.lowerBound != pending.upperBound { flush(); pending = r.lowerBound..<r.lowerBound }
                 pending = pending.lowerBound..<r.upperBound
-                count += r.count
             }
         }
 
