@@ -72,7 +72,7 @@ final class BuildTarget {
             let cache = next as! DiskCache
             // The cache describes the new output only once that output is in place.
             let aside = DiskCache.setAside(site: site, keeping: cache)
-            let site = self.site, writer = self.writer
+            let site = self.site
             try writer.commit {
                 let files = writer.files ?? [:]
                 let saved = Background {
