@@ -144,8 +144,10 @@ export class SiftIndex {
         if (Date.now() - checked > 1e4 && ((checked = Date.now()), (await latest()).files?.[name] != manifest.files?.[name])) throw Error("sift: deployed");
         return fetchJSON(filePath(name, manifest.files));
       };
-      const tables = await Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))));
-      return new SiftIndex(manifest, tables, fetchFile, hint);
+      const index = Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))))
+        .then((tables) => new SiftIndex(manifest, tables, fetchFile, hint));
+      // An index with answers answers short terms while its tables come (sift-answers.js).
+      return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index;
     } catch (error) {
       corruptIndex(error);
     }

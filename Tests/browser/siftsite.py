@@ -23,10 +23,10 @@ SIFT = os.environ.get("SIFT") or str(REPO / ".build/release/sift")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
-def build(site: Path, into: Path) -> Path:
-    """Builds `site` into `into`/public and returns that folder."""
+def build(site: Path, into: Path, env: dict | None = None) -> Path:
+    """Builds `site` into `into`/public (`env` added to sift's environment) and returns that folder."""
     out = into / "public"
-    subprocess.run([SIFT, "build", "--site", str(site), "--output", str(out), "--quiet"], check=True)
+    subprocess.run([SIFT, "build", "--site", str(site), "--output", str(out), "--quiet"], check=True, env={**os.environ, **(env or {})})
     if os.environ.get("SIFT_ASSETS"):
         for f in Path(os.environ["SIFT_ASSETS"]).iterdir():
             for target in [out / "assets" / f.name, *(out / "assets").glob(f"{f.stem}.{'[0-9a-f]' * 12}{f.suffix}")]:
@@ -98,12 +98,12 @@ class Server:
 
 
 @contextlib.contextmanager
-def served_fixture(files: dict, prefix: str):
-    """A fixture site built into a temporary folder and served: yields (server, built folder),
-    then stops the server and removes both folders."""
+def served_fixture(files: dict, prefix: str, env: dict | None = None):
+    """A fixture site built into a temporary folder (`env` added to sift's environment) and
+    served: yields (server, built folder), then stops the server and removes both folders."""
     site = fixture_site(files)
     tmp = Path(tempfile.mkdtemp(prefix=prefix))
-    built = build(site, tmp)
+    built = build(site, tmp, env)
     server = Server(built)
     try:
         yield server, built

@@ -173,8 +173,9 @@ export function writeSite(files, prefix = "sift-diff-") {
   return dir;
 }
 
-export function build(dir) {
-  execFileSync(bin, ["build", "--site", dir, "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
+/** Builds the site in `dir` with the release sift; `env` adds to its environment (`SIFT_ANSWERS_FROM`). */
+export function build(dir, env = {}) {
+  execFileSync(bin, ["build", "--site", dir, "--quiet"], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
 }
 
 /** Changes case and accents as a visitor might type a query. */

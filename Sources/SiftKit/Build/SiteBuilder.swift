@@ -24,6 +24,9 @@ public struct SiteBuilder: Sendable {
         /// The search index's sharding (threshold and shard target, in bytes of word entries), for
         /// tests that need a small site sharded; nil: the defaults.
         var indexSharding: (threshold: Int, target: Int)?
+        /// The documents from which the index carries short terms' answers (`SearchIndexBuilder.answersFrom`);
+        /// the environment's `SIFT_ANSWERS_FROM` when set, for tests that build a small site with them.
+        var answersFrom = ProcessInfo.processInfo.environment["SIFT_ANSWERS_FROM"].flatMap { Int($0) } ?? SearchIndexBuilder.answersFromDefault
         /// Told once when the build waits for another build of the same site to finish (`BuildLock`).
         public var waiting: (@Sendable () -> Void)?
         /// The share of the output's files an incremental build may change in place before it
@@ -285,7 +288,8 @@ public struct SiteBuilder: Sendable {
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         let previous = (target.next as? DiskCache)?.previous
         let reuse = previous.map(ShardReuse.init)
-        let builder = options.indexSharding.map { SearchIndexBuilder(shardThreshold: $0.threshold, shardTarget: $0.target) } ?? SearchIndexBuilder()
+        var builder = options.indexSharding.map { SearchIndexBuilder(shardThreshold: $0.threshold, shardTarget: $0.target) } ?? SearchIndexBuilder()
+        builder.answersFrom = options.answersFrom
         let siteFolder = options.site
         var stored: (@Sendable (Int) -> [(words: WordSet, stored: StoredPostings)]?)?
         if let previous { stored = { parts in previous.storedWordTables(site: siteFolder, parts: parts) } }

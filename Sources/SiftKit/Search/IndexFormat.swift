@@ -150,6 +150,7 @@ enum IndexFormat {
     static func shardFileName(_ n: Int) -> String { "shard-\(n).json" }
     static func unionFileName(_ n: Int) -> String { "union-\(n).json" }
     static func facetFileName(_ c: Int) -> String { "facets-\(c).json" }
+    static func answerFileName(_ n: Int) -> String { "answers-\(n).json" }
     static func textFileName(_ n: Int) -> String { "text-\(n).json" }
     /// The key in the manifest's `files` of the hash of text files' group `m` (docs/search-index.md, "Text files").
     static func textGroupKey(_ m: Int) -> String { "texts-\(m)" }

@@ -9,6 +9,8 @@ struct LiveIndexMemory {
     var tables: [String]?
     /// The shard files and the bounds they were cut at.
     var shards: (bounds: [Int], files: ShardWriter.Files)?
+    /// The answers files of the last render, with the key of what they were worked out from.
+    var answers: IndexTableRecord?
 
     /// The words in byte order, from the last render's order: words gone are dropped, new
     /// ones merged in, so a rebuild after an edit sorts only the words it added.

@@ -23,6 +23,8 @@ public struct SearchIndexBuilder {
     var tableReuse: IndexTableReuse?
     /// The shard and union files this render keeps from the last build, by name, with their hashes.
     private var keptShards: [String: String] = [:]
+    /// The document tables, facets files and answers this render made, for `tableReuse`.
+    private var tablesMade: [String: IndexTableRecord] = [:]
     /// The hashes of the last render's groups of text files, which name them.
     private var textGroups: [UInt64] = []
     private var textsPerGroup = 1
@@ -35,6 +37,10 @@ public struct SearchIndexBuilder {
     public var unionFanOut = ShardWriter.unionFanOut
     /// Tables of every collection stay in manifest.json up to this many bytes in all.
     public var inlineDocsLimit = 512 * 1024
+    /// From this many documents on, the index carries the answers of short terms (`AnswerFiles`).
+    public var answersFrom = SearchIndexBuilder.answersFromDefault
+    /// Where a site's first keystrokes cost more than a small file: about 1 MB of document tables at 50,000.
+    public static let answersFromDefault = 50_000
     /// How many documents will be added in all, when known (0: unknown): the word tables then
     /// make room for them once instead of doubling.
     var expectedDocuments = 0
@@ -186,8 +192,59 @@ public struct SearchIndexBuilder {
         return Layout(collections: order, members: members, renumber: renumber ? number : nil)
     }
 
-    /// The index files by name, in a fixed order.
+    /// The index files by name, in a fixed order, with the answers files from `answersFrom` documents on.
     mutating func render(baseURL: String) throws -> [(String, [UInt8])] {
+        tablesMade = [:]
+        var files = try renderWords(baseURL: baseURL)
+        if docs.count >= answersFrom, !docs.isEmpty { files = try withAnswers(files) }
+        tableReuse?.wrote(tablesMade)
+        return files
+    }
+
+    /// `files` with the answers files, and the manifest saying how many (`answers`): worked out by
+    /// `SearchIndex` over the manifest and document tables just rendered, or the last render's
+    /// (in memory, or recorded by the last build) when those give the same key: an edit of a body
+    /// leaves them as they were.
+    private mutating func withAnswers(_ files: [(String, [UInt8])]) throws -> [(String, [UInt8])] {
+        var parsed: [String: Any] = [:]
+        var hasher = StableHasher()
+        hasher.combine("answers \(AnswerFiles.rows)")
+        for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("docs-") {
+            parsed[name] = try JSONSerialization.jsonObject(with: Data(bytes))
+            if name != IndexFileNames.manifest {
+                hasher.combine(name)
+                bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
+        }
+        if var manifest = parsed[IndexFileNames.manifest] as? [String: Any] {
+            // Everything of the manifest the answers read is in its collections.
+            let collections = try JSONSerialization.data(withJSONObject: manifest["collections"] ?? [], options: .sortedKeys)
+            collections.withUnsafeBytes { hasher.combine(bytes: $0) }
+            // The answers read fields only: no shard is needed.
+            manifest["shards"] = 0
+            manifest["words"] = [String: String]()
+            parsed[IndexFileNames.manifest] = manifest
+        }
+        let key = hasher.finalize()
+        let answers: [(String, [UInt8])]
+        if let last = [live?.answers, tableReuse?.last["answers"]].lazy.compactMap({ $0 }).first(where: { $0.key == key }) {
+            answers = last.json.split(separator: "\n").enumerated().map { (IndexFormat.answerFileName($0.offset), Array($0.element.utf8) + [0x0A]) }
+        } else {
+            answers = try AnswerFiles(index: SearchIndex(parsedFiles: parsed)).files()
+        }
+        // Each file is one line of JSON.
+        let record = IndexTableRecord(key: key, json: answers.map { String(decoding: $0.1, as: UTF8.self) }.joined())
+        tablesMade["answers"] = record
+        if live != nil { live!.answers = record }
+        return files.map { name, bytes in
+            guard name == IndexFileNames.manifest, bytes.count >= 2 else { return (name, bytes) }
+            var bytes = bytes
+            bytes.insert(contentsOf: Array(",\"answers\":\(answers.count)".utf8), at: bytes.count - 2)
+            return (name, bytes)
+        } + answers
+    }
+
+    private mutating func renderWords(baseURL: String) throws -> [(String, [UInt8])] {
         flush()
         keptShards = [:]
         let layout = layout()
@@ -217,15 +274,15 @@ public struct SearchIndexBuilder {
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         // Each collection's documents once: a copy of a digest retains a dozen strings and arrays.
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
-        var tablesMade: [String: IndexTableRecord] = [:]
-        let documentTables = documentTables(layout, collectionDocs, reusable: reusable, made: &tablesMade)
+        var made: [String: IndexTableRecord] = [:]
+        let documentTables = documentTables(layout, collectionDocs, reusable: reusable, made: &made)
         let facetTables = collectionDocs.indices.map { c -> String? in
             guard FacetTable.isNeeded(collectionDocs[c]) else { return nil }
-            return IndexTableReuse.table("facets-\(c)", key: FacetTable.key(collectionDocs[c]), reuse: tableReuse, made: &tablesMade) {
+            return IndexTableReuse.table("facets-\(c)", key: FacetTable.key(collectionDocs[c]), reuse: tableReuse, made: &made) {
                 FacetTable.json(collectionDocs[c]) ?? ""
             }
         }
-        tableReuse?.wrote(tablesMade)
+        tablesMade = made
         let tables = (docs: documentTables, facets: facetTables)
         var m = JSONWriter()
         m.raw("{\"version\":\(IndexFormat.version),")

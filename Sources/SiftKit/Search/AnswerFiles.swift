@@ -1,0 +1,120 @@
+import Foundation
+
+/// The answers of short terms, worked out at build time (docs/search-index.md, "Answers"): for
+/// every term of one or two code points that matches fields only and that some document's folded
+/// field holds, its matches counted per cell (a collection's scope, or its documents without one)
+/// and the first `rows` of every cell in rank order. A client answers the first keystrokes from one
+/// small file instead of the document tables. The answers come from `SearchIndex` itself, run over
+/// the index as rendered, so they are what a client computing them would find.
+struct AnswerFiles {
+    /// The rows an answer holds of each cell: the search bar's first screen of a list.
+    static let rows = 50
+    /// The raw bytes an answer file aims at.
+    static let fileTarget = 24 * 1024
+
+    let index: SearchIndex
+    /// The first cell of each collection; cell `first[c] + k` holds scope k, `first[c] + scopes.count` the rest.
+    let firstCells: [Int]
+
+    init(index: SearchIndex) {
+        self.index = index
+        var next = 0
+        firstCells = index.collections.map { c in
+            defer { next += c.scopes.count + 1 }
+            return next
+        }
+    }
+
+    var cellCount: Int { (firstCells.last ?? 0) + (index.collections.last.map { $0.scopes.count + 1 } ?? 0) }
+
+    /// A document's cell.
+    func cell(_ d: Int) -> Int {
+        let doc = index.docs[d], c = index.collections[doc.collection]
+        return firstCells[doc.collection] + (doc.scope.flatMap { s in c.scopes.firstIndex(where: { SearchIndex.same($0, s) }) } ?? c.scopes.count)
+    }
+
+    /// The answers files by name (`answers-N.json`), N = FNV-1a of the term's UTF-8 modulo their
+    /// count, which is the length of the list.
+    func files() throws -> [(String, [UInt8])] {
+        let holders = Self.termsInFields(index)
+        let terms = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        let answers = try ParallelMap.map(terms) { term in
+            Result { try answer(String(decoding: term, as: UTF8.self), holders[term]!) }
+        }.map { try $0.get() }
+        let bytes = answers.reduce(0) { $0 + $1.count }
+        let count = max(1, min(IndexFormat.buckets, (bytes + Self.fileTarget - 1) / Self.fileTarget))
+        var objects = [[UInt8]](repeating: [UInt8(ascii: "{")], count: count)
+        for (term, answer) in zip(terms, answers) {
+            let n = Self.file(of: term, count: count)
+            if objects[n].count > 1 { objects[n].append(UInt8(ascii: ",")) }
+            JSONWriter.string(term, into: &objects[n])
+            objects[n].append(UInt8(ascii: ":"))
+            objects[n] += answer
+        }
+        return objects.enumerated().map { n, object in (IndexFormat.answerFileName(n), object + Array("}\n".utf8)) }
+    }
+
+    /// The file of `count` holding a term's answer (its UTF-8).
+    static func file(of term: [UInt8], count: Int) -> Int { Int(IndexFormat.fnv1a(term) % UInt32(count)) }
+
+    /// One term's answer: `{"counts":[…],"hits":[…]}`, each hit `[cell, position, title]`, then its
+    /// slug when not the derived one, then its URL when not the usual one.
+    func answer(_ term: String, _ holders: [Int32]) throws -> [UInt8] {
+        let searched = try index.searchedTerms([term])
+        let ranked = index.order(holders.compactMap { index.fullMatch(Int($0), searched) }, searched)
+        var counts = [Int](repeating: 0, count: cellCount)
+        var out = JSONWriter()
+        out.raw("{\"hits\":[")
+        var first = true
+        for hit in ranked {
+            let cell = cell(hit.doc)
+            counts[cell] += 1
+            guard counts[cell] <= Self.rows else { continue }
+            let doc = index.docs[hit.doc], c = index.collections[doc.collection]
+            out.raw(first ? "[" : ",[")
+            first = false
+            out.raw("\(cell),\(hit.doc - c.first),")
+            out.string(doc.title)
+            let derived = IndexFormat.derivedSlug(doc.title) ?? ""
+            let usual = doc.url.utf8.elementsEqual("\(c.name)/\(doc.slug)/".utf8)
+            if !usual || !doc.slug.utf8.elementsEqual(derived.utf8) {
+                out.raw(",")
+                out.string(doc.slug.utf8.elementsEqual(derived.utf8) ? "" : doc.slug)
+            }
+            if !usual {
+                out.raw(",")
+                out.string(doc.url)
+            }
+            out.raw("]")
+        }
+        out.raw("],\"counts\":")
+        out.ints(counts)
+        out.raw("}")
+        return Array(out.out.utf8)
+    }
+
+    /// Every term with an answer (its UTF-8: code points compared, not characters), with the
+    /// documents whose fields hold it, ascending: each substring of one or two code points of a
+    /// folded field value that holds no white space and is not a pair of CJK code points (which
+    /// searches bodies too).
+    static func termsInFields(_ index: SearchIndex) -> [[UInt8]: [Int32]] {
+        var holders: [[UInt8]: [Int32]] = [:]
+        var seen = Set<[UInt8]>()
+        for (d, doc) in index.docs.enumerated() {
+            seen.removeAll(keepingCapacity: true)
+            for value in doc.folded {
+                let scalars = Array(value.unicodeScalars)
+                for (i, s) in scalars.enumerated() where !s.properties.isWhitespace {
+                    let one = Array(UTF8.encode(s)!)
+                    seen.insert(one)
+                    guard i + 1 < scalars.count else { continue }
+                    let next = scalars[i + 1]
+                    guard !next.properties.isWhitespace, !(IndexFormat.isCJKScalar(s) && IndexFormat.isCJKScalar(next)) else { continue }
+                    seen.insert(one + UTF8.encode(next)!)
+                }
+            }
+            for term in seen { holders[term, default: []].append(Int32(d)) }
+        }
+        return holders
+    }
+}

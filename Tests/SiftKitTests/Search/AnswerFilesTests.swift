@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// A site of two collections, one with scopes and one without, some titles sharing their
+/// letters, one item at a URL of its own and one whose slug is not its title's.
+private func answeredSite(seed: UInt64) throws -> URL {
+    var rng = SeededRNG(state: seed)
+    var builder = SearchIndexBuilder()
+    builder.answersFrom = 0
+    builder.addCollection(SearchCollectionInfo(name: "candies", title: "Candies", scopes: ["Chocolate", "Hard"]))
+    builder.addCollection(SearchCollectionInfo(name: "places", title: "Places"))
+    let words = ["Choco", "bar", "Hard", "drop", "Côte", "d'Ivoire", "ab", "a", "俄罗斯", "カナ", "x-ray", "Ωmega", "b"]
+    for i in 0..<260 {
+        let title = (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+        let candy = i % 3 != 0
+        let collection = candy ? "candies" : "places"
+        let slug = i == 7 ? "own-slug" : (IndexFormat.derivedSlug(title).map { $0 + "-\(i)" } ?? "p\(i)")
+        let scope = candy ? ["Chocolate", "Hard", nil].randomElement(using: &rng)! : nil
+        builder.add(SearchIndexBuilder.digest(SearchDocument(
+            collection: collection, slug: slug, title: title, url: i == 11 ? "elsewhere/" : "\(collection)/\(slug)/", scope: scope,
+            fields: [("title", title), ("note", words.randomElement(using: &rng)!)], body: "some body text \(i)")))
+    }
+    let dir = temporaryFolder("sift-answers")
+    try builder.write(to: dir, baseURL: "/base/")
+    return dir
+}
+
+/// The answers files of an index, read as JSON: each term's counts per cell and hits.
+private func answers(in dir: URL) throws -> [String: [String: Any]] {
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+    let files = manifest["files"] as! [String: String]
+    var out: [String: [String: Any]] = [:]
+    for n in 0..<(manifest["answers"] as! Int) {
+        let name = IndexFormat.answerFileName(n)
+        let data = try Data(contentsOf: dir.appendingPathComponent(IndexFileNames.path(name, hash: files[name]!)))
+        for (term, answer) in try JSONSerialization.jsonObject(with: data) as! [String: [String: Any]] {
+            let file = AnswerFiles.file(of: Array(term.utf8), count: manifest["answers"] as! Int)
+            #expect(file == n, "“\(term)” in the wrong file")
+            out[term] = answer
+        }
+    }
+    return out
+}
+
+@Test(arguments: [UInt64(1), 2])
+func answersAreTheSearchesFirstRows(seed: UInt64) throws {
+    let dir = try answeredSite(seed: seed)
+    let index = try SearchIndex(directory: dir)
+    let all = try answers(in: dir)
+    let held = ["a", "ab", "俄", "-r"].filter { all[$0] != nil }
+    #expect(held.count == 4)
+    // A pair of CJK code points searches bodies too; a term with white space is never one.
+    let unheld = ["俄罗", "a ", " "].filter { all[$0] == nil }
+    #expect(unheld.count == 3)
+    let cells: [(collection: String, scope: String?)] = [("candies", "Chocolate"), ("candies", "Hard"), ("candies", nil), ("places", nil)]
+    for (term, answer) in all {
+        let counts = answer["counts"] as! [Int], hits = answer["hits"] as! [[Any]]
+        #expect(counts.count == cells.count)
+        for (collection, scopes) in [(nil, ["All", "Chocolate", "Hard"]), ("candies", ["All", "Chocolate", "Hard"]), ("places", ["All"])] as [(String?, [String])] {
+            for scope in scopes {
+                let wanted = try index.search(term, scope: scope, collection: collection, limit: AnswerFiles.rows)
+                let inCell = { (cell: Int) in
+                    (collection == nil || cells[cell].collection == collection) && (scope == "All" || cells[cell].scope == scope)
+                }
+                let total = counts.indices.filter(inCell).reduce(0) { $0 + counts[$1] }
+                #expect(total == wanted.total, "“\(term)” \(scope)")
+                let found = hits.filter { inCell($0[0] as! Int) }.prefix(AnswerFiles.rows).map { hit -> SearchResult in
+                    let cell = cells[hit[0] as! Int], title = hit[2] as! String
+                    let slug = (hit.count > 3 ? hit[3] as! String : "").isEmpty ? IndexFormat.derivedSlug(title) ?? "" : hit[3] as! String
+                    let url = hit.count > 4 ? hit[4] as! String : "\(cell.collection)/\(slug)/"
+                    return SearchResult(collection: cell.collection, slug: slug, title: title, url: "/base/" + url, scope: cell.scope, match: .field)
+                }
+                let same = Array(found) == wanted.results
+                #expect(same, "“\(term)” in \(collection ?? "all") \(scope)")
+            }
+        }
+    }
+    // A short term no field holds has no answer, and no match.
+    let none = try index.search("ж")
+    #expect(all["ж"] == nil && none.total == 0)
+}
+
+@Test func smallIndexesHaveNoAnswers() throws {
+    var builder = SearchIndexBuilder()
+    builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "a", title: "A", url: "c/a/", scope: nil, fields: [("title", "A")], body: "")))
+    let dir = temporaryFolder("sift-no-answers")
+    try builder.write(to: dir, baseURL: "/")
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+    #expect(manifest["answers"] == nil)
+}

@@ -1,0 +1,69 @@
+"""A site built with the answers of short terms (docs/search-index.md, "Answers"), as one of
+50,000 items or more is (SIFT_ANSWERS_FROM=0 forces it here): the first keystrokes are answered
+from an answers file, the list shows what `sift search` gives, with the scope bar's counts, and
+"Show more", a scope and a longer query, which the answers cannot serve, still do.
+"""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import siftsite
+
+ITEMS = 2500
+
+
+@pytest.fixture(scope="module")
+def answered():
+    csv = "name,kind\n" + "".join(f"{'Quokka' if i % 7 == 0 else 'Widget'} {i:04},{'Round' if i % 2 else 'Square'}\n" for i in range(1, ITEMS + 1))
+    with siftsite.served_fixture({
+        "Content/things/collection.yml": "title_field: name\nscope_field: kind\nper_page: 0\n",
+        "Content/things/things.csv": csv,
+    }, "sift-answers-", {"SIFT_ANSWERS_FROM": "0"}) as served:
+        yield served
+
+
+def rows(page):
+    return page.locator("[data-sift-list=things] > li > a:first-child:visible")
+
+
+def shown(page):
+    return siftsite.result_urls(page, rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))"))
+
+
+def expected(built, query, **opts):
+    answer = siftsite.search(built, query, collection="things", **opts)
+    return answer["total"], [r["url"] for r in answer["results"]]
+
+
+def test_short_terms_come_from_an_answers_file_and_agree_with_sift_search(page, answered):
+    server, built = answered
+    assert "answers" in (built / "search" / "manifest.json").read_text()
+    requested = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    for query in ["q", "07", "Qu"]:
+        field.fill(query)
+        total, urls = expected(built, query, limit=50)
+        expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
+        expect(rows(page)).to_have_count(len(urls))
+        assert shown(page) == urls, query
+    assert any(re.search(r"/search/immutable/answers\.[0-9a-f]{12}\.json$", url) for url in requested), requested
+    # The scope bar counts what each scope holds.
+    for scope in ["Round", "Square"]:
+        count, _ = expected(built, "qu", scope=scope)
+        expect(page.get_by_role("radio", name=re.compile(f"^{scope}"))).to_contain_text(str(count))
+    # A scope picked, the next 50 rows, a longer term: the tables answer what the answers cannot.
+    page.get_by_role("radio", name=re.compile("^Square")).click()
+    total, urls = expected(built, "qu", scope="Square", limit=50)
+    expect(page.get_by_role("status")).to_have_text(f"{total} results")
+    assert shown(page) == urls
+    page.get_by_role("button", name="Show more").click()
+    _, urls = expected(built, "qu", scope="Square", limit=100)
+    expect(rows(page)).to_have_count(100)
+    assert shown(page) == urls
+    field.fill("quokka 07")
+    total, urls = expected(built, "quokka 07", scope="Square", limit=50)
+    expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
+    assert shown(page) == urls

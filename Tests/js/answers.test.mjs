@@ -1,0 +1,108 @@
+// The answers of short terms (docs/search-index.md, "Answers"; sift-answers.js) on random sites
+// built with them (SIFT_ANSWERS_FROM=0): the first keystroke answered from one small file before
+// the document tables arrive, and every answer what sift-core.js computes from the tables.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bin, build, site, writeSite } from "../differential/engines.mjs";
+import { SiftIndex, filePath } from "../../Sources/SiftKit/Resources/sift-core.js";
+
+const skip = !existsSync(bin) && "run `make site` first";
+
+/** A random site of `size` items built with answers, its search folder, and its removal. */
+function answeredSite(seed, size) {
+  const dir = writeSite(site(seed, { size }), "sift-answers-");
+  build(dir, { SIFT_ANSWERS_FROM: "0" });
+  return { search: join(dir, "public/search"), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A fetch over the built files that holds back the files `held` names until `release()`. */
+function heldFetch(held) {
+  const names = [];
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  const fetch = async (url) => {
+    const path = fileURLToPath(url), text = await readFile(path, "utf8");
+    names.push(path.split("/").pop());
+    if (held(path)) await released;
+    return { ok: true, status: 200, json: async () => JSON.parse(text) };
+  };
+  return { fetch, names, release };
+}
+
+test("a short term is answered from one answers file while the document tables are on the way", { skip }, async () => {
+  const { search, remove } = answeredSite(11, 5000);
+  try {
+    const manifest = JSON.parse(readFileSync(join(search, "manifest.json"), "utf8"));
+    assert.ok(manifest.answers > 0, "the manifest counts its answers files");
+    assert.ok(manifest.collections.some((c) => typeof c.docs === "string"), "a document table in a file of its own");
+    const { fetch, names, release } = heldFetch((path) => /\/docs\./.test(path));
+    const index = await SiftIndex.load(pathToFileURL(join(search, "manifest.json")), { fetch });
+    const answer = await index.search("n", { limit: 20 });
+    assert.equal(answer.results.length, 20);
+    assert.ok(answer.total > 1000);
+    assert.deepEqual(names.filter((name) => /^answers\./.test(name)).length, 1, names.join(" "));
+    // A longer term waits for the tables, and then finds what the answer's rows began with.
+    const longer = index.search(answer.results[0].title.slice(0, 4), { limit: 20 });
+    release();
+    assert.ok((await longer).total >= 1);
+    assert.deepEqual(await index.search("n", { limit: 20 }), await (await index.full).search("n", { limit: 20 }));
+  } finally {
+    remove();
+  }
+});
+
+test("every answer is what the document tables give, in every collection, scope and limit", { skip, timeout: 60_000 }, async () => {
+  for (const [seed, size] of [[3, 400], [4, 1200], [5, null]]) {
+    const { search, remove } = answeredSite(seed, size);
+    try {
+      const read = (name) => readFile(join(search, name), "utf8");
+      const fetch = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await readFile(fileURLToPath(url), "utf8")) });
+      const index = await SiftIndex.load(pathToFileURL(join(search, "manifest.json")), { fetch }), full = await index.full;
+      const { manifest } = index;
+      const terms = [];
+      for (let n = 0; n < manifest.answers; n++) terms.push(...Object.keys(JSON.parse(await read(filePath(`answers-${n}.json`, manifest.files)))));
+      // Terms no field holds, cased and accented ones, and ones the answers never hold (a CJK pair, three code points).
+      terms.push("ж", "Q", "É", "日本", "abc", "");
+      let compared = 0;
+      for (const term of terms) {
+        for (const collection of [null, ...manifest.collections.map((c) => c.name)]) {
+          const scopes = [...new Set(manifest.collections.filter((c) => collection == null || c.name === collection).flatMap((c) => c.scopes))];
+          for (const scope of ["All", ...scopes]) {
+            for (const limit of [0, 7, 50]) {
+              const options = { collection, scope, limit };
+              assert.deepEqual(await index.search(term, options), await full.search(term, options), `${JSON.stringify(term)} ${JSON.stringify(options)}`);
+              compared++;
+            }
+          }
+        }
+      }
+      assert.ok(compared > 1000, `${compared} answers compared`);
+      await assert.rejects(index.search("a", { scope: "Nope", limit: 20 }), /unknown scope/);
+      await assert.rejects(index.search("a", { collection: "nope", limit: 20 }), /unknown collection/);
+    } finally {
+      remove();
+    }
+  }
+});
+
+test("a corrupt or missing answers file rejects as a bad index", { skip }, async () => {
+  const { search, remove } = answeredSite(6, 300);
+  try {
+    for (const broken of ['{"a":{"hits":7,"counts":[1]}', "not json", null]) {
+      const fetch = async (url) => {
+        const path = fileURLToPath(url);
+        if (/\/answers\./.test(path) && broken === null) return { ok: false, status: 404 };
+        const text = /\/answers\./.test(path) ? broken.replace('"a"', '"x"') : await readFile(path, "utf8");
+        return { ok: true, status: 200, json: async () => JSON.parse(text) };
+      };
+      const index = await SiftIndex.load(pathToFileURL(join(search, "manifest.json")), { fetch });
+      await assert.rejects(index.search("x", { limit: 10 }), /sift: bad index/, String(broken));
+    }
+  } finally {
+    remove();
+  }
+});

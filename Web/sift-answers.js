@@ -1,0 +1,107 @@
+// The answers of short terms ("Answers" in docs/search-index.md; AnswerFiles.swift writes them),
+// for sift-core.js: loaded only for an index that has them (a site of 50,000 documents or more).
+// A query of one term of one or two code points is answered from one small answers file, before
+// and without the document tables; every other query waits for them, as sift-core.js's SiftIndex.
+import { derivedSlug, fold, isCJK, terms } from "./sift-core.js";
+
+const codePoints = (text) => [...text];
+// A corrupt index rejects with this, as in sift-core.js.
+const corruptIndex = (cause) => {
+  throw Error("sift: bad index", { cause });
+};
+
+/** The rows an answer holds of each cell (AnswerFiles.rows): no more can be asked of it. */
+export const ANSWER_ROWS = 50;
+
+/**
+ * An index whose document tables are on the way (`full`, the SiftIndex they make): it answers
+ * short terms from the answers files at once and hands every other search to the SiftIndex.
+ * It offers what the search bar and sift-excerpts.js read of a SiftIndex.
+ */
+export default class AnsweringIndex {
+  constructor(manifest, fetchJSON, full, hint) {
+    this.manifest = manifest;
+    this.fetchJSON = fetchJSON;
+    this.full = full.catch(corruptIndex);
+    // Its failure is the search's that needs it: not an unhandled one meanwhile.
+    this.full.catch(String);
+    this.collections = manifest.collections;
+    this.files = {}; // answers and text files, as promises, by name
+    // Each collection's first document and first cell: cell `cell + k` holds scope k, `cell + scopes.length` the rest.
+    let first = 0, cell = 0;
+    this.tables = manifest.collections.map((collection) => {
+      const table = { collection, first, cell };
+      first += collection.count;
+      cell += collection.scopes.length + 1;
+      return table;
+    });
+    for (const term of terms(hint?.() ?? "")) if (answered(term)) this.answers(term).catch(String);
+  }
+
+  /** SiftIndex.search's answer; from the answers when it asks for a short term's first rows only. */
+  async search(query, options = {}) {
+    const { scope = "All", collection = null, limit = Infinity, filters = {}, sort, facets } = options;
+    const [term, ...more] = new Set(terms(query));
+    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || facets || Object.values(filters).some((values) => values.length)) {
+      return (await this.full).search(query, options);
+    }
+    const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
+    if (!chosen.length) throw Error(`unknown collection “${collection}”`);
+    const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
+    if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
+    const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] };
+    try {
+      return this.answer(query, answer, chosen, scopes, scope, limit);
+    } catch (error) {
+      corruptIndex(error);
+    }
+  }
+
+  // A short term's answer for `limit` results of `scope` in the collections `chosen`, which offer `scopes`.
+  answer(query, { hits, counts }, chosen, scopes, scope, limit) {
+    // Each cell of the collections searched: its table and scope (null: none).
+    const cells = {}, scopeCounts = { All: 0 };
+    for (const name of scopes) scopeCounts[name] = 0;
+    for (const table of chosen) {
+      const { scopes: names } = table.collection;
+      for (let k = 0; k <= names.length; k++) {
+        const name = names[k] ?? null, count = counts[table.cell + k] ?? 0;
+        cells[table.cell + k] = { table, name };
+        scopeCounts.All += count;
+        if (name !== null) scopeCounts[name] += count;
+      }
+    }
+    const results = [];
+    for (const [cell, position, title, slug, url] of hits) {
+      const place = cells[cell];
+      if (results.length >= limit) break;
+      if (!place || (scope !== "All" && place.name !== scope)) continue;
+      const name = place.table.collection.name, shown = slug || derivedSlug(fold(title));
+      results.push({ collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: "field", position });
+    }
+    return { query, scope, total: scopeCounts[scope], results, scopeCounts };
+  }
+
+  /** SiftIndex.facets, once the tables are in. */
+  async facets(chosen) {
+    const full = await this.full;
+    return full.facets(full.tables.filter((table) => chosen.some((other) => other.collection === table.collection)));
+  }
+
+  // "Answers": the answers file holding a term's answer, fetched once.
+  answers(term) {
+    let hash = 0x811c9dc5;
+    for (const byte of new TextEncoder().encode(term)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+    const name = `answers-${hash % this.manifest.answers}.json`;
+    return (this.files[name] ??= this.fetchJSON(name).catch((error) => {
+      delete this.files[name];
+      corruptIndex(error);
+    }));
+  }
+}
+
+// "Answers": a term the answers hold, of one or two code points, matched in fields only (not a pair of CJK ones).
+function answered(term) {
+  const length = term ? codePoints(term).length : 0;
+  return length === 1 || (length === 2 && !isCJK(term));
+}
