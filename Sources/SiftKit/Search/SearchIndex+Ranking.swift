@@ -53,19 +53,19 @@ extension SearchIndex {
         }
     }
 
-    private func inFields(_ doc: Doc, _ term: SearchedTerm) -> Bool {
-        doc.folded.contains(where: { IndexFormat.contains($0, term.text) })
+    private func inFields(_ folded: [String], _ term: SearchedTerm) -> Bool {
+        folded.contains(where: { IndexFormat.contains($0, term.text) })
     }
 
     /// "Matching": every term in a field or in the body.
     func fullMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
-        let doc = docs[d]
+        let folded = docs[d].folded
         var allInFields = true
-        for term in terms where !inFields(doc, term) {
+        for term in terms where !inFields(folded, term) {
             guard term.body?[Int32(d)] != nil else { return nil }
             allInFields = false
         }
-        let title = doc.folded.first ?? "", phrase = terms.map(\.text).joined(separator: " ")
+        let title = folded.first ?? "", phrase = terms.map(\.text).joined(separator: " ")
         let group: Group = title.utf8.elementsEqual(phrase.utf8) ? .exactTitle
             : !title.utf8.starts(with: phrase.utf8) ? .scored
             : Self.endsAWord(title, at: phrase.unicodeScalars.count) ? .titleStartsWithWords : .titlePrefix
@@ -75,8 +75,8 @@ extension SearchIndex {
     /// "Partial matches": every piece, or every piece but one, a piece that searches bodies on
     /// its own among those held.
     func partialMatch(_ d: Int, _ pieces: [SearchedTerm]) -> Hit? {
-        let doc = docs[d]
-        let found = pieces.map { inFields(doc, $0) || $0.body?[Int32(d)] != nil }
+        let folded = docs[d].folded
+        let found = pieces.map { inFields(folded, $0) || $0.body?[Int32(d)] != nil }
         let fits = found.filter { !$0 }.count <= 1 && zip(pieces, found).contains { $0.searchesAlone && $1 }
         return fits ? Hit(doc: d, match: .partial, group: .partial) : nil
     }
@@ -101,12 +101,12 @@ extension SearchIndex {
     /// least the second way; the edits made, summed, are the hit's distance, and its words the
     /// terms of the second way that a word of the title is within the edits of.
     func fuzzyMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
-        let doc = docs[d]
+        let folded = docs[d].folded
         var title: [Unicode.Scalar]?
         var distance = 0, words = 0, anyFuzzy = false
-        for term in terms where !inFields(doc, term) {
+        for term in terms where !inFields(folded, term) {
             guard term.typoEdits > 0 else { return nil }
-            title = title ?? Array((doc.folded.first ?? "").unicodeScalars)
+            title = title ?? Array((folded.first ?? "").unicodeScalars)
             guard let edits = Self.substringDistance(term.scalars, title!, within: term.typoEdits) else { return nil }
             distance += edits
             anyFuzzy = true
@@ -122,8 +122,9 @@ extension SearchIndex {
         let phrase = terms.map(\.text).joined(separator: " ")
         let scored = hits.map { hit -> (Hit, Int) in
             var hit = hit
-            hit.score = score(docs[hit.doc], Int32(hit.doc), terms, phrase: phrase)
-            return (hit, docs[hit.doc].folded.first?.utf16.count ?? 0)
+            let folded = docs[hit.doc].folded
+            hit.score = score(folded, bodyLength: docs[hit.doc].bodyLength, Int32(hit.doc), terms, phrase: phrase)
+            return (hit, folded.first?.utf16.count ?? 0)
         }
         return scored.sorted { a, b in
             let (x, xLength) = a, (y, yLength) = b
@@ -140,8 +141,8 @@ extension SearchIndex {
     /// "Ranking", the score: per term found, its rarity times its weight in the title, the other
     /// fields (as one text, "\n" between them) and the body; and the phrase in a field, or else
     /// every term in the page's head (a field or the body's lead), one in the lead, lifts every term.
-    func score(_ doc: Doc, _ d: Int32, _ terms: [SearchedTerm], phrase: String) -> Double {
-        let title = doc.folded.first ?? "", others = doc.folded.dropFirst().joined(separator: "\n")
+    func score(_ folded: [String], bodyLength: Double, _ d: Int32, _ terms: [SearchedTerm], phrase: String) -> Double {
+        let title = folded.first ?? "", others = folded.count == 2 ? folded[1] : folded.dropFirst().joined(separator: "\n")
         var total = 0.0, rarity = 0.0, inFields = 0, inHead = 0, anyLead = false
         for term in terms {
             var weight = 0.0
@@ -157,7 +158,7 @@ extension SearchIndex {
             if inTitle || inOthers { inFields += 1 }
             if let marks = term.body?[d] {
                 weight += Score.bodyWeight * Score.place(marks) * Score.saturation(
-                    length: doc.bodyLength, average: averageBodyLength, count: marks & Score.often != 0 ? Double(Score.oftenCount) : 1)
+                    length: bodyLength, average: averageBodyLength, count: marks & Score.often != 0 ? Double(Score.oftenCount) : 1)
             }
             let inLead = (term.body?[d] ?? 0) & Score.lead != 0
             if inTitle || inOthers || inLead { inHead += 1 }
@@ -200,15 +201,37 @@ extension SearchIndex {
     /// How `value` holds `term` at best, as `Score`'s marks: as a whole word (after and before a code
     /// point that is not a word code point, or the ends), at a word's start, or inside a word.
     static func wordFit(_ value: String, _ term: String) -> Int {
-        let t = Array(value.unicodeScalars), q = Array(term.unicodeScalars)
-        guard !q.isEmpty, q.count <= t.count else { return Score.insideWord }
-        var best = Score.insideWord
-        for i in 0...(t.count - q.count) where i == 0 || !IndexFormat.isWordScalar(t[i - 1]) {
-            guard Array(t[i..<(i + q.count)]) == q else { continue }
-            if i + q.count == t.count || !IndexFormat.isWordScalar(t[i + q.count]) { return Score.wholeWord }
-            best = Score.wordStart
+        var value = value, term = term
+        return value.withUTF8 { t in
+            term.withUTF8 { q in
+                guard !q.isEmpty, q.count <= t.count else { return Score.insideWord }
+                var best = Score.insideWord
+                // Code points compared as UTF-8: an occurrence starts and ends on a code point's bounds.
+                for i in 0...(t.count - q.count) where t[i] == q[0] && (i == 0 || !isWordScalar(endingAt: i, in: t)) {
+                    var k = 1
+                    while k < q.count && t[i + k] == q[k] { k += 1 }
+                    guard k == q.count else { continue }
+                    if i + q.count == t.count || !isWordScalar(startingAt: i + q.count, in: t) { return Score.wholeWord }
+                    best = Score.wordStart
+                }
+                return best
+            }
         }
-        return best
+    }
+
+    /// Whether the code point of valid UTF-8 `text` that starts at byte `i`, or ends just before
+    /// it, is a word code point.
+    private static func isWordScalar(startingAt i: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var decoder = UTF8()
+        var bytes = text[i...].makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&bytes) else { return false }
+        return IndexFormat.isWordScalar(scalar)
+    }
+
+    private static func isWordScalar(endingAt i: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = i - 1
+        while start > 0 && text[start] & 0xC0 == 0x80 { start -= 1 }
+        return isWordScalar(startingAt: start, in: text)
     }
 
     /// Whether `word` is within k edits of `pattern`, the whole of both (optimal string
