@@ -98,11 +98,24 @@ struct AnswerFiles {
     /// folded field value that holds no white space and is not a pair of CJK code points (which
     /// searches bodies too).
     static func termsInFields(_ index: SearchIndex) -> [[UInt8]: [Int32]] {
+        // Runs of documents on every core, merged in order: each term's documents stay ascending.
+        let step = max(1024, index.docs.count / (ParallelMap.jobs * 4) + 1)
+        let parts = ParallelMap.map(Array(stride(from: 0, to: index.docs.count, by: step))) { first in
+            termsInFields(index, first..<min(first + step, index.docs.count))
+        }
+        var holders = parts.first ?? [:]
+        for part in parts.dropFirst() {
+            for (term, docs) in part { holders[term, default: []] += docs }
+        }
+        return holders
+    }
+
+    private static func termsInFields(_ index: SearchIndex, _ range: Range<Int>) -> [[UInt8]: [Int32]] {
         var holders: [[UInt8]: [Int32]] = [:]
         var seen = Set<[UInt8]>()
-        for (d, doc) in index.docs.enumerated() {
+        for d in range {
             seen.removeAll(keepingCapacity: true)
-            for value in doc.folded {
+            for value in index.docs[d].folded {
                 let scalars = Array(value.unicodeScalars)
                 for (i, s) in scalars.enumerated() where !s.properties.isWhitespace {
                     let one = Array(UTF8.encode(s)!)
