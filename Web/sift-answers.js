@@ -2,7 +2,7 @@
 // for sift-core.js: loaded only for an index that has them (a site of 50,000 documents or more).
 // A query of one term of one or two code points is answered from one small answers file, before
 // and without the document tables; every other query waits for them, as sift-core.js's SiftIndex.
-import { derivedSlug, fold, isCJK, terms } from "./sift-core.js";
+import { SiftIndex, derivedSlug, fold, isCJK, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 // A corrupt index rejects with this, as in sift-core.js.
@@ -14,19 +14,19 @@ const corruptIndex = (cause) => {
 export const ANSWER_ROWS = 50;
 
 /**
- * An index whose document tables are on the way (`full`, the SiftIndex they make): it answers
- * short terms from the answers files at once and hands every other search to the SiftIndex.
- * It offers what the search bar and sift-excerpts.js read of a SiftIndex.
+ * An index that answers short terms from the answers files and hands every other search to the
+ * SiftIndex its document tables make (`tables()` fetches them and makes it): fetched once a
+ * search needs them, or once the first answer is out, so that their bytes and the work of
+ * reading them never delay it. It offers what the search bar and sift-excerpts.js read of a SiftIndex.
  */
 export default class AnsweringIndex {
-  constructor(manifest, fetchJSON, full, hint) {
+  constructor(manifest, fetchJSON, tables, hint) {
     this.manifest = manifest;
     this.fetchJSON = fetchJSON;
-    this.full = full.catch(corruptIndex);
-    // Its failure is the search's that needs it: not an unhandled one meanwhile.
-    this.full.catch(String);
     this.collections = manifest.collections;
     this.files = {}; // answers and text files, as promises, by name
+    this.facetSets = {}; // as SiftIndex's
+    this.count = manifest.collections.reduce((sum, collection) => sum + collection.count, 0);
     // Each collection's first document and first cell: cell `cell + k` holds scope k, `cell + scopes.length` the rest.
     let first = 0, cell = 0;
     this.tables = manifest.collections.map((collection) => {
@@ -35,7 +35,15 @@ export default class AnsweringIndex {
       cell += collection.scopes.length + 1;
       return table;
     });
-    for (const term of terms(hint?.() ?? "")) if (answered(term)) this.answers(term).catch(String);
+    this.loadTables = tables;
+    const hinted = terms(hint?.() ?? "");
+    for (const term of hinted) if (answered(term)) this.answers(term).catch(String);
+    if (hinted.some((term) => !answered(term))) this.full.catch(String);
+  }
+
+  /** The SiftIndex of the document tables, fetched on first use. A failure is the search's that needs it. */
+  get full() {
+    return (this.fullIndex ??= this.loadTables().catch(corruptIndex));
   }
 
   /** SiftIndex.search's answer; from the answers when it asks for a short term's first rows only. */
@@ -50,6 +58,8 @@ export default class AnsweringIndex {
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] };
+    // The tables, for the next keystrokes, once this answer is out and painted (a task after the next frame's).
+    (globalThis.requestAnimationFrame ?? setTimeout)(() => setTimeout(() => this.full.catch(String)));
     try {
       return this.answer(query, answer, chosen, scopes, scope, limit);
     } catch (error) {
@@ -82,10 +92,9 @@ export default class AnsweringIndex {
     return { query, scope, total: scopeCounts[scope], results, scopeCounts };
   }
 
-  /** SiftIndex.facets, once the tables are in. */
-  async facets(chosen) {
-    const full = await this.full;
-    return full.facets(full.tables.filter((table) => chosen.some((other) => other.collection === table.collection)));
+  /** SiftIndex.facets, which reads the facets files and not the tables: the facet bar comes without them. */
+  facets(chosen) {
+    return SiftIndex.prototype.facets.call(this, chosen);
   }
 
   // "Answers": the answers file holding a term's answer, fetched once.

@@ -144,10 +144,10 @@ export class SiftIndex {
         if (Date.now() - checked > 1e4 && ((checked = Date.now()), (await latest()).files?.[name] != manifest.files?.[name])) throw Error("sift: deployed");
         return fetchJSON(filePath(name, manifest.files));
       };
-      const index = Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))))
+      const index = () => Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))))
         .then((tables) => new SiftIndex(manifest, tables, fetchFile, hint));
-      // An index with answers answers short terms while its tables come (sift-answers.js).
-      return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index;
+      // An index with answers answers short terms before it fetches its tables (sift-answers.js).
+      return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index();
     } catch (error) {
       corruptIndex(error);
     }
@@ -174,11 +174,12 @@ export class SiftIndex {
     this.bodyLengths = [];
     const fields = [], offsets = [0];
     manifest.collections.forEach((collection, number) => this.loadCollection(collection, tables[number], number, fields, offsets));
+    this.count = this.foldedTitles.length; // documents in the index
     this.scopeNames = [...new Set([null, ...manifest.collections.flatMap((collection) => collection.scopes)])];
     this.scopeNumbers = Int32Array.from(this.documentScopes, (scope) => this.scopeNames.indexOf(scope));
     this.fieldOffsets = Int32Array.from(offsets);
     this.fieldText = fields.join("\n");
-    const count = this.foldedTitles.length || 1;
+    const count = this.count || 1;
     this.averageLengths = {
       title: Math.max(1, this.foldedTitles.reduce((sum, title) => sum + title.length, 0) / count),
       body: this.bodyLengths.reduce((sum, length) => sum + length, 0) / count,
@@ -222,7 +223,7 @@ export class SiftIndex {
     const searched = await this.searchedTerms(queryTerms(query), { now });
     const partial = searched.some((term) => term.pending);
     // Per document: whether a term is only in its body, and which terms its fields hold (bit k % 32 for term k).
-    const viaBody = new Uint8Array(this.foldedTitles.length), inFields = new Uint32Array(this.foldedTitles.length);
+    const viaBody = new Uint8Array(this.count), inFields = new Uint32Array(this.count);
     let hits = pool.documents;
     searched.forEach((term, k) => (hits = this.fullMatches(term, hits, { viaBody, inFields, bit: 1 << k })));
     const { scopeNames, documentScopes, scopeNumbers } = this;
@@ -272,7 +273,7 @@ export class SiftIndex {
           term.pending = true;
         } else term.body = await search;
       }
-      term.idf = idf(this.foldedTitles.length, term.body ? term.body.holding : 0);
+      term.idf = idf(this.count, term.body ? term.body.holding : 0);
       return term;
     }));
   }
@@ -283,7 +284,7 @@ export class SiftIndex {
   facets(chosen) {
     return (this.facetSets[chosen[0].first + " " + chosen.length] ??= Promise.all([import("./sift-facets.js"), ...chosen.filter((table) => table.collection.facets).map(async (table) =>
       ({ first: table.first, count: table.collection.count, file: await this.fetchJSON(table.collection.facets) }))])
-      .then(([{ Facets }, ...loaded]) => new Facets(loaded, this.foldedTitles.length), corruptIndex));
+      .then(([{ Facets }, ...loaded]) => new Facets(loaded, this.count), corruptIndex));
   }
 
   // "Matching" (SearchIndex.fullMatch): the documents of `documents` (ascending) with the term in
@@ -423,7 +424,7 @@ export class SiftIndex {
       // and each middle one is a word.
       const fits = wholeWord ? (word) => word === piece : !last ? (word) => word.includes(piece) : i === 0 ? (word) => word.endsWith(piece)
         : i < last ? (word) => word === piece : (word) => word.startsWith(piece);
-      const found = new Uint8Array(this.foldedTitles.length), words = await this.words(key(piece));
+      const found = new Uint8Array(this.count), words = await this.words(key(piece));
       // A task's pause before the work on the shard: a keystroke's field matches go first, and are painted.
       if (i === 0 && this.manifest.shards) await new Promise((resolve) => setTimeout(resolve));
       // A " piece" marker: the union of the "@" words holding the piece is in the union file; they
@@ -443,7 +444,7 @@ export class SiftIndex {
       candidates = candidates ? candidates.map((value, doc) => (found[doc] ? value : 0)) : found;
       if (!candidates.some(Boolean)) break;
     }
-    candidates ??= new Uint8Array(this.foldedTitles.length).fill(WHOLE_WORD);
+    candidates ??= new Uint8Array(this.count).fill(WHOLE_WORD);
     candidates.holding = candidates.reduce((sum, value) => sum + !!value, 0);
     return (this.bodyCandidatesFound[term] = candidates);
   }

@@ -40,9 +40,9 @@ function pieces(terms) {
 // "Partial matches" (SearchIndex.partialMatch): the documents with every piece, or every piece
 // but one, a piece that searches bodies on its own among those held; scored by the pieces.
 function partialMatches(index, searched, documents) {
-  const missing = new Uint8Array(index.foldedTitles.length), alone = new Uint8Array(index.foldedTitles.length), out = [];
+  const missing = new Uint8Array(index.count), alone = new Uint8Array(index.count), out = [];
   for (const term of searched) {
-    const inFields = new Uint8Array(index.foldedTitles.length), body = term.body ?? inFields;
+    const inFields = new Uint8Array(index.count), body = term.body ?? inFields;
     for (const doc of index.fieldMatches(term.text, documents)) inFields[doc] = 1;
     for (let i = 0; i < documents.length; i++) {
       const doc = documents[i];

@@ -15,9 +15,9 @@ ITEMS = 2500
 
 @pytest.fixture(scope="module")
 def answered():
-    csv = "name,kind\n" + "".join(f"{'Quokka' if i % 7 == 0 else 'Widget'} {i:04},{'Round' if i % 2 else 'Square'}\n" for i in range(1, ITEMS + 1))
+    csv = "name,kind,hue\n" + "".join(f"{'Quokka' if i % 7 == 0 else 'Widget'} {i:04},{'Round' if i % 2 else 'Square'},{'Red' if i % 3 else 'Blue'}\n" for i in range(1, ITEMS + 1))
     with siftsite.served_fixture({
-        "Content/things/collection.yml": "title_field: name\nscope_field: kind\nper_page: 0\n",
+        "Content/things/collection.yml": "title_field: name\nscope_field: kind\nper_page: 0\nfacets: [hue]\n",
         "Content/things/things.csv": csv,
     }, "sift-answers-", {"SIFT_ANSWERS_FROM": "0"}) as served:
         yield served
@@ -49,7 +49,9 @@ def test_short_terms_come_from_an_answers_file_and_agree_with_sift_search(page, 
         expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
         expect(rows(page)).to_have_count(len(urls))
         assert shown(page) == urls, query
-    assert any(re.search(r"/search/immutable/answers\.[0-9a-f]{12}\.json$", url) for url in requested), requested
+    answers = [i for i, url in enumerate(requested) if re.search(r"/search/immutable/answers\.[0-9a-f]{12}\.json$", url)]
+    tables = [i for i, url in enumerate(requested) if re.search(r"/search/immutable/docs\.[0-9a-f]{12}\.json$", url)]
+    assert answers and (not tables or tables[0] > answers[0]), ("the tables come after the first answer", requested)
     # The scope bar counts what each scope holds.
     for scope in ["Round", "Square"]:
         count, _ = expected(built, "qu", scope=scope)
@@ -66,4 +68,11 @@ def test_short_terms_come_from_an_answers_file_and_agree_with_sift_search(page, 
     field.fill("quokka 07")
     total, urls = expected(built, "quokka 07", scope="Square", limit=50)
     expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
+    assert shown(page) == urls
+    # A facet value checked: a short term again, filtered, which the answers cannot serve.
+    field.fill("q")
+    page.locator("summary", has_text=re.compile("^Hue$")).click()
+    page.get_by_role("group", name="Hue", exact=True).get_by_role("checkbox", name=re.compile(r"^Blue \d+$")).check()
+    total, urls = expected(built, "q", scope="Square", limit=50, filter="hue=Blue")
+    expect(page.get_by_role("status")).to_have_text(f"{total} results")
     assert shown(page) == urls
