@@ -111,3 +111,8 @@ def served_fixture(files: dict, prefix: str, env: dict | None = None):
         server.close()
         shutil.rmtree(site, ignore_errors=True)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def served_things(csv: str, settings: str, prefix: str, env: dict | None = None):
+    """`served_fixture` of a site of one collection, things: its CSV and its collection.yml."""
+    return served_fixture({"Content/things/collection.yml": settings, "Content/things/things.csv": csv}, prefix, env)

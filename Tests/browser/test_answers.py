@@ -16,10 +16,8 @@ ITEMS = 2500
 @pytest.fixture(scope="module")
 def answered():
     csv = "name,kind,hue\n" + "".join(f"{'Quokka' if i % 7 == 0 else 'Widget'} {i:04},{'Round' if i % 2 else 'Square'},{'Red' if i % 3 else 'Blue'}\n" for i in range(1, ITEMS + 1))
-    with siftsite.served_fixture({
-        "Content/things/collection.yml": "title_field: name\nscope_field: kind\nper_page: 0\nfacets: [hue]\n",
-        "Content/things/things.csv": csv,
-    }, "sift-answers-", {"SIFT_ANSWERS_FROM": "0"}) as served:
+    settings = "title_field: name\nscope_field: kind\nper_page: 0\nfacets: [hue]\n"
+    with siftsite.served_things(csv, settings, "sift-answers-", {"SIFT_ANSWERS_FROM": "0"}) as served:
         yield served
 
 

@@ -19,10 +19,7 @@ def name(i):
 @pytest.fixture(scope="module")
 def long_list():
     csv = "name,kind\n" + "".join(f"{name(i)},{'Round' if i % 2 else 'Square'}\n" for i in range(1, ITEMS + 1))
-    with siftsite.served_fixture({
-        "Content/things/collection.yml": "title_field: name\nlist_fields: [kind]\n",
-        "Content/things/things.csv": csv,
-    }, "sift-long-list-") as served:
+    with siftsite.served_things(csv, "title_field: name\nlist_fields: [kind]\n", "sift-long-list-") as served:
         yield served
 
 
