@@ -36,21 +36,29 @@ export default class AnsweringIndex {
       return table;
     });
     this.loadTables = tables;
-    const hinted = terms(hint?.() ?? "");
-    for (const term of hinted) if (answered(term)) this.answers(term).catch(String);
-    if (hinted.some((term) => !answered(term))) this.full.catch(String);
+    const hinted = [...new Set(terms(hint?.() ?? ""))];
+    if (hinted.length === 1 && answered(hinted[0])) this.answers(hinted[0]).catch(String);
+    else if (hinted.length) this.full.catch(String);
   }
 
-  /** The SiftIndex of the document tables, fetched on first use. A failure is the search's that needs it. */
+  /**
+   * The SiftIndex of the document tables, fetched on first use (`loaded` once it is in), sharing
+   * the facets read here. A failure is the search's that needs it.
+   */
   get full() {
-    return (this.fullIndex ??= this.loadTables().catch(corruptIndex));
+    return (this.fullIndex ??= this.loadTables().then((index) => {
+      index.facetSets = this.facetSets;
+      return (this.loaded = index);
+    }, corruptIndex));
   }
 
   /** SiftIndex.search's answer; from the answers when it asks for a short term's first rows only. */
   async search(query, options = {}) {
     const { scope = "All", collection = null, limit = Infinity, filters = {}, sort, facets } = options;
     const [term, ...more] = new Set(terms(query));
-    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || facets || Object.values(filters).some((values) => values.length)) {
+    // Once the tables are in, a term whose answers file is not is answered from them: no request.
+    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || facets || Object.values(filters).some((values) => values.length)
+      || (this.loaded && !this.files[this.answersFile(term)])) {
       return (await this.full).search(query, options);
     }
     const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
@@ -69,22 +77,26 @@ export default class AnsweringIndex {
 
   // A short term's answer for `limit` results of `scope` in the collections `chosen`, which offer `scopes`.
   answer(query, { hits, counts }, chosen, scopes, scope, limit) {
-    // Each cell of the collections searched: its table and scope (null: none).
-    const cells = {}, scopeCounts = { All: 0 };
-    for (const name of scopes) scopeCounts[name] = 0;
+    // Each cell of the collections searched: its table and scope (null: none). The counts as
+    // SiftIndex.search makes them: All, then each scope's (a scope named "All" overwrites it).
+    const cells = {}, byScope = {};
+    let all = 0;
     for (const table of chosen) {
       const { scopes: names } = table.collection;
       for (let k = 0; k <= names.length; k++) {
         const name = names[k] ?? null, count = counts[table.cell + k] ?? 0;
         cells[table.cell + k] = { table, name };
-        scopeCounts.All += count;
-        if (name !== null) scopeCounts[name] += count;
+        all += count;
+        if (name !== null) byScope[name] = (byScope[name] ?? 0) + count;
       }
     }
+    const scopeCounts = { All: all };
+    for (const name of scopes) scopeCounts[name] = byScope[name];
     const results = [];
     for (const [cell, position, title, slug, url] of hits) {
       const place = cells[cell];
-      if (results.length >= limit) break;
+      // As slice(0, limit) cuts.
+      if (results.length >= Math.trunc(limit)) break;
       if (!place || (scope !== "All" && place.name !== scope)) continue;
       const name = place.table.collection.name, shown = slug || derivedSlug(fold(title));
       results.push({ collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: "field", position });
@@ -97,11 +109,16 @@ export default class AnsweringIndex {
     return SiftIndex.prototype.facets.call(this, chosen);
   }
 
-  // "Answers": the answers file holding a term's answer, fetched once.
-  answers(term) {
+  // "Answers": the name of the answers file holding a term's answer.
+  answersFile(term) {
     let hash = 0x811c9dc5;
     for (const byte of new TextEncoder().encode(term)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-    const name = `answers-${hash % this.manifest.answers}.json`;
+    return `answers-${hash % this.manifest.answers}.json`;
+  }
+
+  // The answers file holding a term's answer, fetched once.
+  answers(term) {
+    const name = this.answersFile(term);
     return (this.files[name] ??= this.fetchJSON(name).catch((error) => {
       delete this.files[name];
       corruptIndex(error);

@@ -39,7 +39,9 @@ test("a short term is answered from one answers file before the document tables 
     const manifest = JSON.parse(readFileSync(join(search, "manifest.json"), "utf8"));
     assert.ok(manifest.answers > 0, "the manifest counts its answers files");
     assert.ok(manifest.collections.some((c) => typeof c.docs === "string"), "a document table in a file of its own");
-    const { fetch, names, release } = heldFetch((path) => /\/docs\./.test(path));
+    let offline = false;
+    const { fetch: held, names, release } = heldFetch((path) => /\/docs\./.test(path));
+    const fetch = (url) => (offline ? Promise.reject(Error("offline")) : held(url));
     const index = await SiftIndex.load(pathToFileURL(join(search, "manifest.json")), { fetch });
     const answer = await index.search("n", { limit: 20 });
     assert.equal(answer.results.length, 20);
@@ -54,6 +56,10 @@ test("a short term is answered from one answers file before the document tables 
     release();
     assert.ok((await longer).total >= 1);
     assert.deepEqual(await index.search("n", { limit: 20 }), await (await index.full).search("n", { limit: 20 }));
+    // With the tables in, a short term whose answers file was never fetched needs no request.
+    offline = true;
+    const unfetched = ["z", "y", "x", "w", "v", "q"].find((term) => !index.files[index.answersFile(term)]);
+    assert.deepEqual(await index.search(unfetched, { limit: 20 }), await (await index.full).search(unfetched, { limit: 20 }));
   } finally {
     remove();
   }
@@ -63,14 +69,23 @@ test("every answer is what the document tables give, in every collection, scope 
   for (const [seed, size] of [[3, 400], [4, 1200], [5, null]]) {
     const { search, remove } = answeredSite(seed, size);
     try {
-      const read = (name) => readFile(join(search, name), "utf8");
-      const fetch = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await readFile(fileURLToPath(url), "utf8")) });
-      const index = await SiftIndex.load(pathToFileURL(join(search, "manifest.json")), { fetch }), full = await index.full;
+      const read = (url) => readFile(fileURLToPath(url), "utf8");
+      // The answers alone (the tables never come), and the tables alone (the manifest names no answers).
+      const answersOnly = async (url) => (/\/docs\./.test(url) ? { ok: false, status: 404 } : { ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
+      const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
+        const { answers, ...rest } = JSON.parse(await read(url));
+        return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
+      } });
+      const manifestURL = pathToFileURL(join(search, "manifest.json"));
+      const index = await SiftIndex.load(manifestURL, { fetch: answersOnly }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
       const { manifest } = index;
+      assert.ok(manifest.answers > 0 && !plain.manifest.answers);
       const terms = [];
-      for (let n = 0; n < manifest.answers; n++) terms.push(...Object.keys(JSON.parse(await read(filePath(`answers-${n}.json`, manifest.files)))));
-      // Terms no field holds, cased and accented ones, and ones the answers never hold (a CJK pair, three code points).
-      terms.push("ж", "Q", "É", "日本", "abc", "");
+      for (let n = 0; n < manifest.answers; n++) terms.push(...Object.keys(JSON.parse(await read(new URL(filePath(`answers-${n}.json`, manifest.files), manifestURL)))));
+      // Short terms no field holds, and cased and accented ones.
+      terms.push("ж", "Q", "É", "Ñ", "  a  ");
+      // Every answers file in hand: a short term is answered from them even once the tables are in (inline ones are at once).
+      for (let n = 0; n < manifest.answers; n++) await (index.files[`answers-${n}.json`] ??= index.fetchJSON(`answers-${n}.json`));
       let compared = 0;
       for (const term of terms) {
         for (const collection of [null, ...manifest.collections.map((c) => c.name)]) {
@@ -78,13 +93,14 @@ test("every answer is what the document tables give, in every collection, scope 
           for (const scope of ["All", ...scopes]) {
             for (const limit of [0, 7, 50]) {
               const options = { collection, scope, limit };
-              assert.deepEqual(await index.search(term, options), await full.search(term, options), `${JSON.stringify(term)} ${JSON.stringify(options)}`);
+              assert.deepEqual(await index.search(term, options), await plain.search(term, options), `${JSON.stringify(term)} ${JSON.stringify(options)}`);
               compared++;
             }
           }
         }
       }
       assert.ok(compared > 1000, `${compared} answers compared`);
+      assert.ok(Object.keys(index.files).filter((name) => name.startsWith("answers-")).length === manifest.answers, "every answers file read");
       await assert.rejects(index.search("a", { scope: "Nope", limit: 20 }), /unknown scope/);
       await assert.rejects(index.search("a", { collection: "nope", limit: 20 }), /unknown collection/);
     } finally {
@@ -108,5 +124,25 @@ test("a corrupt or missing answers file rejects as a bad index", { skip }, async
     }
   } finally {
     remove();
+  }
+});
+
+test("a scope named All and a limit that is not whole answer as the tables do", { skip }, async () => {
+  const rows = ["Ant,All", "Bat,All", "Cat,All", "Asp,B", "Auk,B", "Ape,"].join("\n");
+  const dir = writeSite({ "Content/things/collection.yml": "title_field: name\nscope_field: kind\n", "Content/things/things.csv": `name,kind\n${rows}\n` }, "sift-answers-all-");
+  try {
+    build(dir, { SIFT_ANSWERS_FROM: "0" });
+    const manifestURL = pathToFileURL(join(dir, "public/search/manifest.json"));
+    const fetch = (strip) => async (url) => ({ ok: true, status: 200, json: async () => {
+      const { answers, ...rest } = JSON.parse(await readFile(fileURLToPath(url), "utf8"));
+      return strip && url.endsWith("/manifest.json") ? rest : { answers, ...rest };
+    } });
+    const index = await SiftIndex.load(manifestURL, { fetch: fetch(false) }), plain = await SiftIndex.load(manifestURL, { fetch: fetch(true) });
+    assert.ok(index.manifest.answers > 0);
+    for (const options of [{ limit: 20 }, { scope: "All", limit: 20 }, { scope: "B", limit: 20 }, { limit: 2.5 }, { limit: 0.5 }, { limit: -1 }]) {
+      assert.deepEqual(await index.search("a", options), await plain.search("a", options), JSON.stringify(options));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
