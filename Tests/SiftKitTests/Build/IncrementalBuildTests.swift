@@ -91,18 +91,21 @@ struct IncrementalBuildTests {
     }
 
     /// `sift serve` keeps its last build in memory and updates the output in place; after any
-    /// edit, a failed build included, the output is what a clean build writes.
-    @Test(arguments: [4, 5, 6] as [UInt64])
-    func serveSessionEditSequencesMatchCleanBuilds(seed: UInt64) throws {
+    /// edit, a failed build included, the output is what a clean build writes. The third
+    /// sequence's index carries answers (docs/search-index.md, "Answers"), which the session keeps.
+    @Test(arguments: [(4, false), (5, false), (6, true)] as [(UInt64, Bool)])
+    func serveSessionEditSequencesMatchCleanBuilds(seed: UInt64, answers: Bool) throws {
         var rng = SeededRNG(state: seed)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }
         let site = try thingsSite(rows: rows, page: "Some *text* about harbors.\n")
         defer { site.delete() }
         var options = SiteBuilder.Options(site: site.root, baseURL: "/")
         options.mode = .serve(BuildSession())
+        options.answersFrom = answers ? 0 : .max
         try SiteBuilder(options: options).build()
         var clean = SiteBuilder.Options(site: site.root, output: site.root.appendingPathComponent("clean"), baseURL: "/")
         clean.mode = .clean
+        clean.answersFrom = options.answersFrom
         var log: [String] = []
         for step in 0..<14 {
             log.append(try edit(site, &rng, rows: &rows))
@@ -121,6 +124,7 @@ struct IncrementalBuildTests {
             let built = site.snapshot()
             try SiteBuilder(options: clean).build()
             let expected = site.snapshot(of: site.root.appendingPathComponent("clean"))
+            #expect(built.keys.contains { $0.contains("search/immutable/answers.") } == answers, "seed \(seed)")
             #expect(built.keys.sorted() == expected.keys.sorted(), "seed \(seed) after \(log)")
             for (path, bytes) in expected where built[path] != bytes {
                 Issue.record("seed \(seed): \(path) differs after \(log)")
