@@ -13,8 +13,11 @@ struct AnswerFiles {
     static let fileTarget = 24 * 1024
 
     let index: SearchIndex
-    /// The first cell of each collection; cell `first[c] + k` holds scope k, `first[c] + scopes.count` the rest.
+    /// Each collection's cells, from cell `firstCells[c]`: one per scope, then one for its documents without one.
     let firstCells: [Int]
+    let cellCount: Int
+    /// Each document's cell.
+    let cells: [Int]
 
     init(index: SearchIndex) {
         self.index = index
@@ -23,14 +26,15 @@ struct AnswerFiles {
             defer { next += c.scopes.count + 1 }
             return next
         }
-    }
-
-    var cellCount: Int { (firstCells.last ?? 0) + (index.collections.last.map { $0.scopes.count + 1 } ?? 0) }
-
-    /// A document's cell.
-    func cell(_ d: Int) -> Int {
-        let doc = index.docs[d], c = index.collections[doc.collection]
-        return firstCells[doc.collection] + (doc.scope.flatMap { s in c.scopes.firstIndex(where: { SearchIndex.same($0, s) }) } ?? c.scopes.count)
+        cellCount = next
+        // A scope by its code points (a String's == would take a decomposed "Ü" for a composed one).
+        let scopeNumbers = index.collections.map { collection in
+            Dictionary(collection.scopes.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        cells = index.docs.map { [firstCells] doc in
+            let c = doc.collection
+            return firstCells[c] + (doc.scope.flatMap { scopeNumbers[c][Array($0.utf8)] } ?? index.collections[c].scopes.count)
+        }
     }
 
     /// The answers files by name (`answers-N.json`), N = FNV-1a of the term's UTF-8 modulo their
@@ -61,15 +65,17 @@ struct AnswerFiles {
     /// slug when not the derived one, then its URL when not the usual one.
     func answer(_ term: String, _ holders: [Int32]) throws -> [UInt8] {
         let searched = try index.searchedTerms([term])
-        let ranked = index.order(holders.compactMap { index.fullMatch(Int($0), searched) }, searched)
-        var counts = [Int](repeating: 0, count: cellCount)
+        var byCell = [[SearchIndex.Hit]](repeating: [], count: cellCount)
+        for d in holders {
+            if let hit = index.fullMatch(Int(d), searched) { byCell[cells[hit.doc]].append(hit) }
+        }
+        // Each cell's first rows, then those of every cell in one order.
+        let ranked = index.order(byCell.flatMap { index.order($0, searched, first: Self.rows) }, searched)
         var out = JSONWriter()
         out.raw("{\"hits\":[")
         var first = true
         for hit in ranked {
-            let cell = cell(hit.doc)
-            counts[cell] += 1
-            guard counts[cell] <= Self.rows else { continue }
+            let cell = cells[hit.doc]
             let doc = index.docs[hit.doc], c = index.collections[doc.collection]
             out.raw(first ? "[" : ",[")
             first = false
@@ -88,7 +94,7 @@ struct AnswerFiles {
             out.raw("]")
         }
         out.raw("],\"counts\":")
-        out.ints(counts)
+        out.ints(byCell.map(\.count))
         out.raw("}")
         return Array(out.out.utf8)
     }

@@ -118,7 +118,9 @@ extension SearchIndex {
 
     /// "Ranking": each hit scored, then in order: group, edits, a title's length in the title
     /// groups, score, title length, list order.
-    func order(_ hits: [Hit], _ terms: [SearchedTerm]) -> [Hit] {
+    /// With `first`, only the first that many, kept as the hits go by instead of sorting them all
+    /// (the order is total: the first k are those of the whole order).
+    func order(_ hits: [Hit], _ terms: [SearchedTerm], first k: Int? = nil) -> [Hit] {
         let phrase = terms.map(\.text).joined(separator: " ")
         let scored = hits.map { hit -> (Hit, Int) in
             var hit = hit
@@ -126,7 +128,7 @@ extension SearchIndex {
             hit.score = score(folded, bodyLength: docs[hit.doc].bodyLength, Int32(hit.doc), terms, phrase: phrase)
             return (hit, folded.first?.utf16.count ?? 0)
         }
-        return scored.sorted { a, b in
+        let before = { (a: (Hit, Int), b: (Hit, Int)) -> Bool in
             let (x, xLength) = a, (y, yLength) = b
             if x.group != y.group { return x.group < y.group }
             if x.distance != y.distance { return x.distance < y.distance }
@@ -135,7 +137,20 @@ extension SearchIndex {
             if x.score != y.score { return x.score > y.score }
             if xLength != yLength { return xLength < yLength }
             return x.doc < y.doc
-        }.map(\.0)
+        }
+        guard let k, scored.count > k else { return scored.sorted(by: before).map(\.0) }
+        var kept: [(Hit, Int)] = []
+        kept.reserveCapacity(k + 1)
+        for item in scored where kept.count < k || before(item, kept[k - 1]) {
+            var low = 0, high = kept.count
+            while low < high {
+                let mid = (low + high) / 2
+                if before(item, kept[mid]) { high = mid } else { low = mid + 1 }
+            }
+            kept.insert(item, at: low)
+            if kept.count > k { kept.removeLast() }
+        }
+        return kept.map(\.0)
     }
 
     /// "Ranking", the score: per term found, its rarity times its weight in the title, the other
