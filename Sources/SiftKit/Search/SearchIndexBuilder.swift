@@ -204,28 +204,10 @@ public struct SearchIndexBuilder {
     /// `files` with the answers files, and the manifest saying how many (`answers`): worked out by
     /// `SearchIndex` over the manifest and document tables just rendered, or the last render's
     /// (in memory, or recorded by the last build) when those give the same key: an edit of a body
-    /// leaves them as they were.
+    /// leaves them as they were. The key leaves the bodies' lengths out, which terms matched in
+    /// fields only are not scored by: a line added to a page often moves its length code.
     private mutating func withAnswers(_ files: [(String, [UInt8])]) throws -> [(String, [UInt8])] {
-        var parsed: [String: Any] = [:]
-        var hasher = StableHasher()
-        hasher.combine("answers \(AnswerFiles.rows)")
-        for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("docs-") {
-            parsed[name] = try JSONSerialization.jsonObject(with: Data(bytes))
-            if name != IndexFileNames.manifest {
-                hasher.combine(name)
-                bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-            }
-        }
-        if var manifest = parsed[IndexFileNames.manifest] as? [String: Any] {
-            // Everything of the manifest the answers read is in its collections.
-            let collections = try JSONSerialization.data(withJSONObject: manifest["collections"] ?? [], options: .sortedKeys)
-            collections.withUnsafeBytes { hasher.combine(bytes: $0) }
-            // The answers read fields only: no shard is needed.
-            manifest["shards"] = 0
-            manifest["words"] = [String: String]()
-            parsed[IndexFileNames.manifest] = manifest
-        }
-        let key = hasher.finalize()
+        let (parsed, key) = try Self.answersInputs(files)
         let answers: [(String, [UInt8])]
         if let last = [live?.answers, tableReuse?.last["answers"]].lazy.compactMap({ $0 }).first(where: { $0.key == key }) {
             answers = last.json.split(separator: "\n").enumerated().map { (IndexFormat.answerFileName($0.offset), Array($0.element.utf8) + [0x0A]) }
@@ -242,6 +224,53 @@ public struct SearchIndexBuilder {
             bytes.insert(contentsOf: Array(",\"answers\":\(answers.count)".utf8), at: bytes.count - 2)
             return (name, bytes)
         } + answers
+    }
+
+    /// What the answers are worked out from: the manifest and tables parsed (the manifest without
+    /// its words, which the answers do not read), and their key.
+    static func answersInputs(_ files: [(String, [UInt8])]) throws -> (parsed: [String: Any], key: UInt64) {
+        var parsed: [String: Any] = [:]
+        var hasher = StableHasher()
+        hasher.combine("answers \(AnswerFiles.rows)")
+        for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("docs-") {
+            parsed[name] = try JSONSerialization.jsonObject(with: Data(bytes))
+            if name != IndexFileNames.manifest {
+                hasher.combine(name)
+                let lengths = Self.lengthsColumn(bytes)
+                bytes.withUnsafeBytes { all in
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[..<lengths.lowerBound]))
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[lengths.upperBound...]))
+                }
+            }
+        }
+        if var manifest = parsed[IndexFileNames.manifest] as? [String: Any] {
+            // Everything of the manifest the answers read is in its collections (inline tables' lengths aside).
+            let collections = (manifest["collections"] as? [[String: Any]] ?? []).map { c -> [String: Any] in
+                var c = c
+                if var table = c["docs"] as? [String: Any] {
+                    table["lengths"] = nil
+                    c["docs"] = table
+                }
+                return c
+            }
+            let bytes = try JSONSerialization.data(withJSONObject: collections, options: .sortedKeys)
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            // The answers read fields only: no shard is needed.
+            manifest["shards"] = 0
+            manifest["words"] = [String: String]()
+            parsed[IndexFileNames.manifest] = manifest
+        }
+        return (parsed, hasher.finalize())
+    }
+
+    /// Where a document table's `lengths` value is in its JSON (`DocumentTable.json` writes it
+    /// before the fields; in JSON text `"lengths":"` can only be that key, a string's quotes being
+    /// escaped); an empty range at the start when it has none.
+    static func lengthsColumn(_ table: [UInt8]) -> Range<Int> {
+        let key = Array("\"lengths\":\"".utf8)
+        guard let start = table.indices.first(where: { table[$0...].starts(with: key) }),
+              let end = table[(start + key.count)...].firstIndex(of: UInt8(ascii: "\"")) else { return 0..<0 }
+        return (start + key.count)..<end
     }
 
     private mutating func renderWords(baseURL: String) throws -> [(String, [UInt8])] {

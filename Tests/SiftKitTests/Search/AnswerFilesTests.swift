@@ -89,3 +89,28 @@ func answersAreTheSearchesFirstRows(seed: UInt64) throws {
     let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
     #expect(manifest["answers"] == nil)
 }
+
+/// The answers' key leaves the bodies' lengths out (a line added to a page moves its length code,
+/// not its answers), and changes with a title.
+@Test func answersKeyIgnoresBodyLengths() throws {
+    func files(title: String, words: Int, inline: Bool) throws -> [(String, [UInt8])] {
+        var builder = SearchIndexBuilder()
+        builder.answersFrom = 0
+        // A table of 16 KB or more is a file of its own once they do not all fit inline.
+        if !inline { builder.inlineDocsLimit = 0 }
+        for i in 0..<(inline ? 40 : 800) {
+            let name = i == 3 ? title : "Page \(i) of a title long enough"
+            builder.add(SearchIndexBuilder.digest(SearchDocument(
+                collection: "c", slug: "p\(i)", title: name, url: "c/p\(i)/", scope: nil,
+                fields: [("title", name)], body: Array(repeating: "word", count: i == 5 ? words : 10).joined(separator: " "))))
+        }
+        let out = try builder.render(baseURL: "/")
+        #expect(out.contains { $0.0.hasPrefix("docs-") } == !inline)
+        return out
+    }
+    for inline in [true, false] {
+        let key = { (title: String, words: Int) in try SearchIndexBuilder.answersInputs(files(title: title, words: words, inline: inline)).key }
+        #expect(try key("Harbor", 10) == key("Harbor", 300), "inline \(inline)")
+        #expect(try key("Harbor", 10) != key("Harbour", 10), "inline \(inline)")
+    }
+}
