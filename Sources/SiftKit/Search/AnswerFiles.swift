@@ -13,16 +13,14 @@ struct AnswerFiles {
     static let fileTarget = 24 * 1024
 
     let index: SearchIndex
-    /// Each collection's cells, from cell `firstCells[c]`: one per scope, then one for its documents without one.
-    let firstCells: [Int]
     let cellCount: Int
-    /// Each document's cell.
+    /// Each document's cell: its collection's cells come one per scope, then one for its documents without one.
     let cells: [Int]
 
     init(index: SearchIndex) {
         self.index = index
         var next = 0
-        firstCells = index.collections.map { c in
+        let firstCells = index.collections.map { c in
             defer { next += c.scopes.count + 1 }
             return next
         }
@@ -31,7 +29,7 @@ struct AnswerFiles {
         let scopeNumbers = index.collections.map { collection in
             Dictionary(collection.scopes.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
         }
-        cells = index.docs.map { [firstCells] doc in
+        cells = index.docs.map { doc in
             let c = doc.collection
             return firstCells[c] + (doc.scope.flatMap { scopeNumbers[c][Array($0.utf8)] } ?? index.collections[c].scopes.count)
         }
