@@ -204,15 +204,16 @@ public struct SearchIndexBuilder {
     /// `files` with the answers files, and the manifest saying how many (`answers`): worked out by
     /// `SearchIndex` over the manifest and document tables just rendered, or the last render's
     /// (in memory, or recorded by the last build) when those give the same key: an edit of a body
-    /// leaves them as they were. The key leaves the bodies' lengths out, which terms matched in
-    /// fields only are not scored by: a line added to a page often moves its length code.
+    /// leaves them as they were (`answersKey`), and the tables are then not parsed. The key leaves
+    /// the bodies' lengths out, which terms matched in fields only are not scored by: a line added
+    /// to a page often moves its length code.
     private mutating func withAnswers(_ files: [(String, [UInt8])]) throws -> [(String, [UInt8])] {
-        let (parsed, key) = try Self.answersInputs(files)
+        let key = try Self.answersKey(files)
         let answers: [(String, [UInt8])]
         if let last = [live?.answers, tableReuse?.last["answers"]].lazy.compactMap({ $0 }).first(where: { $0.key == key }) {
             answers = last.json.split(separator: "\n").enumerated().map { (IndexFormat.answerFileName($0.offset), Array($0.element.utf8) + [0x0A]) }
         } else {
-            answers = try AnswerFiles(index: SearchIndex(parsedFiles: parsed)).files()
+            answers = try AnswerFiles(index: Self.answersIndex(files)).files()
         }
         // Each file is one line of JSON.
         let record = IndexTableRecord(key: key, json: answers.map { String(decoding: $0.1, as: UTF8.self) }.joined())
@@ -226,24 +227,21 @@ public struct SearchIndexBuilder {
         } + answers
     }
 
-    /// What the answers are worked out from: the manifest and tables parsed (the manifest without
-    /// its words, which the answers do not read), and their key.
-    static func answersInputs(_ files: [(String, [UInt8])]) throws -> (parsed: [String: Any], key: UInt64) {
-        var parsed: [String: Any] = [:]
+    /// The key of what the answers are worked out from: the document tables and the manifest's
+    /// collections, the bodies' lengths left out. Only the manifest is parsed.
+    static func answersKey(_ files: [(String, [UInt8])]) throws -> UInt64 {
         var hasher = StableHasher()
         hasher.combine("answers \(AnswerFiles.rows)")
-        for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("docs-") {
-            parsed[name] = try JSONSerialization.jsonObject(with: Data(bytes))
-            if name != IndexFileNames.manifest {
-                hasher.combine(name)
-                let lengths = Self.lengthsColumn(bytes)
-                bytes.withUnsafeBytes { all in
-                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[..<lengths.lowerBound]))
-                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[lengths.upperBound...]))
-                }
+        for (name, bytes) in files where name.hasPrefix("docs-") {
+            hasher.combine(name)
+            let lengths = Self.lengthsColumn(bytes)
+            bytes.withUnsafeBytes { all in
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[..<lengths.lowerBound]))
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[lengths.upperBound...]))
             }
         }
-        if var manifest = parsed[IndexFileNames.manifest] as? [String: Any] {
+        if let (_, bytes) = files.first(where: { $0.0 == IndexFileNames.manifest }),
+           let manifest = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] {
             // Everything of the manifest the answers read is in its collections (inline tables' lengths aside).
             let collections = (manifest["collections"] as? [[String: Any]] ?? []).map { c -> [String: Any] in
                 var c = c
@@ -253,14 +251,25 @@ public struct SearchIndexBuilder {
                 }
                 return c
             }
-            let bytes = try JSONSerialization.data(withJSONObject: collections, options: .sortedKeys)
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-            // The answers read fields only: no shard is needed.
+            let json = try JSONSerialization.data(withJSONObject: collections, options: .sortedKeys)
+            json.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        return hasher.finalize()
+    }
+
+    /// The index the answers are worked out with: the manifest and document tables, parsed, the
+    /// manifest without its words, which the answers do not read.
+    static func answersIndex(_ files: [(String, [UInt8])]) throws -> SearchIndex {
+        var parsed: [String: Any] = [:]
+        for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("docs-") {
+            parsed[name] = try JSONSerialization.jsonObject(with: Data(bytes))
+        }
+        if var manifest = parsed[IndexFileNames.manifest] as? [String: Any] {
             manifest["shards"] = 0
             manifest["words"] = [String: String]()
             parsed[IndexFileNames.manifest] = manifest
         }
-        return (parsed, hasher.finalize())
+        return try SearchIndex(parsedFiles: parsed)
     }
 
     /// Where a document table's `lengths` value is in its JSON (`DocumentTable.json` writes it

@@ -109,7 +109,7 @@ func answersAreTheSearchesFirstRows(seed: UInt64) throws {
         return out
     }
     for inline in [true, false] {
-        let key = { (title: String, words: Int) in try SearchIndexBuilder.answersInputs(files(title: title, words: words, inline: inline)).key }
+        let key = { (title: String, words: Int) in try SearchIndexBuilder.answersKey(files(title: title, words: words, inline: inline)) }
         #expect(try key("Harbor", 10) == key("Harbor", 300), "inline \(inline)")
         #expect(try key("Harbor", 10) != key("Harbour", 10), "inline \(inline)")
     }
