@@ -2,7 +2,7 @@
 // for sift-core.js: loaded only for an index that has them (a site of 50,000 documents or more).
 // A query of one term of one or two code points is answered from one small answers file, before
 // and without the document tables; every other query waits for them, as sift-core.js's SiftIndex.
-import { SiftIndex, derivedSlug, fold, isCJK, terms } from "./sift-core.js";
+import { SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 // A corrupt index rejects with this, as in sift-core.js.
@@ -111,9 +111,7 @@ export default class AnsweringIndex {
 
   // "Answers": the name of the answers file holding a term's answer.
   answersFile(term) {
-    let hash = 0x811c9dc5;
-    for (const byte of new TextEncoder().encode(term)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-    return `answers-${hash % this.manifest.answers}.json`;
+    return `answers-${fnv1a(term) % this.manifest.answers}.json`;
   }
 
   // The answers file holding a term's answer, fetched once.

@@ -50,11 +50,16 @@ function key(word) {
   return codePoints(word).slice(0, 3).join("");
 }
 
-// "Sharding" (IndexFormat.bucket(ofKey:)): 32-bit FNV-1a over the key's UTF-8, modulo the bucket count.
-function bucket(key) {
+// "Sharding" (IndexFormat.fnv1a): 32-bit FNV-1a over the text's UTF-8.
+export function fnv1a(text) {
   let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(key)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-  return hash % IndexFormat.buckets;
+  for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+// "Sharding" (IndexFormat.bucket(ofKey:)): FNV-1a of the key modulo the bucket count.
+function bucket(key) {
+  return fnv1a(key) % IndexFormat.buckets;
 }
 
 // "Sharding" (IndexFormat.shard(ofBucket:bounds:)): the number of bounds at or below the bucket.
