@@ -25,6 +25,12 @@ executable_path=/usr/bin/chromium) and measures with performance.now() in the pa
   way: "keystroke"), once more with every shard cached ("keystroke_warm"), and --warm-passes
   times more ("keystroke_warm_passes": the p95 of every sample, and the p95 of each keystroke's
   median, which tells a slow keystroke from a pause that happened to meet one);
+- typing from a cold page (--typing WORD, fresh context, empty cache): WORD typed a character
+  every --typing-interval ms from the moment the page has loaded, as a person types; for each
+  keystroke, the time from when it was due (not when the page, busy, got to it) to its results,
+  and every long task (over 50 ms, Chromium's `longtask` entries) of the main thread until it
+  has been quiet for 1.5 s: the document table fetched and built behind the first answers
+  lands somewhere in there;
 - sift-core.js alone, imported into a page of the site: index load, a first query, and the
   same keystrokes through search() with the bar's limit of 50 rows (the part of a keystroke
   the search itself costs), first
@@ -94,6 +100,29 @@ async ([queries, keys, term]) => {
 """
 
 
+# WORD typed from a cold page, a character every `interval` ms: each keystroke's time from when
+# it was due to its results, and the main thread's long tasks until it has been quiet for 1.5 s.
+TYPING = r"""
+async ([word, interval]) => {
+  const input = document.querySelector('form[role=search] input[type=search]'), form = input.form;
+  const tasks = [], shown = {}, now = () => performance.now(), sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push([e.startTime, e.duration]))).observe({ type: "longtask" });
+  form.addEventListener("sift:results", (e) => { if (!e.detail.partial) shown[e.detail.query] ??= now(); });
+  input.focus();
+  const t0 = now(), due = [];
+  for (let i = 1; i <= word.length; i++) {
+    due.push(t0 + (i - 1) * interval);
+    await sleep(Math.max(0, due.at(-1) - now()));
+    input.value = word.slice(0, i);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  for (let quiet = 0; quiet < 1500 || !(word in shown); quiet = now() - Math.max(t0, ...tasks.map(([s, d]) => s + d))) await sleep(100);
+  return { keys: due.map((at, i) => (shown[word.slice(0, i + 1)] ?? NaN) - at),
+           tasks: tasks.filter(([s]) => s >= t0).map(([s, d]) => [s - t0, d]) };
+}
+"""
+
+
 # The list page's first contentful paint (ms from navigation start) and the rows it holds.
 PAINT = r"""
 async () => {
@@ -136,6 +165,8 @@ def main():
     ap.add_argument("--keys", type=int, default=50)
     ap.add_argument("--keys-dom", type=int, default=50, help="keystrokes through the page's search bar (0: none)")
     ap.add_argument("--warm-passes", type=int, default=3, help="more warm passes of the --keys-dom keystrokes, for their p95 (0: none)")
+    ap.add_argument("--typing", default="harbor", help="a word typed from a cold page (empty: none)")
+    ap.add_argument("--typing-interval", type=float, default=150, help="ms between its keystrokes")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--timeout", type=float, default=600, help="seconds for a page load (100k rows take a while)")
     a = ap.parse_args()
@@ -181,6 +212,21 @@ def main():
             paints = [c["fcp_ms"] for c in cold if c["fcp_ms"] is not None]
             out["list_page"] = {"fcp_median_ms": statistics.median(paints) if paints else None, "fcp_ms": paints,
                                 "html_raw": cold[0]["html_raw"], "html_gzip": cold[0]["html_gzip"], "rows": cold[0]["rows"]}
+            if a.typing:
+                runs = []
+                for _ in range(a.runs):
+                    ctx = browser.new_context()
+                    page = ctx.new_page()
+                    page.goto(url, wait_until="load", timeout=a.timeout * 1000)
+                    page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
+                    runs.append(page.evaluate(TYPING, [a.typing, a.typing_interval]))
+                    ctx.close()
+                longest = [max([d for _, d in r["tasks"]], default=0) for r in runs]
+                out["typing"] = {"word": a.typing, "interval_ms": a.typing_interval,
+                                 "key_max_ms": [max(k for k in r["keys"] if k == k) for r in runs],
+                                 "longest_task_ms": longest, "longest_task_median_ms": statistics.median(longest),
+                                 "runs": [{"keys_ms": [round(k, 1) if k == k else None for k in r["keys"]],
+                                           "long_tasks": [[round(s), round(d)] for s, d in r["tasks"]]} for r in runs]}
             # sift-core.js alone in the page (no DOM work): load, first query, keystrokes.
             ctx = browser.new_context()
             page = ctx.new_page()

@@ -43,10 +43,13 @@ export default class AnsweringIndex {
 
   /**
    * The SiftIndex of the document tables, fetched on first use (`loaded` once it is in), sharing
-   * the facets read here. A failure is the search's that needs it.
+   * the facets read here. A failure is the search's that needs it. Its tables are read a slice of
+   * documents at a time, the page handling input and painting between slices (a million
+   * documents take seconds to read, and this index is for the largest sites).
    */
   get full() {
-    return (this.fullIndex ??= this.loadTables().then((index) => {
+    const pause = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve));
+    return (this.fullIndex ??= this.loadTables(pause, AnsweringIndex.slice).then((index) => {
       index.facetSets = this.facetSets;
       return (this.loaded = index);
     }, corruptIndex));
@@ -123,6 +126,9 @@ export default class AnsweringIndex {
     }));
   }
 }
+
+/** The documents the tables are read in a slice of (`full`); tests make it small, so that the seams between slices are searched. */
+AnsweringIndex.slice = 8192;
 
 // "Answers": a term the answers hold, of one or two code points, matched in fields only (not a pair of CJK ones).
 function answered(term) {

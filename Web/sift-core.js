@@ -149,8 +149,8 @@ export class SiftIndex {
         if (Date.now() - checked > 1e4 && ((checked = Date.now()), (await latest()).files?.[name] != manifest.files?.[name])) throw Error("sift: deployed");
         return fetchJSON(filePath(name, manifest.files));
       };
-      const index = () => Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))))
-        .then((tables) => new SiftIndex(manifest, tables, fetchFile, hint));
+      const index = (pause, slice) => Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))))
+        .then((tables) => new SiftIndex(manifest, fetchFile, hint).read(tables, pause, slice));
       // An index with answers answers short terms before it fetches its tables (sift-answers.js).
       return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index();
     } catch (error) {
@@ -161,7 +161,7 @@ export class SiftIndex {
   // Documents are numbered across collections, in list order. Their folded fields are one string,
   // "\n" between fields: document d's are fieldText[fieldOffsets[d] … fieldOffsets[d + 1] - 1).
   // Titles and slugs stay in the tables until a result needs them.
-  constructor(manifest, tables, fetchJSON, hint) {
+  constructor(manifest, fetchJSON, hint) {
     this.manifest = manifest;
     this.fetchJSON = fetchJSON;
     this.collections = manifest.collections;
@@ -172,48 +172,55 @@ export class SiftIndex {
     this.facetSets = {}; // their facets, as promises, by first document and number of collections
     this.hintedTerms = terms(hint?.() ?? "");
     for (const term of this.hintedTerms) if (codePoints(term).length > 2 || isCJK(term) || this.hintedTerms.length > 1) this.words(key(term)).catch(String);
-    this.tables = [];
-    this.foldedTitles = [];
-    this.documentScopes = []; // each document's scope name, or null
-    this.collectionNumbers = [];
-    this.bodyLengths = [];
-    const fields = [], offsets = [0];
-    manifest.collections.forEach((collection, number) => this.loadCollection(collection, tables[number], number, fields, offsets));
-    this.count = this.foldedTitles.length; // documents in the index
-    this.scopeNames = [...new Set([null, ...manifest.collections.flatMap((collection) => collection.scopes)])];
-    this.scopeNumbers = Int32Array.from(this.documentScopes, (scope) => this.scopeNames.indexOf(scope));
-    this.fieldOffsets = Int32Array.from(offsets);
-    this.fieldText = fields.join("\n");
-    const count = this.count || 1;
-    this.averageLengths = {
-      title: Math.max(1, this.foldedTitles.reduce((sum, title) => sum + title.length, 0) / count),
-      body: this.bodyLengths.reduce((sum, length) => sum + length, 0) / count,
-    };
   }
 
-  // "The document table" (SearchIndex.load(_:number:)): one collection's table, checked against
-  // its count before anything of that size is built, and its documents' folded fields.
-  loadCollection(collection, table, number, fields, offsets) {
-    const count = collection.count;
-    if (table.slugs.length !== count || !table.fields[0]) corruptIndex();
-    const scopeCodes = table.scope ? decodeCodes(table.scope, count) : [];
-    const columns = table.fields.map((field) => {
-      const values = field.scope ? collection.scopes : field.values;
-      return { ids: field.scope ? scopeCodes : field.ids && decodeCodes(field.ids, count), values, folded: values.map(fold) };
-    });
-    this.tables.push({ collection, first: this.foldedTitles.length, urls: table.urls ?? {}, slugs: table.slugs, columns });
-    const { foldedTitles, documentScopes, collectionNumbers, bodyLengths } = this, lengthCodes = table.lengths ? decodeCodes(table.lengths, count) : [];
-    for (let i = 0, offset = offsets.at(-1); i < count; i++) {
-      for (const { ids, folded } of columns) {
-        fields.push(folded[ids ? ids[i] : i] ?? "");
-        offset += fields.at(-1).length + 1;
+  // The document tables read into the arrays a search runs over. Given `slice`, their documents
+  // are read that many at a time, `pause()` awaited between: an index with answers (sift-answers.js)
+  // lets the page handle input and paint meanwhile, when a million documents take seconds.
+  async read(tables, pause, slice) {
+    const { collections } = this, fields = [], parts = [];
+    this.tables = [];
+    const foldedTitles = (this.foldedTitles = []), documentScopes = (this.documentScopes = []); // each document's scope name, or null
+    const scopeNames = (this.scopeNames = [...new Set([null, ...collections.flatMap((collection) => collection.scopes)])]);
+    const scopeNumbers = (this.scopeNumbers = []), bodyLengths = (this.bodyLengths = []), fieldOffsets = (this.fieldOffsets = [0]);
+    for (const [number, collection] of collections.entries()) {
+      // "The document table" (SearchIndex.load(_:number:)): each collection's, checked against its
+      // count before anything of that size is built, and its documents' folded fields.
+      const table = tables[number], count = collection.count;
+      if (table.slugs.length !== count || !table.fields[0]) corruptIndex();
+      const scopeCodes = table.scope ? decodeCodes(table.scope, count) : [], lengthCodes = table.lengths ? decodeCodes(table.lengths, count) : [];
+      const columns = table.fields.map((field) => {
+        const ids = field.scope ? scopeCodes : field.ids && decodeCodes(field.ids, count), values = field.scope ? collection.scopes : field.values;
+        return { ids, values, folded: [] }; // folded as documents ask, once a value
+      });
+      this.tables.push({ collection, first: foldedTitles.length, urls: table.urls ?? {}, slugs: table.slugs, columns });
+      for (let i = 0, offset = fieldOffsets.at(-1); i < count; i++) {
+        for (const { ids, values, folded } of columns) {
+          const value = ids ? ids[i] : i;
+          fields.push((folded[value] ??= fold(values[value] ?? "")));
+          offset += fields.at(-1).length + 1;
+        }
+        foldedTitles.push(fields[fields.length - columns.length]);
+        documentScopes.push(collection.scopes[scopeCodes[i]] ?? null);
+        scopeNumbers.push(scopeNames.indexOf(documentScopes.at(-1)));
+        bodyLengths.push(bodyLength(lengthCodes[i] ?? 0));
+        fieldOffsets.push(offset);
+        // A slice's fields are put together ("\n" between them) before the pause.
+        if (foldedTitles.length % slice == 0) {
+          parts.push(fields.join("\n"));
+          fields.length = 0;
+          await pause();
+        }
       }
-      foldedTitles.push(fields[fields.length - columns.length]);
-      collectionNumbers.push(number);
-      documentScopes.push(collection.scopes[scopeCodes[i]] ?? null);
-      bodyLengths.push(bodyLength(lengthCodes[i] ?? 0));
-      offsets.push(offset);
     }
+    this.count = foldedTitles.length; // documents in the index
+    this.fieldText = [...parts, ...fields].join("\n");
+    const count = this.count || 1;
+    this.averageLengths = {
+      title: Math.max(1, foldedTitles.reduce((sum, title) => sum + title.length, 0) / count),
+      body: bodyLengths.reduce((sum, length) => sum + length, 0) / count,
+    };
+    return this;
   }
 
   // "Matching", "Partial matches", "Typos" and "Ranking" (SearchIndex.search). With `now`, a sharded
@@ -256,7 +263,7 @@ export class SiftIndex {
     const scopes = orderedScopes(chosen.map((table) => table.collection));
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const first = chosen[0].first, count = chosen.reduce((sum, table) => sum + table.collection.count, 0);
-    const pool = (this.pools[first + " " + count] ??= { documents: Int32Array.from({ length: count }, (_, i) => first + i), typos: {} });
+    const pool = (this.pools[first + " " + count] ??= { documents: new Int32Array(count).map((_, i) => first + i), typos: {} });
     return { pool, scopes, chosen };
   }
 
@@ -289,7 +296,7 @@ export class SiftIndex {
   facets(chosen) {
     return (this.facetSets[chosen[0].first + " " + chosen.length] ??= Promise.all([import("./sift-facets.js"), ...chosen.filter((table) => table.collection.facets).map(async (table) =>
       ({ first: table.first, count: table.collection.count, file: await this.fetchJSON(table.collection.facets) }))])
-      .then(([{ Facets }, ...loaded]) => new Facets(loaded, this.count), corruptIndex));
+      .then(([{ Facets }, ...loaded]) => Facets.read(loaded, this.count), corruptIndex));
   }
 
   // "Matching" (SearchIndex.fullMatch): the documents of `documents` (ascending) with the term in
@@ -395,7 +402,7 @@ export class SiftIndex {
 
   // A result as `sift search --json` prints it, plus its place in its collection's list order.
   result(doc, match) {
-    const table = this.tables[this.collectionNumbers[doc]], position = doc - table.first;
+    const table = this.tables.findLast((table) => table.first <= doc), position = doc - table.first;
     const { ids, values } = table.columns[0], slug = table.slugs[position] || derivedSlug(this.foldedTitles[doc]);
     return {
       collection: table.collection.name,

@@ -5,32 +5,47 @@ import { decodeCodes, decodePostings } from "./sift-core.js";
 
 export class Facets {
   // `loaded`: per collection with a facets file, its first document, count and file. Each value's
-  // members and each sort field's places are kept by document number (`total` documents).
-  constructor(loaded, total) {
-    this.fields = {}; // {field: {value: members}}
-    this.orders = {}; // {field: places}, 0 for a document without a value
+  // members and each sort field's places are kept by document number (`total` documents). Read a
+  // field at a time, the page left to handle input and paint between them: a million documents'
+  // take a while.
+  static async read(loaded, total) {
+    const facets = new Facets(), pause = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve));
+    facets.fields = {}; // {field: {value: members}}
+    facets.orders = {}; // {field: places}, 0 for a document without a value
     for (const { first, count, file } of loaded) {
       for (const { name, values, postings, sets, ids, frequencies, rans } of file.facets) {
         // A field whose documents hold no value is a facet all the same: counted as {}, filtered to nothing.
-        const field = (this.fields[name] ??= {}), members = values.map((value) => (field[value] ??= new Uint8Array(total)).subarray(first));
+        const field = (facets.fields[name] ??= {}), members = values.map((value) => (field[value] ??= new Uint8Array(total)).subarray(first));
         // Each value's postings, or each document's set of values as a code into `sets`, entropy-coded or not.
         if (postings) postings.forEach((list, v) => decodePostings(list, members[v]));
-        else (ids ? decodeCodes(ids, count) : decodeEntropyCode(rans, frequencies, count)).forEach((code, doc) => sets[code].forEach((v) => (members[v][doc] = 1)));
+        else {
+          const codes = ids ? decodeCodes(ids, count) : decodeEntropyCode(rans, frequencies, count);
+          for (let doc = 0; doc < count; doc++) for (const v of sets[codes[doc]]) members[v][doc] = 1;
+        }
+        await pause();
       }
-      for (const { name, order } of file.sorts) (this.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
+      for (const { name, order } of file.sorts) (facets.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
     }
     // For counting with one step a match: per field of at most 31 values, each document's set of
     // values as a number (bit v: the field's value v), and the sets there are, numbered.
-    this.valueSets = {};
-    for (const name in this.fields) {
-      const members = Object.values(this.fields[name]);
+    facets.valueSets = {};
+    for (const name in facets.fields) {
+      const members = Object.values(facets.fields[name]);
       if (members.length > 31) continue;
       const bits = new Int32Array(total);
-      members.forEach((member, v) => member.forEach((held, doc) => held && (bits[doc] |= 1 << v)));
+      members.forEach((member, v) => {
+        for (let doc = 0; doc < total; doc++) bits[doc] |= member[doc] << v;
+      });
       const numbers = new Map(), sets = new Int32Array(total);
-      for (let doc = 0; doc < total; doc++) sets[doc] = numbers.get(bits[doc]) ?? numbers.set(bits[doc], numbers.size).size - 1;
-      this.valueSets[name] = { sets, bits: [...numbers.keys()] };
+      for (let doc = 0, last = NaN, number = 0; doc < total; doc++) {
+        // Neighbours often hold the same values: the map is asked only when they change.
+        if (bits[doc] !== last) number = numbers.get((last = bits[doc])) ?? numbers.set(last, numbers.size).size - 1;
+        sets[doc] = number;
+      }
+      facets.valueSets[name] = { sets, bits: [...numbers.keys()] };
+      await pause();
     }
+    return facets;
   }
 
   // Selects {field: [values]}: the members of each field's values, checked against the fields there are.

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bin, build, site, writeSite } from "../differential/engines.mjs";
 import { SiftIndex, filePath } from "../../Sources/SiftKit/Resources/sift-core.js";
+import AnsweringIndex from "../../Sources/SiftKit/Resources/sift-answers.js";
 
 const skip = !existsSync(bin) && "run `make site` first";
 
@@ -61,6 +62,31 @@ test("a short term is answered from one answers file before the document tables 
     const unfetched = ["z", "y", "x", "w", "v", "q"].find((term) => !index.files[index.answersFile(term)]);
     assert.deepEqual(await index.search(unfetched, { limit: 20 }), await (await index.full).search(unfetched, { limit: 20 }));
   } finally {
+    remove();
+  }
+});
+
+test("a keystroke made while the document tables are read is answered before they are in", { skip }, async () => {
+  const { search, remove } = answeredSite(12, 5000), slice = AnsweringIndex.slice;
+  try {
+    // The keystroke comes in the first task after the tables arrive, as a person's may while they are read.
+    let keystroke;
+    const typed = new Promise((resolve) => (keystroke = resolve));
+    const fetch = async (url) => {
+      const text = await readFile(fileURLToPath(url), "utf8"), table = /\/docs\./.test(url);
+      return { ok: true, status: 200, json: async () => (table && setTimeout(keystroke), JSON.parse(text)) };
+    };
+    const index = await SiftIndex.load(pathToFileURL(join(search, "manifest.json")), { fetch });
+    await index.answers("e");
+    // 5,000 documents read 50 at a time: the page (here, node's event loop) runs between slices.
+    AnsweringIndex.slice = 50;
+    const full = index.full;
+    await typed;
+    const answer = await index.search("e", { limit: 20 });
+    assert.equal(index.loaded, undefined, "answered while the tables are read");
+    assert.deepEqual(answer, await (await full).search("e", { limit: 20 }));
+  } finally {
+    AnsweringIndex.slice = slice;
     remove();
   }
 });

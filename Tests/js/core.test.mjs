@@ -171,8 +171,8 @@ test("example site: sift-core.js, as written and as shipped, answers as sift sea
 
 // What a visitor downloads: the files a build writes to public/assets/, measured as
 // docs/search-bar.md says, `gzip -9c FILE | wc -c` (zlib's level 9 comes out ~16 B larger).
-test("budgets: sift.js + sift-core.js at most 10,300 B gzip, sift.css at most 3 KB", { skip: !ready && "run `make site` first" }, () => {
+test("budgets: sift.js + sift-core.js at most 10,400 B gzip, sift.css at most 3 KB", { skip: !ready && "run `make site` first" }, () => {
   const gz = (f) => execFileSync("gzip", ["-9c", siteDir + "/public/assets/" + f]).length;
-  assert.ok(gz("sift.js") + gz("sift-core.js") <= 10300, `JS: ${gz("sift.js") + gz("sift-core.js")} B`);
+  assert.ok(gz("sift.js") + gz("sift-core.js") <= 10400, `JS: ${gz("sift.js") + gz("sift-core.js")} B`);
   assert.ok(gz("sift.css") <= 3072, `CSS: ${gz("sift.css")} B`);
 });
