@@ -1,7 +1,8 @@
 // The answers of short terms ("Answers" in docs/search-index.md; AnswerFiles.swift writes them),
 // for sift-core.js: loaded only for an index that has them (a site of 50,000 documents or more).
-// A query of one term of one or two code points is answered from one small answers file, before
-// and without the document tables; every other query waits for them, as sift-core.js's SiftIndex.
+// A query of one term of one or two code points, without filters or sort, is answered from one
+// small answers file (its facet counts too), before and without the document tables; every
+// other query waits for them, as sift-core.js's SiftIndex.
 import { SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
@@ -60,7 +61,7 @@ export default class AnsweringIndex {
     const { scope = "All", collection = null, limit = Infinity, filters = {}, sort, facets } = options;
     const [term, ...more] = new Set(terms(query));
     // Once the tables are in, a term whose answers file is not is answered from them: no request.
-    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || facets || Object.values(filters).some((values) => values.length)
+    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || Object.values(filters).some((values) => values.length)
       || (this.loaded && !this.files[this.answersFile(term)])) {
       return (await this.full).search(query, options);
     }
@@ -68,18 +69,19 @@ export default class AnsweringIndex {
     if (!chosen.length) throw Error(`unknown collection “${collection}”`);
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
-    const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] };
+    const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] }, counted = facets && (await this.facets(chosen));
     // The tables, for the next keystrokes, once this answer is out and painted (a task after the next frame's).
     (globalThis.requestAnimationFrame ?? setTimeout)(() => setTimeout(() => this.full.catch(String)));
     try {
-      return this.answer(query, answer, chosen, scopes, scope, limit);
+      return this.answer(query, answer, chosen, scopes, scope, limit, counted);
     } catch (error) {
       corruptIndex(error);
     }
   }
 
-  // A short term's answer for `limit` results of `scope` in the collections `chosen`, which offer `scopes`.
-  answer(query, { hits, counts }, chosen, scopes, scope, limit) {
+  // A short term's answer for `limit` results of `scope` in the collections `chosen`, which offer
+  // `scopes`; with their facets (`counted`), its matches counted by facet value.
+  answer(query, { hits, counts, facets = {} }, chosen, scopes, scope, limit, counted) {
     // Each cell of the collections searched: its table and scope (null: none). The counts as
     // SiftIndex.search makes them: All, then each scope's (a scope named "All" overwrites it).
     const cells = {}, byScope = {};
@@ -104,7 +106,20 @@ export default class AnsweringIndex {
       const name = place.table.collection.name, shown = slug || derivedSlug(fold(title));
       results.push({ collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: "field", position });
     }
-    return { query, scope, total: scopeCounts[scope], results, scopeCounts };
+    // Every value of the facets, as Facets.counts lists them, then each searched cell's counts added.
+    const facetCounts = {};
+    for (const name in counted?.fields) facetCounts[name] = Object.fromEntries(Object.keys(counted.fields[name]).map((value) => [value, 0]));
+    if (counted) {
+      for (const cell in facets) {
+        const place = cells[cell];
+        if (!place || (scope !== "All" && place.name !== scope)) continue;
+        facets[cell].forEach((count, k) => {
+          const [field, value] = counted.values[place.table.first][k];
+          facetCounts[field][value] += count;
+        });
+      }
+    }
+    return { query, scope, total: scopeCounts[scope], ...(counted && { facets: facetCounts }), results, scopeCounts };
   }
 
   /** SiftIndex.facets, which reads the facets files and not the tables: the facet bar comes without them. */

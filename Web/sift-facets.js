@@ -12,7 +12,9 @@ export class Facets {
     const facets = new Facets(), pause = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve));
     facets.fields = {}; // {field: {value: members}}
     facets.orders = {}; // {field: places}, 0 for a document without a value
+    facets.values = {}; // per collection, by its first document: its [field, value]s in its file's order
     for (const { first, count, file } of loaded) {
+      facets.values[first] = file.facets.flatMap(({ name, values }) => values.map((value) => [name, value]));
       for (const { name, values, postings, sets, ids, frequencies, rans } of file.facets) {
         // A field whose documents hold no value is a facet all the same: counted as {}, filtered to nothing.
         const field = (facets.fields[name] ??= {}), members = values.map((value) => (field[value] ??= new Uint8Array(total)).subarray(first));

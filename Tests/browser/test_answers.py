@@ -1,7 +1,8 @@
 """A site built with the answers of short terms (docs/search-index.md, "Answers"), as one of
 50,000 items or more is (SIFT_ANSWERS_FROM=0 forces it here): the first keystrokes are answered
 from an answers file, the list shows what `sift search` gives, with the scope bar's counts, and
-"Show more", a scope and a longer query, which the answers cannot serve, still do.
+"Show more", a scope and a longer query, which the answers cannot serve, still do; with the
+facet bar in, a short term's rows and facet counts still come from the answers alone.
 """
 import re
 
@@ -18,6 +19,16 @@ def answered():
     csv = "name,kind,hue\n" + "".join(f"{'Quokka' if i % 7 == 0 else 'Widget'} {i:04},{'Round' if i % 2 else 'Square'},{'Red' if i % 3 else 'Blue'}\n" for i in range(1, ITEMS + 1))
     settings = "title_field: name\nscope_field: kind\nper_page: 0\nfacets: [hue]\n"
     with siftsite.served_things(csv, settings, "sift-answers-", {"SIFT_ANSWERS_FROM": "0"}) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def answered_apart():
+    """The same list with titles long enough that its document table (over 512 KB) is a file of its own."""
+    tail = " of the things whose long titles keep their table out of the manifest" * 3
+    csv = "name,kind,hue\n" + "".join(f"{'Quokka' if i % 7 == 0 else 'Widget'} {i:04}{tail},{'Round' if i % 2 else 'Square'},{'Red' if i % 3 else 'Blue'}\n" for i in range(1, ITEMS + 1))
+    settings = "title_field: name\nscope_field: kind\nper_page: 0\nfacets: [hue]\n"
+    with siftsite.served_things(csv, settings, "sift-answers-apart-", {"SIFT_ANSWERS_FROM": "0"}) as served:
         yield served
 
 
@@ -74,3 +85,27 @@ def test_short_terms_come_from_an_answers_file_and_agree_with_sift_search(page, 
     total, urls = expected(built, "q", scope="Square", limit=50, filter="hue=Blue")
     expect(page.get_by_role("status")).to_have_text(f"{total} results")
     assert shown(page) == urls
+
+
+def test_with_the_facet_bar_in_short_terms_and_their_counts_need_no_tables(page, answered_apart):
+    server, built = answered_apart
+    assert '"docs":"docs-0.json"' in (built / "search" / "manifest.json").read_text()
+    # The document tables are asked for once the first answer is out, and never come.
+    held = []
+    page.route(re.compile(r"/search/immutable/docs\.[0-9a-f]{12}\.json$"), lambda route: held.append(route))
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    field.fill("w")
+    page.locator("summary", has_text=re.compile("^Hue$")).click()
+    hue = page.get_by_role("group", name="Hue", exact=True)
+    for scope, query in [("All", "qu"), ("All", "9"), ("Round", "q"), ("Round", "7")]:
+        if scope != "All":
+            page.get_by_role("radio", name=re.compile(f"^{scope}")).click()
+        field.fill(query)
+        answer = siftsite.search(built, query, collection="things", scope=scope, limit=50)
+        total, urls = answer["total"], [r["url"] for r in answer["results"]]
+        expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
+        assert shown(page) == urls, query
+        for value, count in answer["facets"]["hue"].items():
+            expect(hue.locator("label", has=page.locator(f"input[value={value}]"))).to_have_text(f"{value} {count}")
+    assert held, "the tables were asked for"

@@ -117,8 +117,8 @@ test("every answer is what the document tables give, in every collection, scope 
         for (const collection of [null, ...manifest.collections.map((c) => c.name)]) {
           const scopes = [...new Set(manifest.collections.filter((c) => collection == null || c.name === collection).flatMap((c) => c.scopes))];
           for (const scope of ["All", ...scopes]) {
-            for (const limit of [0, 7, 50]) {
-              const options = { collection, scope, limit };
+            for (const [limit, facets] of [[0, false], [7, false], [50, false], [7, true], [50, true]]) {
+              const options = { collection, scope, limit, facets };
               assert.deepEqual(await index.search(term, options), await plain.search(term, options), `${JSON.stringify(term)} ${JSON.stringify(options)}`);
               compared++;
             }

@@ -16,8 +16,14 @@ struct AnswerFiles {
     let cellCount: Int
     /// Each document's cell: its collection's cells come one per scope, then one for its documents without one.
     let cells: [Int]
+    /// Each cell's collection.
+    let cellCollections: [Int]
+    /// Per collection with facets, its facet values in its facets file's order (fields in order,
+    /// each field's values in order): how many, and each document's, as places in that order.
+    let facetWidths: [Int]
+    let facetPlaces: [[Int32]]
 
-    init(index: SearchIndex) {
+    init(index: SearchIndex) throws {
         self.index = index
         var next = 0
         let firstCells = index.collections.map { c in
@@ -25,6 +31,25 @@ struct AnswerFiles {
             return next
         }
         cellCount = next
+        cellCollections = index.collections.indices.flatMap { c in Array(repeating: c, count: index.collections[c].scopes.count + 1) }
+        var places = [[Int32]](repeating: [], count: index.docs.count)
+        facetWidths = try index.collections.map { c in
+            guard let file = c.facetsFile else { return 0 }
+            guard let table = try index.store.object(file) as? [String: Any], let facets = table["facets"] as? [[String: Any]] else {
+                throw index.store.corrupt(file, "collection “\(c.name)”: expected an object of facets and sorts")
+            }
+            var width = 0
+            for f in facets {
+                guard let values = f["values"] as? [String] else { throw index.store.corrupt(file, "collection “\(c.name)”: a facet: expected values") }
+                let holders = try Facets.holders(f, values: values, count: c.count, corrupt: { index.store.corrupt(file, $0) })
+                for (v, docs) in holders.enumerated() {
+                    for d in docs { places[c.first + Int(d)].append(Int32(width + v)) }
+                }
+                width += values.count
+            }
+            return width
+        }
+        facetPlaces = places
         // A scope by its code points (a String's == would take a decomposed "Ü" for a composed one).
         let scopeNumbers = index.collections.map { collection in
             Dictionary(collection.scopes.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
@@ -59,8 +84,9 @@ struct AnswerFiles {
     /// The file of `count` holding a term's answer (its UTF-8).
     static func file(of term: [UInt8], count: Int) -> Int { Int(IndexFormat.fnv1a(term) % UInt32(count)) }
 
-    /// One term's answer: `{"counts":[…],"hits":[…]}`, each hit `[cell, position, title]`, then its
-    /// slug when not the derived one, then its URL when not the usual one.
+    /// One term's answer: `{"hits":[…],"counts":[…]}`, each hit `[cell, position, title]`, then its
+    /// slug when not the derived one, then its URL when not the usual one; then, when the index has
+    /// facets, `"facets":{"cell":[…]}`, each cell's matches counted by facet value (`facetPlaces`).
     func answer(_ term: String, _ holders: [Int32]) throws -> [UInt8] {
         let searched = try index.searchedTerms([term])
         var byCell = [[SearchIndex.Hit]](repeating: [], count: cellCount)
@@ -93,6 +119,21 @@ struct AnswerFiles {
         }
         out.raw("],\"counts\":")
         out.ints(byCell.map(\.count))
+        if facetWidths.contains(where: { $0 > 0 }) {
+            // Each cell's matches counted by facet value, for the cells with matches and facets.
+            out.raw(",\"facets\":{")
+            var firstCell = true
+            for (cell, hits) in byCell.enumerated() where !hits.isEmpty && facetWidths[cellCollections[cell]] > 0 {
+                var counts = [Int](repeating: 0, count: facetWidths[cellCollections[cell]])
+                for hit in hits {
+                    for place in facetPlaces[hit.doc] { counts[Int(place)] += 1 }
+                }
+                out.raw(firstCell ? "\"\(cell)\":" : ",\"\(cell)\":")
+                firstCell = false
+                out.ints(counts)
+            }
+            out.raw("}")
+        }
         out.raw("}")
         return Array(out.out.utf8)
     }

@@ -228,10 +228,14 @@ public struct SearchIndexBuilder {
     }
 
     /// The key of what the answers are worked out from: the document tables and the manifest's
-    /// collections, the bodies' lengths left out. Only the manifest is parsed.
+    /// collections, the bodies' lengths left out, and the facets files. Only the manifest is parsed.
     static func answersKey(_ files: [(String, [UInt8])]) throws -> UInt64 {
         var hasher = StableHasher()
         hasher.combine("answers \(AnswerFiles.rows)")
+        for (name, bytes) in files where name.hasPrefix("facets-") {
+            hasher.combine(name)
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
         for (name, bytes) in files where name.hasPrefix("docs-") {
             hasher.combine(name)
             let lengths = Self.lengthsColumn(bytes)
@@ -257,11 +261,11 @@ public struct SearchIndexBuilder {
         return hasher.finalize()
     }
 
-    /// The index the answers are worked out with: the manifest and document tables, parsed, the
-    /// manifest without its words, which the answers do not read.
+    /// The index the answers are worked out with: the manifest, document tables and facets files,
+    /// parsed, the manifest without its words, which the answers do not read.
     static func answersIndex(_ files: [(String, [UInt8])]) throws -> SearchIndex {
         var parsed: [String: Any] = [:]
-        for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("docs-") {
+        for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("docs-") || name.hasPrefix("facets-") {
             parsed[name] = try JSONSerialization.jsonObject(with: Data(bytes))
         }
         if var manifest = parsed[IndexFileNames.manifest] as? [String: Any] {

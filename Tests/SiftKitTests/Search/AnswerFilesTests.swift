@@ -17,9 +17,15 @@ private func answeredSite(seed: UInt64) throws -> URL {
         let collection = candy ? "candies" : "places"
         let slug = i == 7 ? "own-slug" : (IndexFormat.derivedSlug(title).map { $0 + "-\(i)" } ?? "p\(i)")
         let scope = candy ? ["Chocolate", "Hard", nil].randomElement(using: &rng)! : nil
-        builder.add(SearchIndexBuilder.digest(SearchDocument(
+        var document = SearchDocument(
             collection: collection, slug: slug, title: title, url: i == 11 ? "elsewhere/" : "\(collection)/\(slug)/", scope: scope,
-            fields: [("title", title), ("note", words.randomElement(using: &rng)!)], body: "some body text \(i)")))
+            fields: [("title", title), ("note", words.randomElement(using: &rng)!)], body: "some body text \(i)")
+        // The candies have facets: a flavour (some none) and a list of tags.
+        if candy {
+            let flavour = ["Sweet", "Sour", "Salty", nil].randomElement(using: &rng)!
+            document.facets = [("flavour", flavour.map { [$0] } ?? []), ("tags", ["red", "round", "old", "new"].filter { _ in Bool.random(using: &rng) })]
+        }
+        builder.add(SearchIndexBuilder.digest(document))
     }
     let dir = temporaryFolder("sift-answers")
     try builder.write(to: dir, baseURL: "/base/")
@@ -76,6 +82,32 @@ func answersAreTheSearchesFirstRows(seed: UInt64) throws {
             }
         }
     }
+    // Each cell's counts by facet value, summed over the cells searched, are the search's facet counts.
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+    let candies = (manifest["collections"] as! [[String: Any]])[0], files = manifest["files"] as! [String: String]
+    let facetsName = candies["facets"] as! String
+    let facetsFile = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(IndexFileNames.path(facetsName, hash: files[facetsName]!)))) as! [String: Any]
+    let places = (facetsFile["facets"] as! [[String: Any]]).flatMap { f in (f["values"] as! [String]).map { (field: f["name"] as! String, value: $0) } }
+    #expect(places.count >= 6)
+    var counted = 0
+    for (term, answer) in all {
+        let byCell = answer["facets"] as! [String: [Int]]
+        for (collection, scope) in [(nil, "All"), ("candies", "All"), ("candies", "Hard"), ("places", "All")] as [(String?, String)] {
+            let wanted = try index.search(term, scope: scope, collection: collection, limit: 0).facets
+            var found: [String: [String: Int]] = [:]
+            for (cell, counts) in byCell where (collection == nil || cells[Int(cell)!].collection == collection) && (scope == "All" || cells[Int(cell)!].scope == scope) {
+                #expect(cells[Int(cell)!].collection == "candies" && counts.count == places.count)
+                for (place, count) in zip(places, counts) { found[place.field, default: [:]][place.value, default: 0] += count }
+            }
+            for counts in wanted {
+                for (value, count) in counts.values {
+                    #expect(found[counts.field]?[value] ?? 0 == count, "“\(term)” \(collection ?? "all") \(scope): \(counts.field) \(value)")
+                    counted += count
+                }
+            }
+        }
+    }
+    #expect(counted > 100)
     // A short term no field holds has no answer, and no match.
     let none = try index.search("ж")
     #expect(all["ж"] == nil && none.total == 0)
