@@ -186,6 +186,8 @@ def test_full_disk_gives_a_clear_error_keeps_public_and_frees_the_space():
             p, seconds, _ = run(["build", "--site", site, "--output", out / "public", "--quiet"], timeout=30)
             assert p.returncode == 1, (p.returncode, p.stderr)
             assert "error: " in p.stderr and "No space left on device" in p.stderr, p.stderr
+            # Once: every page after the first that could not be written would fail the same way.
+            assert p.stderr.count("No space left on device") == 1, p.stderr
             assert snapshot(out / "public") == before
             assert leftovers(out) == [], "the failed build's staging folder must be removed, freeing the disk"
             # With the space back, a build that fits succeeds.

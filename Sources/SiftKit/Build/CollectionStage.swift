@@ -100,6 +100,9 @@ struct CollectionStage {
 
     /// Renders every item, feeding their search records to `feed` in list order; the errors of
     /// the items that failed. `progress` gets the number of items rendered so far, after each chunk.
+    /// An error at no source position (the output cannot be written: a full or read-only disk)
+    /// stops the rendering after the chunk it met, and is returned once, last: every page after
+    /// it would fail the same way, a million lines of it on a large site.
     func renderItems(feed: IndexFeed, progress: (Int) -> Void) -> [SiftError] {
         let c = collection
         let (order, kept) = itemsToVisit()
@@ -110,6 +113,7 @@ struct CollectionStage {
         // before the next, and only the search digests stay.
         let chunk = 512
         var done = 0
+        var stopped: SiftError?
         for chunkStart in stride(from: 0, to: order.count, by: chunk) {
             let range = Array(order[chunkStart..<min(chunkStart + chunk, order.count)])
             let words = feed.needsWords
@@ -123,12 +127,15 @@ struct CollectionStage {
                 case .success(let rendered):
                     if c.items[i].searchable { records.append(rendered.search) }
                     if live { collected.append(rendered.search); collectedPageKeys.append(rendered.pageKey) }
+                case .failure(let e as SiftError) where e.position == nil:
+                    stopped = stopped ?? e
                 case .failure(let e as SiftError):
                     errors.append(e)
                 case .failure(let e):
                     errors.append(SiftError("\(e)", at: c.items[i].source))
                 }
             }
+            if let stopped { return errors + [stopped] }
             if kept == nil { feed.add(records) }
             done += range.count
             progress(done)

@@ -311,6 +311,8 @@ public struct SiteBuilder: Sendable {
             report.pages += lists.count
             let done = itemsDone
             errors += stage.renderItems(feed: feed) { options.progress?("rendering", done + $0, totalItems) }
+            // The output cannot be written (`renderItems`): the other collections would fail the same way.
+            if errors.last?.position == nil, let e = SiftError.combined(errors) { throw e }
             itemsDone += c.items.count
             for i in c.items.indices { sitemap.append(SiteURLs.item(c.name, c.items[i].slug)) }
             report.pages += c.items.count
