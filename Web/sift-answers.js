@@ -122,9 +122,27 @@ export default class AnsweringIndex {
     return { query, scope, total: scopeCounts[scope], ...(counted && { facets: facetCounts }), results, scopeCounts };
   }
 
-  /** SiftIndex.facets, which reads the facets files and not the tables: the facet bar comes without them. */
+  /**
+   * The facets of the collections `chosen` as far as the facet bar and the answers' counts need
+   * them, their fields, values and sort fields, from the outlines the manifest gives them; else
+   * (a facet of many values leaves its outline out) SiftIndex.facets, which reads the facets
+   * files. Neither needs the tables.
+   */
   facets(chosen) {
-    return SiftIndex.prototype.facets.call(this, chosen);
+    const faceted = chosen.filter((table) => table.collection.facets);
+    if (!faceted.every((table) => table.collection.facetOutline)) return SiftIndex.prototype.facets.call(this, chosen);
+    const outline = { fields: {}, orders: {}, values: {} };
+    // As Facets.read lists them: each field's values in order, collection after collection.
+    for (const { first, collection } of faceted) {
+      const { facets, sorts } = collection.facetOutline;
+      for (const { name, values } of facets) {
+        const field = (outline.fields[name] ??= {});
+        for (const value of values) field[value] = true;
+      }
+      for (const name of sorts) outline.orders[name] = true;
+      outline.values[first] = facets.flatMap(({ name, values }) => values.map((value) => [name, value]));
+    }
+    return Promise.resolve(outline);
   }
 
   // "Answers": the name of the answers file holding a term's answer.

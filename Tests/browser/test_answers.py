@@ -2,7 +2,8 @@
 50,000 items or more is (SIFT_ANSWERS_FROM=0 forces it here): the first keystrokes are answered
 from an answers file, the list shows what `sift search` gives, with the scope bar's counts, and
 "Show more", a scope and a longer query, which the answers cannot serve, still do; with the
-facet bar in, a short term's rows and facet counts still come from the answers alone.
+facet bar in, a short term's rows and facet counts still come from the answers alone, and the
+bar from the manifest.
 """
 import re
 
@@ -90,9 +91,11 @@ def test_short_terms_come_from_an_answers_file_and_agree_with_sift_search(page, 
 def test_with_the_facet_bar_in_short_terms_and_their_counts_need_no_tables(page, answered_apart):
     server, built = answered_apart
     assert '"docs":"docs-0.json"' in (built / "search" / "manifest.json").read_text()
-    # The document tables are asked for once the first answer is out, and never come.
-    held = []
+    # The document tables are asked for once the first answer is out, and never come; the facets
+    # file is not needed: the manifest outlines the facets.
+    held, requested = [], []
     page.route(re.compile(r"/search/immutable/docs\.[0-9a-f]{12}\.json$"), lambda route: held.append(route))
+    page.on("request", lambda r: requested.append(r.url))
     page.goto(server.url + "/things/")
     field = page.get_by_role("searchbox")
     field.fill("w")
@@ -109,3 +112,4 @@ def test_with_the_facet_bar_in_short_terms_and_their_counts_need_no_tables(page,
         for value, count in answer["facets"]["hue"].items():
             expect(hue.locator("label", has=page.locator(f"input[value={value}]"))).to_have_text(f"{value} {count}")
     assert held, "the tables were asked for"
+    assert not [url for url in requested if "/facets." in url], requested

@@ -96,8 +96,9 @@ test("every answer is what the document tables give, in every collection, scope 
     const { search, remove } = answeredSite(seed, size);
     try {
       const read = (url) => readFile(fileURLToPath(url), "utf8");
-      // The answers alone (the tables never come), and the tables alone (the manifest names no answers).
-      const answersOnly = async (url) => (/\/docs\./.test(url) ? { ok: false, status: 404 } : { ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
+      // The answers alone (neither the tables nor the facets files ever come: the manifest outlines
+      // the facets), and the tables alone (the manifest names no answers).
+      const answersOnly = async (url) => (/\/(docs|facets)\./.test(url) ? { ok: false, status: 404 } : { ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
       const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
         const { answers, ...rest } = JSON.parse(await read(url));
         return url.endsWith("/manifest.json") ? rest : { answers, ...rest };

@@ -192,11 +192,14 @@ public struct SearchIndexBuilder {
         return Layout(collections: order, members: members, renumber: renumber ? number : nil)
     }
 
+    /// Whether the index carries answers: `answersFrom` documents or more.
+    var hasAnswers: Bool { docs.count >= answersFrom && !docs.isEmpty }
+
     /// The index files by name, in a fixed order, with the answers files from `answersFrom` documents on.
     mutating func render(baseURL: String) throws -> [(String, [UInt8])] {
         tablesMade = [:]
         var files = try renderWords(baseURL: baseURL)
-        if docs.count >= answersFrom, !docs.isEmpty { files = try withAnswers(files) }
+        if hasAnswers { files = try withAnswers(files) }
         tableReuse?.wrote(tablesMade)
         return files
     }
@@ -410,11 +413,35 @@ public struct SearchIndexBuilder {
             if let facets = made.facets[c] {
                 let name = IndexFormat.facetFileName(c)
                 m.raw(",\"facets\":"); m.string(name)
+                if hasAnswers, let outline = Self.facetOutline(facets) { m.raw(",\"facetOutline\":"); m.raw(outline) }
                 files.append((name, Array((facets + "\n").utf8)))
             }
             m.raw("}")
         }
         m.raw("]")
+    }
+
+    /// The most bytes of a collection's `facetOutline`: a facet of many values leaves it out.
+    static let facetOutlineLimit = 8 * 1024
+
+    /// A facets file's fields without their documents, `{"facets":[{"name":…,"values":[…]}],"sorts":[…]}`,
+    /// for the manifest of an index with answers (docs/search-index.md, "Answers"): a facet bar
+    /// and the answers' facet counts need no more. Nil past `facetOutlineLimit`.
+    static func facetOutline(_ facetsJSON: String) -> String? {
+        guard let file = try? JSONSerialization.jsonObject(with: Data(facetsJSON.utf8)) as? [String: Any],
+              let facets = file["facets"] as? [[String: Any]], let sorts = file["sorts"] as? [[String: Any]] else { return nil }
+        var out = JSONWriter()
+        out.raw("{\"facets\":[")
+        for (k, f) in facets.enumerated() {
+            guard let name = f["name"] as? String, let values = f["values"] as? [String] else { return nil }
+            out.raw(k == 0 ? "{" : ",{"); out.key("name"); out.string(name)
+            out.raw(","); out.key("values"); out.strings(values)
+            out.raw("}")
+        }
+        out.raw("],\"sorts\":")
+        out.strings(sorts.compactMap { $0["name"] as? String })
+        out.raw("}")
+        return out.out.utf8.count <= facetOutlineLimit ? out.out : nil
     }
 
     /// The path of a base URL, starting and ending with `/`. Byte by byte: a String's hasPrefix

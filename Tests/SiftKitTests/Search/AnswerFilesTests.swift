@@ -89,6 +89,11 @@ func answersAreTheSearchesFirstRows(seed: UInt64) throws {
     let facetsFile = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(IndexFileNames.path(facetsName, hash: files[facetsName]!)))) as! [String: Any]
     let places = (facetsFile["facets"] as! [[String: Any]]).flatMap { f in (f["values"] as! [String]).map { (field: f["name"] as! String, value: $0) } }
     #expect(places.count >= 6)
+    // The manifest outlines the facets file: its fields, values and sort fields, no documents.
+    let outline = candies["facetOutline"] as! [String: Any]
+    let outlined = (outline["facets"] as! [[String: Any]]).flatMap { f in (f["values"] as! [String]).map { (field: f["name"] as! String, value: $0) } }
+    #expect(outlined.map(\.field) == places.map(\.field) && outlined.map(\.value) == places.map(\.value))
+    #expect(outline["sorts"] as? [String] == (facetsFile["sorts"] as! [[String: Any]]).map { $0["name"] as! String })
     var counted = 0
     for (term, answer) in all {
         let byCell = answer["facets"] as! [String: [Int]]
@@ -111,6 +116,14 @@ func answersAreTheSearchesFirstRows(seed: UInt64) throws {
     // A short term no field holds has no answer, and no match.
     let none = try index.search("ж")
     #expect(all["ж"] == nil && none.total == 0)
+}
+
+/// A facet of many values is left out of the outline: the manifest comes with every first query.
+@Test func facetOutlinesAreSmall() throws {
+    let small = #"{"facets":[{"name":"hue","values":["Red","Blue"],"sets":[[0],[1]],"ids":"AB"}],"sorts":[{"name":"size","order":"BA"}]}"#
+    #expect(SearchIndexBuilder.facetOutline(small) == #"{"facets":[{"name":"hue","values":["Red","Blue"]}],"sorts":["size"]}"#)
+    let many = (0..<2000).map { "\"value \($0)\"" }.joined(separator: ",")
+    #expect(SearchIndexBuilder.facetOutline(#"{"facets":[{"name":"tag","values":[\#(many)],"postings":[]}],"sorts":[]}"#) == nil)
 }
 
 @Test func smallIndexesHaveNoAnswers() throws {
