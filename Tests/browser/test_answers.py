@@ -113,3 +113,32 @@ def test_with_the_facet_bar_in_short_terms_and_their_counts_need_no_tables(page,
             expect(hue.locator("label", has=page.locator(f"input[value={value}]"))).to_have_text(f"{value} {count}")
     assert held, "the tables were asked for"
     assert not [url for url in requested if "/facets." in url], requested
+
+
+def test_back_from_a_result_restores_an_answered_search_with_its_scope_and_counts(page, answered_apart):
+    server, built = answered_apart
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    field.fill("7")
+    page.get_by_role("radio", name=re.compile("^Round")).click()
+    answer = siftsite.search(built, "7", collection="things", scope="Round", limit=50)
+    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+    page.locator("summary", has_text=re.compile("^Hue$")).click()
+    hue = page.get_by_role("group", name="Hue", exact=True)
+    first = answer["results"][0]
+    rows(page).first.click()
+    page.wait_for_url(f"**{first['url']}*")
+    # Back: the page loads again, its search read from the URL and answered before the tables come.
+    requested = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.go_back()
+    expect(field).to_have_value("7")
+    expect(page.get_by_role("radio", name=re.compile("^Round"))).to_be_checked()
+    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+    assert shown(page) == [r["url"] for r in answer["results"]]
+    page.locator("summary", has_text=re.compile("^Hue$")).click()
+    for value, count in answer["facets"]["hue"].items():
+        expect(hue.locator("label", has=page.locator(f"input[value={value}]"))).to_have_text(f"{value} {count}")
+    answers = [i for i, url in enumerate(requested) if "/search/immutable/answers." in url]
+    tables = [i for i, url in enumerate(requested) if "/search/immutable/docs." in url]
+    assert answers and (not tables or tables[0] > answers[0]), requested
