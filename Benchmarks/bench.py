@@ -136,6 +136,12 @@ def print_browser(b):
     if w:
         print(f"{'':>8} browser keystroke -> updated list ({w['passes']} more passes, shards cached, {w['n']} keystrokes): median {w['results_median_ms']:.1f} ms,"
               f" p95 {w['results_p95_ms']:.1f} ms; p95 of each keystroke's median {w['per_key_median_p95_ms']:.1f} ms")
+    t = b.get("typing")
+    if t:
+        done = [r["keys_ms"][-1] for r in t["runs"] if r["keys_ms"][-1] is not None]
+        print(f"{'':>8} browser typing {t['word']!r} from a cold page, a key every {t['interval_ms']:.0f} ms ({len(t['runs'])} runs):"
+              f" longest main-thread task {min(t['longest_task_ms']):.0f}–{max(t['longest_task_ms']):.0f} ms,"
+              f" {t['word']!r} shown {min(done, default=0):.0f}–{max(done, default=0):.0f} ms after its key")
     if core:
         print(f"{'':>8} browser sift-core.js alone: load {core['load_ms']:.0f} ms, first query {core['first_query_ms']:.1f} ms,"
               f" keystrokes ({core['n']}) median {core['median_ms']:.1f} / p95 {core['p95_ms']:.1f} ms with shard fetches,"
