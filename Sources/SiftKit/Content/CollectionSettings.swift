@@ -25,6 +25,12 @@ public struct CollectionSettings: Sendable, Equatable {
     public init() {}
 
     /// Reads collection.yml's mapping, reporting every wrong value.
+    /// The names in order, each once (by code points, as the facets file and a browser key them).
+    static func once(_ names: [String]) -> [String] {
+        var seen = Set<[UInt8]>()
+        return names.filter { seen.insert(Array($0.utf8)).inserted }
+    }
+
     public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
@@ -43,8 +49,9 @@ public struct CollectionSettings: Sendable, Equatable {
         scopes = list("scopes") ?? []
         searchFields = list("search_fields")
         listFields = list("list_fields") ?? []
-        facets = list("facets") ?? []
-        sortFields = list("sort_fields") ?? []
+        // A field listed twice is one facet (one sort field): its values are counted once.
+        facets = Self.once(list("facets") ?? [])
+        sortFields = Self.once(list("sort_fields") ?? [])
         if let v = fields["list_separator"] {
             if case .string(let sep) = v, !sep.isEmpty { listSeparator = sep } else {
                 errors.append(SiftError("list_separator must be a non-empty string, such as \",\"", at: at("list_separator")))

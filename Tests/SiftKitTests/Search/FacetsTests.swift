@@ -30,6 +30,26 @@ struct FacetsTests {
         #expect(either.results.map(\.slug) == ["congo", "chile"])
     }
 
+    /// A field listed twice in `facets` is one facet, its values counted once (as the answers of a
+    /// large site count them, by each field of the facets file).
+    @Test func aFacetListedTwiceIsOneFacet() throws {
+        let site = try TestSite([
+            "Content/langs/collection.yml": "facets: [languages, languages]\nsort_fields: [languages, languages]\n",
+            "Content/langs/langs.csv": "name,languages\nCanada,English\nChile,Spanish\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let all = try Self.answer(site)
+        #expect(all.facets.map(\.field) == ["languages"])
+        #expect(Self.counts(all, "languages") == ["English": 1, "Spanish": 1])
+        let manifest = try String(contentsOf: site.output.appendingPathComponent("search/manifest.json"), encoding: .utf8)
+        let name = try #require(manifest.firstMatch(of: /"facets":"([^"]+)"/)?.1)
+        let files = try #require(try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])["files"] as? [String: String]
+        let path = files?[String(name)].map { IndexFileNames.path(String(name), hash: $0) } ?? String(name)
+        let file = try String(contentsOf: site.output.appendingPathComponent("search/" + path), encoding: .utf8)
+        #expect(file.components(separatedBy: "\"name\":\"languages\"").count == 3, "once among the facets, once among the sorts: \(file)")
+    }
+
     /// The split and trim of facet values take a shortcut for ASCII and for values without white
     /// space at their ends: what they give must be Foundation's, which they stand in for.
     @Test func facetValuesSplitAndTrimAsFoundationDoes() {
