@@ -107,8 +107,8 @@ export default class AnsweringIndex {
       results.push({ collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: "field", position });
     }
     // Every value of the facets, as Facets.counts lists them, then each searched cell's counts added.
-    const facetCounts = {};
-    for (const name in counted?.fields) facetCounts[name] = Object.fromEntries(Object.keys(counted.fields[name]).map((value) => [value, 0]));
+    const fields = counted?.fields ?? {};
+    const facetCounts = Object.fromEntries(Object.keys(fields).map((name) => [name, Object.fromEntries(Object.keys(fields[name]).map((value) => [value, 0]))]));
     if (counted) {
       for (const cell in facets) {
         const place = cells[cell];
@@ -131,12 +131,13 @@ export default class AnsweringIndex {
   facets(chosen) {
     const faceted = chosen.filter((table) => table.collection.facets);
     if (!faceted.every((table) => table.collection.facetOutline)) return SiftIndex.prototype.facets.call(this, chosen);
-    const outline = { fields: {}, orders: {}, values: {} };
+    // Keyed by names and values from the site's data, as Facets.read keys them: objects without a prototype.
+    const outline = { fields: Object.create(null), orders: Object.create(null), values: {} };
     // As Facets.read lists them: each field's values in order, collection after collection.
     for (const { first, collection } of faceted) {
       const { facets, sorts } = collection.facetOutline;
       for (const { name, values } of facets) {
-        const field = (outline.fields[name] ??= {});
+        const field = (outline.fields[name] ??= Object.create(null));
         for (const value of values) field[value] = true;
       }
       for (const name of sorts) outline.orders[name] = true;

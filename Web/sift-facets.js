@@ -10,14 +10,15 @@ export class Facets {
   // documents each takes about 100 ms.
   static async read(loaded, total) {
     const facets = new Facets(), pause = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve));
-    facets.fields = {}; // {field: {value: members}}
-    facets.orders = {}; // {field: places}, 0 for a document without a value
+    // Keyed by names and values from the site's data ("constructor", "__proto__" among them): objects without a prototype.
+    facets.fields = Object.create(null); // {field: {value: members}}
+    facets.orders = Object.create(null); // {field: places}, 0 for a document without a value
     facets.values = {}; // per collection, by its first document: its [field, value]s in its file's order
     for (const { first, count, file } of loaded) {
       facets.values[first] = file.facets.flatMap(({ name, values }) => values.map((value) => [name, value]));
       for (const { name, values, postings, sets, ids, frequencies, rans } of file.facets) {
         // A field whose documents hold no value is a facet all the same: counted as {}, filtered to nothing.
-        const field = (facets.fields[name] ??= {}), members = values.map((value) => (field[value] ??= new Uint8Array(total)).subarray(first));
+        const field = (facets.fields[name] ??= Object.create(null)), members = values.map((value) => (field[value] ??= new Uint8Array(total)).subarray(first));
         // Each value's postings, or each document's set of values as a code into `sets`, entropy-coded or not.
         if (postings) postings.forEach((list, v) => decodePostings(list, members[v]));
         else {
@@ -30,7 +31,7 @@ export class Facets {
     }
     // For counting with one step a match: per field of at most 31 values, each document's set of
     // values as a number (bit v: the field's value v), and the sets there are, numbered.
-    facets.valueSets = {};
+    facets.valueSets = Object.create(null);
     for (const name in facets.fields) {
       const members = Object.values(facets.fields[name]);
       if (members.length > 31) continue;
@@ -65,7 +66,7 @@ export class Facets {
 
   // Each value's count over `matches`: those that pass every other field's selection and hold it.
   counts(matches) {
-    const out = {};
+    const out = [];
     for (const name in this.fields) {
       const values = Object.keys(this.fields[name]), tally = values.map(() => 0), valueSets = this.valueSets[name];
       const passing = this.selected.length ? matches.filter((doc) => this.passes(doc, name)) : matches;
@@ -75,9 +76,9 @@ export class Facets {
         // Each set's bits, lowest first: m & -m is the lowest, and clz32 its number.
         perSet.forEach((count, set) => { for (let m = bits[set]; count && m; m &= m - 1) tally[31 - Math.clz32(m & -m)] += count; });
       } else values.forEach((value, v) => (tally[v] = passing.filter((doc) => this.fields[name][value][doc]).length));
-      out[name] = Object.fromEntries(values.map((value, v) => [value, tally[v]]));
+      out.push([name, Object.fromEntries(values.map((value, v) => [value, tally[v]]))]);
     }
-    return out;
+    return Object.fromEntries(out);
   }
 
   // The documents by a sort field (`-field` descending), stably; those without a value last.

@@ -173,3 +173,27 @@ test("a scope named All and a limit that is not whole answer as the tables do", 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("facet values named as Object's properties are counted as the tables count them", { skip }, async () => {
+  const tags = ["constructor", "__proto__", "toString", "valueOf;constructor", "hasOwnProperty"];
+  const rows = Array.from({ length: 40 }, (_, i) => `Item ${i},${i % 2 ? "A" : "B"},${tags[i % tags.length]}`).join("\n");
+  const dir = writeSite({ "Content/things/collection.yml": 'title_field: name\nscope_field: kind\nfacets: [tag]\nlist_separator: ";"\n', "Content/things/things.csv": `name,kind,tag\n${rows}\n` }, "sift-answers-proto-");
+  try {
+    build(dir, { SIFT_ANSWERS_FROM: "0" });
+    const manifestURL = pathToFileURL(join(dir, "public/search/manifest.json"));
+    const read = (url) => readFile(fileURLToPath(url), "utf8");
+    const answersOnly = async (url) => (/\/(docs|facets)\./.test(url) ? { ok: false, status: 404 } : { ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
+    const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
+      const { answers, ...rest } = JSON.parse(await read(url));
+      return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
+    } });
+    const index = await SiftIndex.load(manifestURL, { fetch: answersOnly }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
+    for (const scope of ["All", "A"]) {
+      const options = { scope, limit: 20, facets: true }, answer = await index.search("i", options);
+      assert.equal(JSON.stringify(answer), JSON.stringify(await plain.search("i", options)), scope);
+      assert.equal(Object.keys(answer.facets.tag).join(" "), "__proto__ constructor hasOwnProperty toString valueOf");
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -56,3 +56,17 @@ for (const [name, { Facets }] of Object.entries({ source, shipped })) {
     }
   });
 }
+
+for (const [name, { Facets }] of Object.entries({ source, shipped })) {
+  test(`${name} sift-facets.js counts and filters values named as Object's properties`, async () => {
+    // Five documents: {constructor}, {toString}, {__proto__}, {valueOf}, {constructor, __proto__}.
+    const values = ["constructor", "toString", "__proto__", "valueOf"];
+    const file = { facets: [{ name: "tag", values, sets: [[0], [1], [2], [3], [0, 2]], ids: "ABCDE" }], sorts: [] };
+    const facets = await Facets.read([{ first: 0, count: 5, file }], 5);
+    facets.select({});
+    assert.equal(JSON.stringify(facets.counts([0, 1, 2, 3, 4])), '{"tag":{"constructor":2,"toString":1,"__proto__":2,"valueOf":1}}');
+    facets.select({ tag: ["__proto__"] });
+    assert.deepEqual([0, 1, 2, 3, 4].filter((doc) => facets.passes(doc)), [2, 4]);
+    assert.throws(() => facets.sorted([0, 1], "constructor"), /unknown sort field/);
+  });
+}
