@@ -169,7 +169,7 @@ export class SiftIndex {
     this.bodySearches = {}; // body candidates, as promises, by term
     this.bodyCandidatesFound = {}; // the same once found
     this.pools = {}; // the documents a search considers, by first document and count
-    this.facetSets = {}; // their facets, as promises, by first document and number of collections
+    this.facetSets = {}; // their facets, as promises, by the names of the collections
     this.hintedTerms = terms(hint?.() ?? "");
     for (const term of this.hintedTerms) if (codePoints(term).length > 2 || isCJK(term) || this.hintedTerms.length > 1) this.words(key(term)).catch(String);
   }
@@ -294,7 +294,7 @@ export class SiftIndex {
   // files and the code that reads them (sift-facets.js, which only a search with facets needs)
   // fetched once.
   facets(chosen) {
-    return (this.facetSets[chosen[0].first + " " + chosen.length] ??= Promise.all([import("./sift-facets.js"), ...chosen.filter((table) => table.collection.facets).map(async (table) =>
+    return (this.facetSets[chosen.map((table) => table.collection.name)] ??= Promise.all([import("./sift-facets.js"), ...chosen.filter((table) => table.collection.facets).map(async (table) =>
       ({ first: table.first, count: table.collection.count, file: await this.fetchJSON(table.collection.facets) }))])
       .then(([{ Facets }, ...loaded]) => Facets.read(loaded, this.count), corruptIndex));
   }
