@@ -61,7 +61,9 @@ export default class AnsweringIndex {
     const { scope = "All", collection = null, limit = Infinity, filters = {}, sort, facets } = options;
     const [term, ...more] = new Set(terms(query));
     // Once the tables are in, a term whose answers file is not is answered from them: no request.
-    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || Object.values(filters).some((values) => values.length)
+    // The answers count by facet value only collections whose facets the manifest outlines.
+    const uncounted = facets && this.tables.some((table) => (collection == null || table.collection.name === collection) && table.collection.facets && !table.collection.facetOutline);
+    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || uncounted || Object.values(filters).some((values) => values.length)
       || (this.loaded && !this.files[this.answersFile(term)])) {
       return (await this.full).search(query, options);
     }

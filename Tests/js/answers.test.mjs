@@ -197,3 +197,25 @@ test("facet values named as Object's properties are counted as the tables count 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a collection whose facets are too many to outline takes its facet counts from the tables", { skip }, async () => {
+  const rows = Array.from({ length: 300 }, (_, i) => `Item ${i},a tag long enough to fill an outline ${i}`).join("\n");
+  const dir = writeSite({ "Content/things/collection.yml": "title_field: name\nfacets: [tag]\n", "Content/things/things.csv": `name,tag\n${rows}\n` }, "sift-answers-tags-");
+  try {
+    build(dir, { SIFT_ANSWERS_FROM: "0" });
+    const manifestURL = pathToFileURL(join(dir, "public/search/manifest.json"));
+    const read = (url) => readFile(fileURLToPath(url), "utf8");
+    const fetch = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
+    const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
+      const { answers, ...rest } = JSON.parse(await read(url));
+      return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
+    } });
+    const index = await SiftIndex.load(manifestURL, { fetch }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
+    assert.ok(index.manifest.answers > 0 && !index.manifest.collections[0].facetOutline);
+    const answer = await index.search("i", { limit: 20, facets: true });
+    assert.deepEqual(answer, await plain.search("i", { limit: 20, facets: true }));
+    assert.equal(Object.keys(answer.facets.tag).length, 300);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -18,8 +18,10 @@ struct AnswerFiles {
     let cells: [Int]
     /// Each cell's collection.
     let cellCollections: [Int]
-    /// Per collection with facets, its facet values in its facets file's order (fields in order,
-    /// each field's values in order): how many, and each document's, as places in that order.
+    /// Per collection with facets and an outline of them (`SearchIndexBuilder.facetOutline`: a
+    /// facet of thousands of values would weigh on every answer), its facet values in its facets
+    /// file's order (fields in order, each field's values in order): how many, and each
+    /// document's, as places in that order.
     let facetWidths: [Int]
     let facetPlaces: [[Int32]]
 
@@ -38,6 +40,7 @@ struct AnswerFiles {
             guard let table = try index.store.object(file) as? [String: Any], let facets = table["facets"] as? [[String: Any]] else {
                 throw index.store.corrupt(file, "collection “\(c.name)”: expected an object of facets and sorts")
             }
+            guard SearchIndexBuilder.facetOutline(table) != nil else { return 0 }
             var width = 0
             for f in facets {
                 guard let values = f["values"] as? [String] else { throw index.store.corrupt(file, "collection “\(c.name)”: a facet: expected values") }

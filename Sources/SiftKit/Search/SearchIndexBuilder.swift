@@ -428,8 +428,14 @@ public struct SearchIndexBuilder {
     /// for the manifest of an index with answers (docs/search-index.md, "Answers"): a facet bar
     /// and the answers' facet counts need no more. Nil past `facetOutlineLimit`.
     static func facetOutline(_ facetsJSON: String) -> String? {
-        guard let file = try? JSONSerialization.jsonObject(with: Data(facetsJSON.utf8)) as? [String: Any],
-              let facets = file["facets"] as? [[String: Any]], let sorts = file["sorts"] as? [[String: Any]] else { return nil }
+        guard let file = try? JSONSerialization.jsonObject(with: Data(facetsJSON.utf8)) as? [String: Any] else { return nil }
+        return facetOutline(file)
+    }
+
+    /// The outline of a facets file already parsed; the answers count by facet value only the
+    /// collections that have one (`AnswerFiles`), so that a client knows their values.
+    static func facetOutline(_ file: [String: Any]) -> String? {
+        guard let facets = file["facets"] as? [[String: Any]], let sorts = file["sorts"] as? [[String: Any]] else { return nil }
         var out = JSONWriter()
         out.raw("{\"facets\":[")
         for (k, f) in facets.enumerated() {

@@ -126,6 +126,27 @@ func answersAreTheSearchesFirstRows(seed: UInt64) throws {
     #expect(SearchIndexBuilder.facetOutline(#"{"facets":[{"name":"tag","values":[\#(many)],"postings":[]}],"sorts":[]}"#) == nil)
 }
 
+/// A collection whose facets are too many to outline has no facet counts in the answers: a client
+/// would not know their values, and every answer would carry thousands of counts.
+@Test func answersCountOnlyOutlinedFacets() throws {
+    var builder = SearchIndexBuilder()
+    builder.answersFrom = 0
+    builder.addCollection(SearchCollectionInfo(name: "tagged", title: "Tagged"))
+    for i in 0..<600 {
+        var document = SearchDocument(collection: "tagged", slug: "t\(i)", title: "Thing \(i)", url: "tagged/t\(i)/", scope: nil,
+                                      fields: [("title", "Thing \(i)")], body: "")
+        document.facets = [("tag", ["a tag long enough to fill an outline \(i)"])]
+        builder.add(SearchIndexBuilder.digest(document))
+    }
+    let dir = temporaryFolder("sift-answers-untagged")
+    try builder.write(to: dir, baseURL: "/")
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+    let tagged = (manifest["collections"] as! [[String: Any]])[0]
+    #expect(tagged["facets"] != nil && tagged["facetOutline"] == nil)
+    let all = try answers(in: dir)
+    #expect(all["t"] != nil && all.values.allSatisfy { $0["facets"] == nil })
+}
+
 @Test func smallIndexesHaveNoAnswers() throws {
     var builder = SearchIndexBuilder()
     builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "a", title: "A", url: "c/a/", scope: nil, fields: [("title", "A")], body: "")))
