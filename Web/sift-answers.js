@@ -49,8 +49,7 @@ export default class AnsweringIndex {
    * documents take seconds to read, and this index is for the largest sites).
    */
   get full() {
-    const pause = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve));
-    return (this.fullIndex ??= this.loadTables(pause, AnsweringIndex.slice).then((index) => {
+    return (this.fullIndex ??= this.loadTables(yieldToPage, AnsweringIndex.slice).then((index) => {
       index.facetSets = this.facetSets;
       return (this.loaded = index);
     }, corruptIndex));
@@ -170,4 +169,14 @@ AnsweringIndex.slice = 8192;
 function answered(term) {
   const length = term ? codePoints(term).length : 0;
   return length === 1 || (length === 2 && !isCJK(term));
+}
+
+// A pause that lets the page handle input and paint: scheduler.yield() where there is one, else a
+// message to ourselves (a timer nested this deep waits at least 4 ms).
+function yieldToPage() {
+  return globalThis.scheduler?.yield?.() ?? new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => (channel.port1.close(), resolve());
+    channel.port2.postMessage(0);
+  });
 }

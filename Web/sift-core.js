@@ -158,9 +158,7 @@ export class SiftIndex {
     }
   }
 
-  // Documents are numbered across collections, in list order. Their folded fields are one string,
-  // "\n" between fields: document d's are fieldText[fieldOffsets[d] … fieldOffsets[d + 1] - 1).
-  // Titles and slugs stay in the tables until a result needs them.
+  // The index of a manifest; its document tables come with `read`.
   constructor(manifest, fetchJSON, hint) {
     this.manifest = manifest;
     this.fetchJSON = fetchJSON;
@@ -174,7 +172,10 @@ export class SiftIndex {
     for (const term of this.hintedTerms) if (codePoints(term).length > 2 || isCJK(term) || this.hintedTerms.length > 1) this.words(key(term)).catch(String);
   }
 
-  // The document tables read into the arrays a search runs over. Given `slice`, their documents
+  // The document tables read into the arrays a search runs over. Documents are numbered across
+  // collections, in list order. Their folded fields are one string, "\n" between fields: document
+  // d's are fieldText[fieldOffsets[d] … fieldOffsets[d + 1] - 1). Titles and slugs stay in the
+  // tables until a result needs them. Given `slice`, their documents
   // are read that many at a time, `pause()` awaited between: an index with answers (sift-answers.js)
   // lets the page handle input and paint meanwhile, when a million documents take seconds.
   async read(tables, pause, slice) {
