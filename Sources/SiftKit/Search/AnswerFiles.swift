@@ -88,8 +88,9 @@ struct AnswerFiles {
     static func file(of term: [UInt8], count: Int) -> Int { Int(IndexFormat.fnv1a(term) % UInt32(count)) }
 
     /// One term's answer: `{"hits":[…],"counts":[…]}`, each hit `[cell, position, title]`, then its
-    /// slug when not the derived one, then its URL when not the usual one; then, when the index has
-    /// facets, `"facets":{"cell":[…]}`, each cell's matches counted by facet value (`facetPlaces`).
+    /// slug when not the derived one, then its URL when not the usual one; then, when some
+    /// collection's facets are outlined, `"facets":{"cell":[…]}`, each cell's matches counted by
+    /// facet value (`facetPlaces`).
     func answer(_ term: String, _ holders: [Int32]) throws -> [UInt8] {
         let searched = try index.searchedTerms([term])
         var byCell = [[SearchIndex.Hit]](repeating: [], count: cellCount)
