@@ -59,15 +59,15 @@ export default class AnsweringIndex {
   async search(query, options = {}) {
     const { scope = "All", collection = null, limit = Infinity, filters = {}, sort, facets } = options;
     const [term, ...more] = new Set(terms(query));
+    const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
+    if (!chosen.length) throw Error(`unknown collection “${collection}”`);
     // Once the tables are in, a term whose answers file is not is answered from them: no request.
     // The answers count by facet value only collections whose facets the manifest outlines.
-    const uncounted = facets && this.tables.some((table) => (collection == null || table.collection.name === collection) && table.collection.facets && !table.collection.facetOutline);
+    const uncounted = facets && chosen.some((table) => table.collection.facets && !table.collection.facetOutline);
     if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || uncounted || Object.values(filters).some((values) => values.length)
       || (this.loaded && !this.files[this.answersFile(term)])) {
       return (await this.full).search(query, options);
     }
-    const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
-    if (!chosen.length) throw Error(`unknown collection “${collection}”`);
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] }, counted = facets && (await this.facets(chosen));
