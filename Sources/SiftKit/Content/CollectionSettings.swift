@@ -25,12 +25,6 @@ public struct CollectionSettings: Sendable, Equatable {
     public init() {}
 
     /// Reads collection.yml's mapping, reporting every wrong value.
-    /// The names in order, each once (by code points, as the facets file and a browser key them).
-    static func once(_ names: [String]) -> [String] {
-        var seen = Set<[UInt8]>()
-        return names.filter { seen.insert(Array($0.utf8)).inserted }
-    }
-
     public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
@@ -93,5 +87,11 @@ public struct CollectionSettings: Sendable, Equatable {
     /// Whether a list of `count` items is paginated for its length alone (`per_page` unset).
     public func paginatesForLength(items count: Int) -> Bool {
         perPage == nil && count > Self.longList
+    }
+
+    /// The names in order, each once (by code points, as the facets file and a browser key them).
+    static func once(_ names: [String]) -> [String] {
+        var seen = Set<[UInt8]>()
+        return names.filter { seen.insert(Array($0.utf8)).inserted }
     }
 }
