@@ -1,8 +1,8 @@
 // The answers of short terms ("Answers" in docs/search-index.md; AnswerFiles.swift writes them),
 // for sift-core.js: loaded only for an index that has them (a site of 50,000 documents or more).
-// A query of one term of one or two code points, without filters or sort, is answered from one
-// small answers file (its facet counts too), before and without the document tables; every
-// other query waits for them, as sift-core.js's SiftIndex.
+// A query of one term of one or two code points, or of none, without filters or sort, is answered
+// from one small answers file (its facet counts too), before and without the document tables;
+// every other query waits for them, as sift-core.js's SiftIndex.
 import { SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
@@ -55,10 +55,10 @@ export default class AnsweringIndex {
     }, corruptIndex));
   }
 
-  /** SiftIndex.search's answer; from the answers when it asks for a short term's first rows only. */
+  /** SiftIndex.search's answer; from the answers when it asks for a short term's first rows only, or the empty query's. */
   async search(query, options = {}) {
     const { scope = "All", collection = null, limit = Infinity, filters = {}, sort, facets } = options;
-    const [term, ...more] = new Set(terms(query));
+    const [term = "", ...more] = new Set(terms(query));
     const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
     if (!chosen.length) throw Error(`unknown collection “${collection}”`);
     // Once the tables are in, a term whose answers file is not is answered from them: no request.
@@ -71,8 +71,9 @@ export default class AnsweringIndex {
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
     const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] }, counted = facets && (await this.facets(chosen));
-    // The tables, for the next keystrokes, once this answer is out and painted (a task after the next frame's).
-    (globalThis.requestAnimationFrame ?? setTimeout)(() => setTimeout(() => this.full.catch(String)));
+    // The tables, for the next keystrokes, once this answer is out and painted (a task after the next
+    // frame's); not for the empty query, a field just focused: a visitor may never type.
+    if (term) (globalThis.requestAnimationFrame ?? setTimeout)(() => setTimeout(() => this.full.catch(String)));
     try {
       return this.answer(query, answer, chosen, scopes, scope, limit, counted);
     } catch (error) {
@@ -165,10 +166,11 @@ export default class AnsweringIndex {
 /** The documents the tables are read in a slice of (`full`); tests make it small, so that the seams between slices are searched. */
 AnsweringIndex.slice = 8192;
 
-// "Answers": a term the answers hold, of one or two code points, matched in fields only (not a pair of CJK ones).
+// "Answers": a term the answers hold, of one or two code points, matched in fields only (not a pair
+// of CJK ones), or none (the empty query).
 function answered(term) {
-  const length = term ? codePoints(term).length : 0;
-  return length === 1 || (length === 2 && !isCJK(term));
+  const length = codePoints(term).length;
+  return length < 2 || (length === 2 && !isCJK(term));
 }
 
 // A pause that lets the page handle input and paint: scheduler.yield() where there is one, else a

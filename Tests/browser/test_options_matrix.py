@@ -2,6 +2,9 @@
 script on a list page and on a page with the results panel, checked at every state for the
 documented behaviour, for sideways overflow at four widths, and by axe-core in light and dark.
 
+The index's two engines are a dimension too: a site of 50,000 documents or more answers short
+terms from its answers files (forced here with SIFT_ANSWERS_FROM).
+
 Options taken one at a time on their defaults hid two defects (hide_navigation: false threw on
 focus; list pages scrolled sideways while searching): every pair of option values appears in
 some site here.
@@ -29,6 +32,9 @@ OPTIONS = {
     "scope_bar": ["active", "always"],
     "theme": [None, "orange"],
     "language": ["en", "ar"],
+    # Not a site.yml key: the index of a large site, which answers short terms from its answers
+    # files (sift-answers.js) before it fetches the document tables; forced on this small one.
+    "answers": [False, True],
 }
 
 # The five theme keys of site.yml, as the tutorial's black bar with orange text.
@@ -94,7 +100,7 @@ def build_site(combo: dict, site: Path) -> Path:
         src = siftsite.REPO / "Content" / part
         (shutil.copytree if src.is_dir() else shutil.copy)(src, content / part)
     (content / "site.yml").write_text(site_yml(combo), encoding="utf-8")
-    return siftsite.build(site, site)
+    return siftsite.build(site, site, {"SIFT_ANSWERS_FROM": "1"} if combo["answers"] else None)
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +126,8 @@ class Visitor:
         self.page, self.combo, self.server, self.built, self.width, self.scheme = page, combo, server, built, width, scheme
         self.placeholder = combo["placeholder"] or "Search"
         self.cancel_text = combo["cancel_text"] or "Cancel"
+        self.requests = []
+        page.on("request", lambda request: self.requests.append(request.url))
         page.add_init_script("""window.siftEvents = [];
             for (const n of ['start', 'change', 'submit', 'scope', 'cancel', 'results'])
               document.addEventListener('sift:' + n, e => siftEvents.push([n, e.detail ?? null]));""")
@@ -220,6 +228,9 @@ class Visitor:
             box.press("Enter")
         expect(self.rows()).to_have_count(answer["total"])
         expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+        # The engine of the dimension: "a" answered from an answers file, or from the tables.
+        answered = [url for url in self.requests if "/search/immutable/answers." in url]
+        assert bool(answered) == self.combo["answers"], answered
         self.expect_active(empty=False, list_page=True)
         self.check("list results")
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The answers of short terms, worked out at build time (docs/search-index.md, "Answers"): for
 /// every term of one or two code points that matches fields only and that some document's folded
-/// field holds, its matches counted per cell (a collection's scope, or its documents without one)
+/// field holds, and for the empty query, its matches counted per cell (a collection's scope, or its documents without one)
 /// and the first `rows` of every cell in rank order. A client answers the first keystrokes from one
 /// small file instead of the document tables. The answers come from `SearchIndex` itself, run over
 /// the index as rendered, so they are what a client computing them would find.
@@ -66,7 +66,9 @@ struct AnswerFiles {
     /// The answers files by name (`answers-N.json`), N = FNV-1a of the term's UTF-8 modulo their
     /// count, which is the length of the list.
     func files() throws -> [(String, [UInt8])] {
-        let holders = Self.termsInFields(index)
+        var holders = Self.termsInFields(index)
+        // The empty query: a search bar's on focus, or a scope or facet value chosen with no text.
+        holders[[]] = index.docs.indices.map { Int32($0) }
         let terms = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
         let answers = try ParallelMap.map(terms) { term in
             Result { try answer(String(decoding: term, as: UTF8.self), holders[term]!) }
@@ -92,13 +94,16 @@ struct AnswerFiles {
     /// collection's facets are outlined, `"facets":{"cell":[…]}`, each cell's matches counted by
     /// facet value (`facetPlaces`).
     func answer(_ term: String, _ holders: [Int32]) throws -> [UInt8] {
-        let searched = try index.searchedTerms([term])
+        let searched = try index.searchedTerms(term.isEmpty ? [] : [term])
         var byCell = [[SearchIndex.Hit]](repeating: [], count: cellCount)
         for d in holders {
-            if let hit = index.fullMatch(Int(d), searched) { byCell[cells[hit.doc]].append(hit) }
+            // No term: every document, in list order (`SearchIndex.search` ranks nothing).
+            let hit = term.isEmpty ? SearchIndex.Hit(doc: Int(d), match: .field, group: .scored) : index.fullMatch(Int(d), searched)
+            if let hit { byCell[cells[hit.doc]].append(hit) }
         }
         // Each cell's first rows, then those of every cell in one order.
-        let ranked = index.order(byCell.flatMap { index.order($0, searched, first: Self.rows) }, searched)
+        let ranked = term.isEmpty ? byCell.flatMap { $0.prefix(Self.rows) }.sorted { $0.doc < $1.doc }
+            : index.order(byCell.flatMap { index.order($0, searched, first: Self.rows) }, searched)
         var out = JSONWriter()
         out.raw("{\"hits\":[")
         var first = true

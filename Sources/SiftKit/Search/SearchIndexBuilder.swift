@@ -234,7 +234,8 @@ public struct SearchIndexBuilder {
     /// collections, the bodies' lengths left out, and the facets files. Only the manifest is parsed.
     static func answersKey(_ files: [(String, [UInt8])]) throws -> UInt64 {
         var hasher = StableHasher()
-        hasher.combine("answers \(AnswerFiles.rows)")
+        // What the answers hold: a change of it makes a cached set stale (the empty query's came in later).
+        hasher.combine("answers \(AnswerFiles.rows), the empty query")
         for (name, bytes) in files where name.hasPrefix("facets-") {
             hasher.combine(name)
             bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
