@@ -142,6 +142,11 @@ def print_browser(b):
         print(f"{'':>8} browser typing {t['word']!r} from a cold page, a key every {t['interval_ms']:.0f} ms ({len(t['runs'])} runs):"
               f" longest main-thread task {min(t['longest_task_ms']):.0f}–{max(t['longest_task_ms']):.0f} ms,"
               f" {t['word']!r} shown {min(done, default=0):.0f}–{max(done, default=0):.0f} ms after its key")
+    f = b.get("focus")
+    if f:
+        tasks = [d for r in f["runs"] for _, d in r["long_tasks"]]
+        print(f"{'':>8} browser field focused for {f['pause_s']:.0f} s on a cold page ({len(f['runs'])} runs): {f['runs'][0]['requests']} requests,"
+              f" {f['gzip_median']/1e3:.1f} KB gzip, longest task {max(tasks, default=0):.0f} ms; then {f['key']!r} shown {f['key_median_ms']:.0f} ms after its key (median)")
     if core:
         print(f"{'':>8} browser sift-core.js alone: load {core['load_ms']:.0f} ms, first query {core['first_query_ms']:.1f} ms,"
               f" keystrokes ({core['n']}) median {core['median_ms']:.1f} / p95 {core['p95_ms']:.1f} ms with shard fetches,"

@@ -31,6 +31,10 @@ executable_path=/usr/bin/chromium) and measures with performance.now() in the pa
   and every long task (over 50 ms, Chromium's `longtask` entries) of the main thread until it
   has been quiet for 1.5 s: the document table fetched and built behind the first answers
   lands somewhere in there;
+- a field focused on a cold page (--focus-pause S, fresh context): the field focused, S seconds
+  waited as a visitor who clicks in and pauses does, then --focus-key typed: the requests
+  to /search/ and their gzip bytes, and the long tasks, from the focus to the key; the key's
+  time from its `input` to its results;
 - sift-core.js alone, imported into a page of the site: index load, a first query, and the
   same keystrokes through search() with the bar's limit of 50 rows (the part of a keystroke
   the search itself costs), first
@@ -123,6 +127,29 @@ async ([word, interval]) => {
 """
 
 
+# The field focused and left for `pause` ms: the long tasks meanwhile. Then KEY: `key` typed, its time to its results.
+FOCUS = r"""
+async (pause) => {
+  const input = document.querySelector('form[role=search] input[type=search]'), tasks = [];
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push([e.startTime, e.duration]))).observe({ type: "longtask" });
+  input.focus();
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, pause));
+  return tasks.map(([s, d]) => [s - t0, d]);
+}
+"""
+
+KEY = r"""
+async (key) => {
+  const input = document.querySelector('form[role=search] input[type=search]'), t0 = performance.now();
+  const shown = new Promise((resolve) => input.form.addEventListener("sift:results", (e) => e.detail.query === key && !e.detail.partial && resolve(performance.now())));
+  input.value = key;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  return (await shown) - t0;
+}
+"""
+
+
 # The list page's first contentful paint (ms from navigation start) and the rows it holds.
 PAINT = r"""
 async () => {
@@ -167,6 +194,8 @@ def main():
     ap.add_argument("--warm-passes", type=int, default=3, help="more warm passes of the --keys-dom keystrokes, for their p95 (0: none)")
     ap.add_argument("--typing", default="harbor", help="a word typed from a cold page (empty: none)")
     ap.add_argument("--typing-interval", type=float, default=150, help="ms between its keystrokes")
+    ap.add_argument("--focus-pause", type=float, default=2, help="seconds between focusing the field and typing --focus-key (0: none)")
+    ap.add_argument("--focus-key", default="h")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--timeout", type=float, default=600, help="seconds for a page load (100k rows take a while)")
     a = ap.parse_args()
@@ -227,6 +256,22 @@ def main():
                                  "longest_task_ms": longest, "longest_task_median_ms": statistics.median(longest),
                                  "runs": [{"keys_ms": [round(k, 1) if k == k else None for k in r["keys"]],
                                            "long_tasks": [[round(s), round(d)] for s, d in r["tasks"]]} for r in runs]}
+            if a.focus_pause:
+                runs = []
+                for _ in range(a.runs):
+                    ctx = browser.new_context()
+                    page = ctx.new_page()
+                    page.goto(url, wait_until="load", timeout=a.timeout * 1000)
+                    page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
+                    fetched = []
+                    page.on("requestfinished", lambda r: "/search/" in r.url and fetched.append(r))
+                    tasks = page.evaluate(FOCUS, a.focus_pause * 1000)
+                    bodies = [served_body(req, a.public) for req in fetched]
+                    runs.append({"requests": len(bodies), "gzip": sum(len(gzip.compress(b, 6)) for b in bodies),
+                                 "long_tasks": [[round(s), round(d)] for s, d in tasks], "key_ms": round(page.evaluate(KEY, a.focus_key), 1)})
+                    ctx.close()
+                out["focus"] = {"pause_s": a.focus_pause, "key": a.focus_key, "key_median_ms": statistics.median(r["key_ms"] for r in runs),
+                                "gzip_median": statistics.median(r["gzip"] for r in runs), "runs": runs}
             # sift-core.js alone in the page (no DOM work): load, first query, keystrokes.
             ctx = browser.new_context()
             page = ctx.new_page()
