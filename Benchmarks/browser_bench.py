@@ -35,6 +35,7 @@ executable_path=/usr/bin/chromium) and measures with performance.now() in the pa
   waited as a visitor who clicks in and pauses does, then --focus-key typed: the requests
   to /search/ and their gzip bytes, and the long tasks, from the focus to the key; the key's
   time from its `input` to its results;
+- the typing and the focus at a given bandwidth (--throttle MBPS, Chromium's network emulation);
 - sift-core.js alone, imported into a page of the site: index load, a first query, and the
   same keystrokes through search() with the bar's limit of 50 rows (the part of a keystroke
   the search itself costs), first
@@ -196,6 +197,8 @@ def main():
     ap.add_argument("--typing-interval", type=float, default=150, help="ms between its keystrokes")
     ap.add_argument("--focus-pause", type=float, default=2, help="seconds between focusing the field and typing --focus-key (0: none)")
     ap.add_argument("--focus-key", default="h")
+    ap.add_argument("--throttle", type=float, default=0, help="Mbit/s the typing and focus runs' pages download at, with 20 ms of latency (0: loopback's)."
+                    " The test server does not compress: 150 Mbit/s of raw JSON stands for about 50 of gzip")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--timeout", type=float, default=600, help="seconds for a page load (100k rows take a while)")
     a = ap.parse_args()
@@ -241,17 +244,26 @@ def main():
             paints = [c["fcp_ms"] for c in cold if c["fcp_ms"] is not None]
             out["list_page"] = {"fcp_median_ms": statistics.median(paints) if paints else None, "fcp_ms": paints,
                                 "html_raw": cold[0]["html_raw"], "html_gzip": cold[0]["html_gzip"], "rows": cold[0]["rows"]}
+            def throttled(ctx):
+                page = ctx.new_page()
+                if a.throttle:
+                    cdp = ctx.new_cdp_session(page)
+                    cdp.send("Network.enable")
+                    rate = a.throttle * 1e6 / 8
+                    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 20, "downloadThroughput": rate, "uploadThroughput": rate})
+                return page
+
             if a.typing:
                 runs = []
                 for _ in range(a.runs):
                     ctx = browser.new_context()
-                    page = ctx.new_page()
+                    page = throttled(ctx)
                     page.goto(url, wait_until="load", timeout=a.timeout * 1000)
                     page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
                     runs.append(page.evaluate(TYPING, [a.typing, a.typing_interval]))
                     ctx.close()
                 longest = [max([d for _, d in r["tasks"]], default=0) for r in runs]
-                out["typing"] = {"word": a.typing, "interval_ms": a.typing_interval,
+                out["typing"] = {"word": a.typing, "interval_ms": a.typing_interval, "throttle_mbps": a.throttle,
                                  "key_max_ms": [max(k for k in r["keys"] if k == k) for r in runs],
                                  "longest_task_ms": longest, "longest_task_median_ms": statistics.median(longest),
                                  "runs": [{"keys_ms": [round(k, 1) if k == k else None for k in r["keys"]],
@@ -260,7 +272,7 @@ def main():
                 runs = []
                 for _ in range(a.runs):
                     ctx = browser.new_context()
-                    page = ctx.new_page()
+                    page = throttled(ctx)
                     page.goto(url, wait_until="load", timeout=a.timeout * 1000)
                     page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
                     fetched = []

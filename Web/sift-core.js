@@ -149,8 +149,8 @@ export class SiftIndex {
         if (Date.now() - checked > 1e4 && ((checked = Date.now()), (await latest()).files?.[name] != manifest.files?.[name])) throw Error("sift: deployed");
         return fetchJSON(filePath(name, manifest.files));
       };
-      const index = (pause, slice) => Promise.all(manifest.collections.map((collection) => (collection.docs.fields ? collection.docs : fetchFile(collection.docs))))
-        .then((tables) => new SiftIndex(manifest, fetchFile, hint).read(tables, pause, slice));
+      // Each collection's table, or its parts, all asked for at once and read as they arrive.
+      const index = (pause, slice) => new SiftIndex(manifest, fetchFile, hint).read(manifest.collections.map(({ docs }) => (docs.fields ? [docs] : [].concat(docs).map(fetchFile))), pause, slice);
       // An index with answers answers short terms before it fetches its tables (sift-answers.js).
       return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index();
     } catch (error) {
@@ -174,45 +174,55 @@ export class SiftIndex {
 
   // The document tables read into the arrays a search runs over. Documents are numbered across
   // collections, in list order. Their folded fields are one string, "\n" between fields: document
-  // d's are fieldText[fieldOffsets[d] … fieldOffsets[d + 1] - 1). Titles and slugs stay in the
-  // tables until a result needs them. Given `slice`, their documents
+  // d's are fieldText[fieldOffsets[d] … fieldOffsets[d + 1] - 1). Titles, slugs and URLs stay as
+  // they are until a result needs them. `tables`: each collection's table, or its parts in order,
+  // as values or promises, each read once it is in. Given `slice`, their documents
   // are read that many at a time, `pause()` awaited between: an index with answers (sift-answers.js)
   // lets the page handle input and paint meanwhile, when a million documents take seconds.
   async read(tables, pause, slice) {
     const { collections } = this, fields = [], parts = [];
     this.tables = [];
+    // A part that fails while an earlier one is read is heard when its turn comes.
+    for (const part of tables.flat()) part.catch?.(String);
     const foldedTitles = (this.foldedTitles = []), documentScopes = (this.documentScopes = []); // each document's scope name, or null
     const scopeNames = (this.scopeNames = [...new Set([null, ...collections.flatMap((collection) => collection.scopes)])]);
     const scopeNumbers = (this.scopeNumbers = []), bodyLengths = (this.bodyLengths = []), fieldOffsets = (this.fieldOffsets = [0]);
     for (const [number, collection] of collections.entries()) {
-      // "The document table" (SearchIndex.load(_:number:)): each collection's, checked against its
-      // count before anything of that size is built, and its documents' folded fields.
-      const table = tables[number], count = collection.count;
-      if (table.slugs.length !== count || !table.fields[0]) corruptIndex();
-      const scopeCodes = table.scope ? decodeCodes(table.scope, count) : [], lengthCodes = table.lengths ? decodeCodes(table.lengths, count) : [];
-      const columns = table.fields.map((field) => {
-        const ids = field.scope ? scopeCodes : field.ids && decodeCodes(field.ids, count), values = field.scope ? collection.scopes : field.values;
-        return { ids, values, folded: [] }; // folded as documents ask, once a value
-      });
-      this.tables.push({ collection, first: foldedTitles.length, urls: table.urls ?? {}, slugs: table.slugs, columns });
-      for (let i = 0, offset = fieldOffsets.at(-1); i < count; i++) {
-        for (const { ids, values, folded } of columns) {
-          const value = ids ? ids[i] : i;
-          fields.push((folded[value] ??= fold(values[value] ?? "")));
-          offset += fields.at(-1).length + 1;
-        }
-        foldedTitles.push(fields[fields.length - columns.length]);
-        documentScopes.push(collection.scopes[scopeCodes[i]] ?? null);
-        scopeNumbers.push(scopeNames.indexOf(documentScopes.at(-1)));
-        bodyLengths.push(bodyLength(lengthCodes[i] ?? 0));
-        fieldOffsets.push(offset);
-        // A slice's fields are put together ("\n" between them) before the pause.
-        if (foldedTitles.length % slice == 0) {
-          parts.push(fields.join("\n"));
-          fields.length = 0;
-          await pause();
+      const first = foldedTitles.length, titles = [], slugs = [], urls = {};
+      this.tables.push({ collection, first, titles, slugs, urls });
+      for (const part of tables[number]) {
+        // "The document table" (SearchIndex.load(_:number:)): each table, checked against the
+        // documents its collection has left before anything of that size is built, and its documents' folded fields.
+        const table = await part, count = table.slugs.length, start = foldedTitles.length - first;
+        if (start + count > collection.count || !table.fields[0]) corruptIndex();
+        const scopeCodes = table.scope ? decodeCodes(table.scope, count) : [], lengthCodes = table.lengths ? decodeCodes(table.lengths, count) : [];
+        const columns = table.fields.map((field) => {
+          const ids = field.scope ? scopeCodes : field.ids && decodeCodes(field.ids, count), values = field.scope ? collection.scopes : field.values;
+          return { ids, values, folded: [] }; // folded as documents ask, once a value
+        });
+        for (const at in table.urls) urls[start + +at] = table.urls[at];
+        for (let i = 0, offset = fieldOffsets.at(-1); i < count; i++) {
+          for (const { ids, values, folded } of columns) {
+            const value = ids ? ids[i] : i;
+            fields.push((folded[value] ??= fold(values[value] ?? "")));
+            offset += fields.at(-1).length + 1;
+          }
+          titles.push(columns[0].values[columns[0].ids ? columns[0].ids[i] : i] ?? "");
+          slugs.push(table.slugs[i]);
+          foldedTitles.push(fields[fields.length - columns.length]);
+          documentScopes.push(collection.scopes[scopeCodes[i]] ?? null);
+          scopeNumbers.push(scopeNames.indexOf(documentScopes.at(-1)));
+          bodyLengths.push(bodyLength(lengthCodes[i] ?? 0));
+          fieldOffsets.push(offset);
+          // A slice's fields are put together ("\n" between them) before the pause.
+          if (foldedTitles.length % slice == 0) {
+            parts.push(fields.join("\n"));
+            fields.length = 0;
+            await pause();
+          }
         }
       }
+      if (slugs.length !== collection.count) corruptIndex();
     }
     this.count = foldedTitles.length; // documents in the index
     this.fieldText = [...parts, ...fields].join("\n");
@@ -404,11 +414,11 @@ export class SiftIndex {
   // A result as `sift search --json` prints it, plus its place in its collection's list order.
   result(doc, match) {
     const table = this.tables.findLast((table) => table.first <= doc), position = doc - table.first;
-    const { ids, values } = table.columns[0], slug = table.slugs[position] || derivedSlug(this.foldedTitles[doc]);
+    const slug = table.slugs[position] || derivedSlug(this.foldedTitles[doc]);
     return {
       collection: table.collection.name,
       slug,
-      title: values[ids ? ids[position] : position] ?? "",
+      title: table.titles[position],
       url: this.manifest.base + (table.urls[position] ?? `${table.collection.name}/${slug}/`),
       scope: this.documentScopes[doc],
       match,

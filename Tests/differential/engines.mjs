@@ -253,8 +253,9 @@ export function describe(dir, files) {
   const m = JSON.parse(readFileSync(join(dir, "public/search/manifest.json"), "utf8"));
   const titles = [], collections = [];
   for (const c of m.collections) {
-    const t = typeof c.docs === "string" ? JSON.parse(readFileSync(join(dir, "public/search", filePath(c.docs, m.files)), "utf8")) : c.docs;
-    titles.push(...t.fields[0].values.slice(0, 400));
+    // Its table, in its manifest, a file, or parts: its first 400 titles.
+    const read = (docs) => (typeof docs === "string" ? JSON.parse(readFileSync(join(dir, "public/search", filePath(docs, m.files)), "utf8")) : docs);
+    titles.push(...[].concat(c.docs).flatMap((docs) => read(docs).fields[0].values).slice(0, 400));
     const facets = c.facets && JSON.parse(readFileSync(join(dir, "public/search", filePath(c.facets, m.files)), "utf8")).facets;
     collections.push({ name: c.name, scopes: c.scopes, facets: facets && Object.fromEntries(facets.map((f) => [f.name, f.values])) });
   }

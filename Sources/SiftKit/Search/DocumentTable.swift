@@ -10,12 +10,27 @@ enum DocumentTable {
         return scopes
     }
 
+    /// A collection's tables: one, or past `part` documents one a part of `part` documents
+    /// (docs/search-index.md, "The document table"), each with its key. `named` gives a table its
+    /// JSON, the last build's when it has the same key.
+    static func tables(_ info: SearchCollectionInfo, _ docs: [SearchDigest], part: Int,
+                       named: (_ part: Int?, _ key: UInt64, _ make: () -> String) -> String) -> [String] {
+        let scopes = scopes(info, docs), fields = fieldNames(docs)
+        guard docs.count > part else { return [named(nil, key(info, docs[...], scopes, fields)) { json(info, docs[...], scopes, fields) }] }
+        return stride(from: 0, to: docs.count, by: part).enumerated().map { p, first in
+            let some = docs[first..<min(first + part, docs.count)]
+            return named(p, key(info, some, scopes, fields)) { json(info, some, scopes, fields) }
+        }
+    }
+
     /// The key of everything `json` reads of a collection and its documents.
-    static func key(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> UInt64 {
+    private static func key(_ info: SearchCollectionInfo, _ docs: ArraySlice<SearchDigest>, _ scopes: [String], _ fields: [String]) -> UInt64 {
         var h = StableHasher()
         h.combine(info.name)
-        h.combine(UInt64(info.scopes.count))
-        for s in info.scopes { h.combine(s) }
+        h.combine(UInt64(scopes.count))
+        for s in scopes { h.combine(s) }
+        h.combine(UInt64(fields.count))
+        for f in fields { h.combine(f) }
         h.combine(UInt64(docs.count))
         for i in docs.indices {
             h.combine(docs[i].title); h.combine(docs[i].slug); h.combine(docs[i].url)
@@ -28,9 +43,9 @@ enum DocumentTable {
         return h.finalize()
     }
 
-    /// The table as JSON.
-    static func json(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> String {
-        let scopes = Self.scopes(info, docs)
+    /// The table of `docs` (a collection's, or a part of them) as JSON, with the collection's
+    /// scopes and fields.
+    private static func json(_ info: SearchCollectionInfo, _ docs: ArraySlice<SearchDigest>, _ scopes: [String], _ fields: [String]) -> String {
         var j = JSONWriter()
         j.raw("{")
         var scopeValues: [String]?
@@ -46,7 +61,7 @@ enum DocumentTable {
         writeSlugs(docs, into: &j)
         writeURLs(info, docs, into: &j)
         j.raw(",\"fields\":[")
-        for (f, name) in fieldNames(docs).enumerated() {
+        for (f, name) in fields.enumerated() {
             if f > 0 { j.raw(",") }
             let values = docs.map { d -> String in
                 if f == 0 { return d.title }
@@ -66,9 +81,9 @@ enum DocumentTable {
     }
 
     /// Slugs, "" where the client derives the same one from the title.
-    private static func writeSlugs(_ docs: [SearchDigest], into j: inout JSONWriter) {
+    private static func writeSlugs(_ docs: ArraySlice<SearchDigest>, into j: inout JSONWriter) {
         j.raw("\"slugs\":[")
-        let derived = ParallelMap.map(docs) { IndexFormat.derivedSlug($0.title) == $0.slug }
+        let derived = ParallelMap.map(Array(docs.indices)) { IndexFormat.derivedSlug(docs[$0].title) == docs[$0].slug }
         for (i, d) in docs.enumerated() {
             if i > 0 { j.raw(",") }
             j.string(derived[i] ? "" : d.slug)
@@ -77,7 +92,7 @@ enum DocumentTable {
     }
 
     /// The URLs that are not `collection/slug/`, by document number.
-    private static func writeURLs(_ info: SearchCollectionInfo, _ docs: [SearchDigest], into j: inout JSONWriter) {
+    private static func writeURLs(_ info: SearchCollectionInfo, _ docs: ArraySlice<SearchDigest>, into j: inout JSONWriter) {
         var urls: [(Int, String)] = []
         for (i, d) in docs.enumerated() where d.url != "\(info.name)/\(d.slug)/" { urls.append((i, d.url)) }
         guard !urls.isEmpty else { return }

@@ -5,8 +5,8 @@ struct LiveIndexMemory {
     var keys: [UInt64] = []
     /// The words in byte order as the last render laid them out.
     var wordOrder: [WordRef] = []
-    /// The document tables (JSON, per collection) while no document's fields change.
-    var tables: [String]?
+    /// The document tables (JSON, per collection: its table, or its parts) while no document's fields change.
+    var tables: [[String]]?
     /// The shard files and the bounds they were cut at.
     var shards: (bounds: [Int], files: ShardWriter.Files)?
     /// The answers files of the last render, with the key of what they were worked out from.

@@ -107,10 +107,9 @@ public struct SearchIndex {
         }
     }
 
-    /// Reads one collection and its document table, checking every count, code and length
-    /// against the collection's `count` before anything of that size is built. One function over
-    /// 60 lines: it reads the table's keys in docs/search-index.md's order, as sift-core.js's
-    /// `loadCollection` does, each check beside the key it checks.
+    /// Reads one collection and its document table (inline, in a file, or in parts, one file
+    /// each), checking every count, code and length against the table's before anything of that
+    /// size is built.
     private mutating func load(_ c: [String: Any], number: Int) throws {
         let manifest = "manifest.json"
         guard let name = c["name"] as? String else { throw store.corrupt(manifest, "collection \(number): name: expected a string") }
@@ -119,16 +118,42 @@ public struct SearchIndex {
         guard let scopes = c["scopes"] as? [String] ?? (c["scopes"] == nil ? [] : nil) else {
             throw store.corrupt(manifest, "\(what): scopes: expected a list of strings")
         }
-        var file = manifest
-        var table = c["docs"] as? [String: Any]
-        if let name = c["docs"] as? String {
-            file = name
-            table = try store.object(name) as? [String: Any]
+        let facetsFile = c["facets"] as? String
+        guard c["facets"] == nil || facetsFile != nil else {
+            throw store.corrupt(manifest, "\(what): facets: expected a file name")
         }
-        guard let table else { throw store.corrupt(file, "\(what): docs: expected a document table") }
-        guard let slugs = table["slugs"] as? [String], slugs.count == count else {
-            throw store.corrupt(file, "\(what): slugs: expected a list of \(plural(count, "string"))")
+        let tables: [(file: String, table: Any?)]
+        if let parts = c["docs"] as? [String], !parts.isEmpty {
+            tables = try parts.map { ($0, try store.object($0)) }
+        } else if let file = c["docs"] as? String {
+            tables = [(file, try store.object(file))]
+        } else {
+            tables = [(manifest, c["docs"])]
         }
+        let ci = collections.count
+        collections.append(Collection(name: name, title: c["title"] as? String ?? name, scopes: scopes,
+                                      first: docs.count, count: count, facetsFile: facetsFile))
+        for (n, (file, table)) in tables.enumerated() {
+            guard let table = table as? [String: Any] else { throw store.corrupt(file, "\(what): docs: expected a document table") }
+            let left = collections[ci].first + count - docs.count
+            guard let slugs = table["slugs"] as? [String], tables.count == 1 ? slugs.count == count : (1...max(1, left)).contains(slugs.count) else {
+                throw store.corrupt(file, "\(what): slugs: expected a list of \(tables.count == 1 || left <= 1 ? "" : "1 to ")\(plural(max(tables.count == 1 ? 0 : 1, left), "string"))")
+            }
+            // Room for the collection once its first table's size is checked (its parts are alike in size).
+            if n == 0 { docs.reserveCapacity(docs.count + min(count, slugs.count * tables.count)) }
+            try load(table, slugs: slugs, from: file, collection: ci, what: what)
+        }
+        guard docs.count == collections[ci].first + count else {
+            throw store.corrupt(tables.last!.file, "\(what): slugs: expected \(plural(count, "string")) in all its parts")
+        }
+    }
+
+    /// Reads a document table (a collection's, or a part of it) into `docs`, a document a slug.
+    /// One function over 60 lines: it reads the table's keys in docs/search-index.md's order, as
+    /// sift-core.js's `read` does, each check beside the key it checks.
+    private mutating func load(_ table: [String: Any], slugs: [String], from file: String, collection ci: Int, what: String) throws {
+        let c = collections[ci], name = c.name, scopes = c.scopes
+        let count = slugs.count
         var scopeIDs: [Int] = []
         if let codes = table["scope"] {
             guard let codes = codes as? String, let ids = IndexFormat.decodeCodes(codes, count: count, limit: scopes.count + 1) else {
@@ -170,14 +195,6 @@ public struct SearchIndex {
                 columns.append(values)
             }
         }
-        let ci = collections.count
-        let facetsFile = c["facets"] as? String
-        guard c["facets"] == nil || facetsFile != nil else {
-            throw store.corrupt(manifest, "\(what): facets: expected a file name")
-        }
-        collections.append(Collection(name: name, title: c["title"] as? String ?? name, scopes: scopes,
-                                      first: docs.count, count: count, facetsFile: facetsFile))
-        docs.reserveCapacity(docs.count + count)
         for i in 0..<count {
             let title = columns[0][i]
             let slug = slugs[i].isEmpty ? (IndexFormat.derivedSlug(title) ?? "") : slugs[i]

@@ -37,6 +37,10 @@ public struct SearchIndexBuilder {
     public var unionFanOut = ShardWriter.unionFanOut
     /// Tables of every collection stay in manifest.json up to this many bytes in all.
     public var inlineDocsLimit = 512 * 1024
+    /// The documents of a part of a collection's table: a larger collection's table comes in
+    /// parts, which a client reads as they arrive (docs/search-index.md, "The document table").
+    public var docsPart = SearchIndexBuilder.docsPartDefault
+    public static let docsPartDefault = 65_536
     /// From this many documents on, the index carries the answers of short terms (`AnswerFiles`).
     public var answersFrom = SearchIndexBuilder.answersFromDefault
     /// Where a site's first keystrokes cost more than a small file: about 1 MB of document tables at 50,000.
@@ -378,12 +382,14 @@ public struct SearchIndexBuilder {
 
     /// Each collection's document table as JSON; a live builder's from the last render while
     /// no document's fields changed, else the last build's when its documents give the same key.
+    /// Each is one table, or its parts past `docsPart` documents.
     private mutating func documentTables(_ layout: Layout, _ docs: [[SearchDigest]], reusable: Bool,
-                                         made: inout [String: IndexTableRecord]) -> [String] {
+                                         made: inout [String: IndexTableRecord]) -> [[String]] {
         if reusable, let cached = live!.tables, cached.count == layout.collections.count { return cached }
+        let reuse = tableReuse
         let tables = layout.collections.indices.map { c in
-            IndexTableReuse.table("docs-\(c)", key: DocumentTable.key(layout.collections[c], docs[c]), reuse: tableReuse, made: &made) {
-                DocumentTable.json(layout.collections[c], docs[c])
+            DocumentTable.tables(layout.collections[c], docs[c], part: docsPart) { part, key, make in
+                IndexTableReuse.table(part.map { "docs-\(c)-\($0)" } ?? "docs-\(c)", key: key, reuse: reuse, made: &made, make)
             }
         }
         if live != nil { live!.tables = tables }
@@ -391,11 +397,11 @@ public struct SearchIndexBuilder {
     }
 
     /// The manifest's `collections`; a large document table goes to a file of its own unless
-    /// all of them fit `inlineDocsLimit`.
-    private func writeCollections(_ layout: Layout, _ docs: [[SearchDigest]], _ made: (docs: [String], facets: [String?]),
+    /// all of them fit `inlineDocsLimit`, and a table in parts to a file a part.
+    private func writeCollections(_ layout: Layout, _ docs: [[SearchDigest]], _ made: (docs: [[String]], facets: [String?]),
                                   into m: inout JSONWriter, files: inout [(String, [UInt8])]) {
         let tables = made.docs
-        let inline = tables.reduce(0) { $0 + $1.utf8.count } <= inlineDocsLimit
+        let inline = tables.joined().reduce(0) { $0 + $1.utf8.count } <= inlineDocsLimit
         m.raw(",\"collections\":[")
         for (c, info) in layout.collections.enumerated() {
             if c > 0 { m.raw(",") }
@@ -404,12 +410,16 @@ public struct SearchIndexBuilder {
             m.raw(",\"count\":\(layout.members[c].count),"); m.key("scopes")
             m.strings(DocumentTable.scopes(info, docs[c]))
             m.raw(",\"docs\":")
-            if inline || tables[c].utf8.count < 16 * 1024 {
-                m.raw(tables[c])
+            if tables[c].count > 1 {
+                let names = tables[c].indices.map { "docs-\(c)-\($0).json" }
+                m.strings(names)
+                for (name, table) in zip(names, tables[c]) { files.append((name, Array((table + "\n").utf8))) }
+            } else if inline || tables[c][0].utf8.count < 16 * 1024 {
+                m.raw(tables[c][0])
             } else {
                 let name = "docs-\(c).json"
                 m.string(name)
-                files.append((name, Array((tables[c] + "\n").utf8)))
+                files.append((name, Array((tables[c][0] + "\n").utf8)))
             }
             if let facets = made.facets[c] {
                 let name = IndexFormat.facetFileName(c)

@@ -89,6 +89,22 @@ func corruptManifest(text: String, message: String) throws {
     #expect(try failure(["manifest.json": text]) == "public/search/manifest.json: error: \(message)")
 }
 
+@Test func corruptDocumentTableParts() throws {
+    let m = manifest(docs: #"["docs-0-0.json","docs-0-1.json"]"#, count: 3)
+    let two = #"{"slugs":["",""],"fields":[{"name":"name","values":["b","c"]}]}"#
+    #expect(try failure(["manifest.json": m, "docs-0-0.json": table])
+            == "public/search/docs-0-1.json: error: cannot read the search index: run `sift build` again")
+    #expect(try failure(["manifest.json": m, "docs-0-0.json": table, "docs-0-1.json": "[1]"])
+            == "public/search/docs-0-1.json: error: collection “c”: docs: expected a document table")
+    #expect(try failure(["manifest.json": m, "docs-0-0.json": two, "docs-0-1.json": two])
+            == "public/search/docs-0-1.json: error: collection “c”: slugs: expected a list of 1 string")
+    #expect(try failure(["manifest.json": m, "docs-0-0.json": table, "docs-0-1.json": table])
+            == "public/search/docs-0-1.json: error: collection “c”: slugs: expected 3 strings in all its parts")
+    #expect(try failure(["manifest.json": m, "docs-0-0.json": #"{"slugs":[],"fields":[{"name":"name","values":[]}]}"#, "docs-0-1.json": two])
+            == "public/search/docs-0-0.json: error: collection “c”: slugs: expected a list of 1 to 3 strings")
+    #expect(try failure(["manifest.json": m, "docs-0-0.json": table, "docs-0-1.json": two]) == nil)
+}
+
 @Test func corruptDocumentTableFile() throws {
     let m = manifest(docs: #""docs-0.json""#)
     #expect(try failure(["manifest.json": m]) == "public/search/docs-0.json: error: cannot read the search index: run `sift build` again")

@@ -216,6 +216,34 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(try SearchIndex(directory: dir).search("Document number 7 of a long table").results.first?.slug == "d7")
 }
 
+/// A collection of more documents than `docsPart` has its table in parts, a file each, which
+/// answer as the whole table does: scopes, URLs that are not the usual one, slugs, fields of few values.
+@Test func tablesInPartsAnswerAsOneTable() throws {
+    func built(part: Int) throws -> URL {
+        var builder = SearchIndexBuilder()
+        builder.docsPart = part
+        builder.addCollection(SearchCollectionInfo(name: "c", title: "C", scopes: ["Even", "Odd"]))
+        for i in 0..<450 {
+            builder.add(SearchIndexBuilder.digest(SearchDocument(
+                collection: "c", slug: i % 7 == 0 ? "x\(i)" : "document-\(i)", title: "Document \(i)", url: i % 11 == 0 ? "elsewhere/\(i)/" : "c/\(i % 7 == 0 ? "x\(i)" : "document-\(i)")/",
+                scope: i % 5 == 0 ? nil : ["Even", "Odd"][i % 2], fields: [("name", "Document \(i)"), ("kind", ["red", "blue"][i % 2])],
+                body: i % 3 == 0 ? "a harbour of \(i)" : "")))
+        }
+        let dir = temporaryFolder("sift-parts")
+        try builder.write(to: dir, baseURL: "/")
+        return dir
+    }
+    let parts = try built(part: 100), whole = try built(part: 1000)
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: parts.appendingPathComponent("manifest.json"))) as! [String: Any]
+    let docs = (manifest["collections"] as! [[String: Any]])[0]["docs"]
+    #expect(docs as? [String] == (0..<5).map { "docs-0-\($0).json" })
+    let (a, b) = (try SearchIndex(directory: parts), try SearchIndex(directory: whole))
+    for (query, scope) in [("document 1", "All"), ("harb", "Odd"), ("", "Even"), ("red", "All"), ("4", "All")] {
+        #expect(try a.search(query, scope: scope) == b.search(query, scope: scope), "\(query) \(scope)")
+    }
+    #expect(try a.search("document 44").results.first?.url == "/elsewhere/44/")
+}
+
 /// Found by the differential test (issue 19): `--scope` with a decomposed "Ü" found the items of
 /// the composed scope (Swift's == is canonical equivalence), where sift-core.js, comparing code
 /// points as docs/search.md says ("equals it exactly"), refused an unknown scope.
