@@ -244,22 +244,23 @@ def main():
             paints = [c["fcp_ms"] for c in cold if c["fcp_ms"] is not None]
             out["list_page"] = {"fcp_median_ms": statistics.median(paints) if paints else None, "fcp_ms": paints,
                                 "html_raw": cold[0]["html_raw"], "html_gzip": cold[0]["html_gzip"], "rows": cold[0]["rows"]}
-            def throttled(ctx):
+            def fresh_list_page():
+                """The list page in a fresh context, downloading at --throttle when given."""
+                ctx = browser.new_context()
                 page = ctx.new_page()
                 if a.throttle:
                     cdp = ctx.new_cdp_session(page)
                     cdp.send("Network.enable")
                     rate = a.throttle * 1e6 / 8
                     cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 20, "downloadThroughput": rate, "uploadThroughput": rate})
-                return page
+                page.goto(url, wait_until="load", timeout=a.timeout * 1000)
+                page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
+                return ctx, page
 
             if a.typing:
                 runs = []
                 for _ in range(a.runs):
-                    ctx = browser.new_context()
-                    page = throttled(ctx)
-                    page.goto(url, wait_until="load", timeout=a.timeout * 1000)
-                    page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
+                    ctx, page = fresh_list_page()
                     runs.append(page.evaluate(TYPING, [a.typing, a.typing_interval]))
                     ctx.close()
                 longest = [max([d for _, d in r["tasks"]], default=0) for r in runs]
@@ -271,10 +272,7 @@ def main():
             if a.focus_pause:
                 runs = []
                 for _ in range(a.runs):
-                    ctx = browser.new_context()
-                    page = throttled(ctx)
-                    page.goto(url, wait_until="load", timeout=a.timeout * 1000)
-                    page.wait_for_selector("form[role=search] input[type=search]", state="attached", timeout=a.timeout * 1000)
+                    ctx, page = fresh_list_page()
                     fetched = []
                     page.on("requestfinished", lambda r: "/search/" in r.url and fetched.append(r))
                     tasks = page.evaluate(FOCUS, a.focus_pause * 1000)
