@@ -193,14 +193,13 @@ export class SiftIndex {
       for (const part of tables[number]) {
         // "The document table" (SearchIndex.load(_:number:)): each table, checked against the
         // documents its collection has left before anything of that size is built, and its documents' folded fields.
-        const table = await part, count = table.slugs.length, start = foldedTitles.length - first;
+        const table = await part, count = table.slugs.length, start = foldedTitles.length - first, partURLs = table.urls ?? {};
         if (start + count > collection.count || !table.fields[0]) corruptIndex();
         const scopeCodes = table.scope ? decodeCodes(table.scope, count) : [], lengthCodes = table.lengths ? decodeCodes(table.lengths, count) : [];
         const columns = table.fields.map((field) => {
           const ids = field.scope ? scopeCodes : field.ids && decodeCodes(field.ids, count), values = field.scope ? collection.scopes : field.values;
           return { ids, values, folded: [] }; // folded as documents ask, once a value
         });
-        for (const at in table.urls) urls[start + +at] = table.urls[at];
         for (let i = 0, offset = fieldOffsets.at(-1); i < count; i++) {
           for (const { ids, values, folded } of columns) {
             const value = ids ? ids[i] : i;
@@ -209,6 +208,7 @@ export class SiftIndex {
           }
           titles.push(columns[0].values[columns[0].ids ? columns[0].ids[i] : i] ?? "");
           slugs.push(table.slugs[i]);
+          if (partURLs[i] !== undefined) urls[start + i] = partURLs[i];
           foldedTitles.push(fields[fields.length - columns.length]);
           documentScopes.push(collection.scopes[scopeCodes[i]] ?? null);
           scopeNumbers.push(scopeNames.indexOf(documentScopes.at(-1)));

@@ -124,6 +124,11 @@ public struct SearchIndex {
         }
         let tables: [(file: String, table: Any?)]
         if let parts = c["docs"] as? [String], !parts.isEmpty {
+            // Each part holds a document at least, and is read once: a manifest naming one small
+            // part again and again must not make a million documents of it.
+            guard parts.count <= count, Set(parts).count == parts.count else {
+                throw store.corrupt(manifest, "\(what): docs: expected at most \(plural(count, "part")), each named once")
+            }
             tables = try parts.map { ($0, try store.object($0)) }
         } else if let file = c["docs"] as? String {
             tables = [(file, try store.object(file))]
@@ -135,7 +140,8 @@ public struct SearchIndex {
                                       first: docs.count, count: count, facetsFile: facetsFile))
         for (n, (file, table)) in tables.enumerated() {
             guard let table = table as? [String: Any] else { throw store.corrupt(file, "\(what): docs: expected a document table") }
-            let left = collections[ci].first + count - docs.count
+            // The documents still to come: those read so far are at most `count`, which may be any number.
+            let left = count - (docs.count - collections[ci].first)
             guard let slugs = table["slugs"] as? [String], tables.count == 1 ? slugs.count == count : (1...max(1, left)).contains(slugs.count) else {
                 throw store.corrupt(file, "\(what): slugs: expected a list of \(tables.count == 1 || left <= 1 ? "" : "1 to ")\(plural(max(tables.count == 1 ? 0 : 1, left), "string"))")
             }
@@ -143,7 +149,7 @@ public struct SearchIndex {
             if n == 0 { docs.reserveCapacity(docs.count + min(count, slugs.count * tables.count)) }
             try load(table, slugs: slugs, from: file, collection: ci, what: what)
         }
-        guard docs.count == collections[ci].first + count else {
+        guard docs.count - collections[ci].first == count else {
             throw store.corrupt(tables.last!.file, "\(what): slugs: expected \(plural(count, "string")) in all its parts")
         }
     }

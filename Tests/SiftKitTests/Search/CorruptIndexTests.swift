@@ -103,6 +103,20 @@ func corruptManifest(text: String, message: String) throws {
     #expect(try failure(["manifest.json": m, "docs-0-0.json": #"{"slugs":[],"fields":[{"name":"name","values":[]}]}"#, "docs-0-1.json": two])
             == "public/search/docs-0-0.json: error: collection “c”: slugs: expected a list of 1 to 3 strings")
     #expect(try failure(["manifest.json": m, "docs-0-0.json": table, "docs-0-1.json": two]) == nil)
+    // Found in review: one small part named again and again made as many documents as the count
+    // said (a manifest of 84 KB, 52,000 results from a part of 50).
+    #expect(try failure(["manifest.json": manifest(docs: #"["docs-0-0.json","docs-0-0.json"]"#, count: 2), "docs-0-0.json": table])
+            == "public/search/manifest.json: error: collection “c”: docs: expected at most 2 parts, each named once")
+    #expect(try failure(["manifest.json": manifest(docs: #"["docs-0-0.json","docs-0-1.json"]"#, count: 1), "docs-0-0.json": table, "docs-0-1.json": table])
+            == "public/search/manifest.json: error: collection “c”: docs: expected at most 1 part, each named once")
+}
+
+/// Found in review: the count of a collection after the first, near the largest integer,
+/// overflowed the sum of documents left and trapped, where it should say the index is corrupt.
+@Test func hugeCountAfterTheFirstCollectionIsAnError() throws {
+    let second = #"{"name":"d","title":"D","count":9223372036854775807,"scopes":[],"docs":\#(table)}"#
+    let text = manifest().replacingOccurrences(of: #"}],"words""#, with: #"},\#(second)],"words""#)
+    #expect(try failure(["manifest.json": text]) == "public/search/manifest.json: error: collection “d”: slugs: expected a list of 9223372036854775807 strings")
 }
 
 @Test func corruptDocumentTableFile() throws {
