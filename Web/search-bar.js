@@ -145,6 +145,7 @@ export class SiftSearch {
     if (!this.active) return;
     this.active = false;
     this.runs++;
+    this.busy(false);
     this.field.value = this.query = "";
     this.selectScope("All");
     this.filters = {};
@@ -219,6 +220,9 @@ export class SiftSearch {
     if (!more) this.rowLimit = ROWS;
     this.start();
     this.update();
+    // Rows shown for an earlier query stay, marked busy, while this one is still unanswered after
+    // a moment (a large site's tables, a slow network): they are not its results.
+    const busy = setTimeout(() => run == this.runs && this.busy(true), 300);
     // A search worth remembering is kept at once: Cancel may come before its answer.
     remember ? this.remember() : this.urlState.saveSoon();
     const loading = this.loadIndex();
@@ -229,12 +233,22 @@ export class SiftSearch {
     // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
     const { filters, sort, facetBar } = this;
     const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: !!facetBar };
-    for (let now = true; run == this.runs; now = false) {
-      const answer = await this.index.search(query, { ...options, now });
-      if (run == this.runs && this.active) this.show(answer, { keepShown: more });
-      if (!answer.partial) break;
+    try {
+      for (let now = true; run == this.runs; now = false) {
+        const answer = await this.index.search(query, { ...options, now });
+        if (run == this.runs && this.active) this.show(answer, { keepShown: more });
+        if (!answer.partial) break;
+      }
+    } finally {
+      clearTimeout(busy);
+      if (run == this.runs) this.busy(false);
     }
     await this.facetsShown;
+  }
+
+  // The results marked busy (`aria-busy`), or not.
+  busy(on) {
+    (this.listResults?.copy ?? this.panel.listbox).ariaBusy = on;
   }
 
   show({ query, scope, total, results, scopeCounts, facets, partial }, { keepShown }) {

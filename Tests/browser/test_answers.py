@@ -142,3 +142,32 @@ def test_back_from_a_result_restores_an_answered_search_with_its_scope_and_count
     answers = [i for i, url in enumerate(requested) if "/search/immutable/answers." in url]
     tables = [i for i, url in enumerate(requested) if "/search/immutable/docs." in url]
     assert answers and (not tables or tables[0] > answers[0]), requested
+
+
+def test_rows_of_an_earlier_query_are_marked_busy_while_the_tables_are_on_the_way(page, answered_apart):
+    """A term of 3+ code points waits for the document tables: the rows of the last answer stay,
+    marked busy (and dimmed) once it has waited a moment, and no longer once its own answer is in."""
+    server, built = answered_apart
+    held, released = [], []
+    page.route(re.compile(r"/search/immutable/docs(-[0-9]+)?\.[0-9a-f]{12}\.json$"),
+               lambda route: route.continue_() if released else held.append(route))
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    field.fill("qu")
+    answer = siftsite.search(built, "qu", collection="things", limit=50)
+    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+    results = page.locator("ul[aria-busy]")
+    expect(results).to_have_attribute("aria-busy", "false")
+    field.fill("quo")
+    expect(results).to_have_attribute("aria-busy", "true")
+    page.wait_for_function("getComputedStyle(document.querySelector('ul[aria-busy]')).opacity == '0.5'")
+    # The last answer's rows stay, their links marked for its query.
+    assert rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))") == [r["url"] + "?mark=qu" for r in answer["results"]]
+    while not held:
+        page.wait_for_timeout(50)
+    released.append(True)
+    for route in held:
+        route.continue_()
+    longer = siftsite.search(built, "quo", collection="things", limit=50)
+    expect(page.get_by_role("status")).to_have_text(re.compile(f"^{longer['total']} results?$|^No results"))
+    expect(results).to_have_attribute("aria-busy", "false")
