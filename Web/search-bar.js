@@ -220,8 +220,8 @@ export class SiftSearch {
     if (!more) this.rowLimit = ROWS;
     this.start();
     this.update();
-    // Rows shown for an earlier query stay, marked busy, while this one is still unanswered after
-    // a moment (a large site's tables, a slow network): they are not its results.
+    // Rows shown for an earlier query stay, marked busy, while this one has no answer yet after a
+    // moment (a large site's tables, a slow network): they are not its results.
     const busy = setTimeout(() => run == this.runs && this.busy(true), 300);
     // A search worth remembering is kept at once: Cancel may come before its answer.
     remember ? this.remember() : this.urlState.saveSoon();
@@ -236,7 +236,8 @@ export class SiftSearch {
     try {
       for (let now = true; run == this.runs; now = false) {
         const answer = await this.index.search(query, { ...options, now });
-        if (run == this.runs && this.active) this.show(answer, { keepShown: more });
+        // Its first answer, partial or whole, is its own: no longer the earlier query's rows.
+        if (run == this.runs && this.active) this.show(answer, { keepShown: more }), clearTimeout(busy), this.busy(false);
         if (!answer.partial) break;
       }
     } finally {
