@@ -446,6 +446,9 @@ def test_field_matches_show_before_body_shards_arrive(page, sharded_site):
     # Shards on hold: the three title matches at once.
     expect_rows(page, whole[:3], "places")
     expect(page.get_by_role("status")).to_have_text("3 results")
+    # They are this query's rows: not marked busy while the body shards are on the way.
+    page.wait_for_timeout(400)
+    expect(page.locator("ul[aria-busy]")).to_have_attribute("aria-busy", "false")
     release()
     # Then the body matches, below the rows already there.
     expect_rows(page, whole, "places")
