@@ -161,6 +161,9 @@ def test_rows_of_an_earlier_query_are_marked_busy_while_the_tables_are_on_the_wa
     field.fill("quo")
     expect(results).to_have_attribute("aria-busy", "true")
     page.wait_for_function("getComputedStyle(document.querySelector('ul[aria-busy]')).opacity == '0.5'")
+    # Only the bar's results: a busy element of the site's own keeps its look.
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<div id=own aria-busy=true>Loading</div>')")
+    assert page.evaluate("getComputedStyle(document.getElementById('own')).opacity") == "1"
     # The last answer's rows stay, their links marked for its query.
     assert rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))") == [r["url"] + "?mark=qu" for r in answer["results"]]
     while not held:
