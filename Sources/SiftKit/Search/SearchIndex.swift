@@ -142,8 +142,11 @@ public struct SearchIndex {
             guard let table = table as? [String: Any] else { throw store.corrupt(file, "\(what): docs: expected a document table") }
             // The documents still to come: those read so far are at most `count`, which may be any number.
             let left = count - (docs.count - collections[ci].first)
-            guard let slugs = table["slugs"] as? [String], tables.count == 1 ? slugs.count == count : (1...max(1, left)).contains(slugs.count) else {
-                throw store.corrupt(file, "\(what): slugs: expected a list of \(tables.count == 1 || left <= 1 ? "" : "1 to ")\(plural(max(tables.count == 1 ? 0 : 1, left), "string"))")
+            // A whole table holds them all; a part, one at least.
+            let sizes = tables.count == 1 ? count...count : 1...max(1, left)
+            guard let slugs = table["slugs"] as? [String], sizes.contains(slugs.count) else {
+                let expected = sizes.count == 1 ? plural(sizes.lowerBound, "string") : "1 to \(sizes.upperBound) strings"
+                throw store.corrupt(file, "\(what): slugs: expected a list of \(expected)")
             }
             // Room for the collection once its first table's size is checked (its parts are alike in size).
             if n == 0 { docs.reserveCapacity(docs.count + min(count, slugs.count * tables.count)) }
