@@ -49,7 +49,7 @@ export default class AnsweringIndex {
    * documents take seconds to read, and this index is for the largest sites).
    */
   get full() {
-    return (this.fullIndex ??= this.loadTables(yieldToPage, AnsweringIndex.slice).then((index) => {
+    return (this.fullIndex ??= this.loadTables(yieldToPage, AnsweringIndex.slice, LargeIndex).then((index) => {
       index.facetSets = this.facetSets;
       return (this.loaded = index);
     }, corruptIndex));
@@ -162,6 +162,60 @@ export default class AnsweringIndex {
     }));
   }
 }
+
+/**
+ * The SiftIndex of a large site's tables. A million documents' fields are tens of MB of text,
+ * which looking for a term goes through: it keeps the documents whose fields hold each of the
+ * last terms looked for (typing on, partial matches and typos ask for the same terms again), and
+ * looks for a term holding one of them among that one's documents only.
+ */
+export class LargeIndex extends SiftIndex {
+  // "Matching": the documents of `documents` (ascending) with the term in a folded field.
+  fieldMatches(term, documents) {
+    const all = this.fieldDocuments(term);
+    if (documents.length === this.count) return all;
+    const out = new Int32Array(Math.min(all.length, documents.length));
+    let count = 0;
+    for (let i = 0, j = 0; i < all.length && j < documents.length; ) {
+      if (all[i] < documents[j]) i++;
+      else if (all[i] > documents[j]) j++;
+      else (out[count++] = all[i++]), j++;
+    }
+    return out.subarray(0, count);
+  }
+
+  // Every document (ascending) whose fields hold `term`, kept for the last LargeIndex.kept terms.
+  fieldDocuments(term) {
+    const kept = (this.keptFields ??= new Map()), { fieldText, fieldOffsets } = this;
+    let found = kept.get(term);
+    if (found) kept.delete(term);
+    else {
+      // The longest kept term inside this one, unless it is in a quarter of the documents or more:
+      // only its documents can hold this one.
+      let within = "";
+      for (const other of kept.keys()) if (other.length > within.length && term.includes(other) && kept.get(other).length < this.count / 4) within = other;
+      // A scratch array as long as the documents, kept: the documents found are copied out of it.
+      const out = (this.scratch ??= new Int32Array(this.count));
+      let count = 0;
+      if (within) {
+        for (const doc of kept.get(within)) if (fieldText.slice(fieldOffsets[doc], fieldOffsets[doc + 1]).includes(term)) out[count++] = doc;
+      } else {
+        for (let at = fieldText.indexOf(term), doc = 0; at >= 0; at = fieldText.indexOf(term, fieldOffsets[++doc])) {
+          // The document holding `at`: the documents before it are walked past, once in all.
+          while (fieldOffsets[doc + 1] <= at) doc++;
+          out[count++] = doc;
+        }
+      }
+      found = out.slice(0, count);
+    }
+    kept.set(term, found);
+    if (kept.size > LargeIndex.kept) kept.delete(kept.keys().next().value);
+    return found;
+  }
+}
+
+/** How many terms' field matches a LargeIndex keeps. */
+LargeIndex.kept = 8;
 
 /** The documents the tables are read in a slice of (`full`); tests make it small, so that the seams between slices are searched. */
 AnsweringIndex.slice = 8192;

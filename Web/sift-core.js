@@ -150,7 +150,7 @@ export class SiftIndex {
         return fetchJSON(filePath(name, manifest.files));
       };
       // Each collection's table, or its parts, all asked for at once and read as they arrive.
-      const index = (pause, slice) => new SiftIndex(manifest, fetchFile, hint).read(manifest.collections.map(({ docs }) => (docs.fields ? [docs] : [].concat(docs).map(fetchFile))), pause, slice);
+      const index = (pause, slice, Index = SiftIndex) => new Index(manifest, fetchFile, hint).read(manifest.collections.map(({ docs }) => (docs.fields ? [docs] : [].concat(docs).map(fetchFile))), pause, slice);
       // An index with answers answers short terms before it fetches its tables (sift-answers.js).
       return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index();
     } catch (error) {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bin, build, site, writeSite } from "../differential/engines.mjs";
 import { SiftIndex, filePath } from "../../Sources/SiftKit/Resources/sift-core.js";
-import AnsweringIndex from "../../Sources/SiftKit/Resources/sift-answers.js";
+import AnsweringIndex, { LargeIndex } from "../../Sources/SiftKit/Resources/sift-answers.js";
 
 const skip = !existsSync(bin) && "run `make site` first";
 
@@ -239,5 +239,38 @@ test("a collection whose facets are too many to outline takes its facet counts f
     assert.equal(Object.keys(answer.facets.tag).length, 300);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("typing on a large site's tables, key by key, gives what a plain SiftIndex gives", { skip, timeout: 60_000 }, async () => {
+  const { search, remove } = answeredSite(21, 3000);
+  try {
+    const read = (url) => readFile(fileURLToPath(url), "utf8");
+    const files = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
+    const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
+      const { answers, ...rest } = JSON.parse(await read(url));
+      return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
+    } });
+    const manifestURL = pathToFileURL(join(search, "manifest.json"));
+    const large = await (await SiftIndex.load(manifestURL, { fetch: files })).full, plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
+    assert.ok(large instanceof LargeIndex && !(plain instanceof LargeIndex));
+    // Words of titles, whole and cut short, a typo, two terms, and words typed again after others
+    // (the terms it keeps): every prefix as it is typed, in every scope.
+    const titles = plain.tables.flatMap((table) => table.titles);
+    const words = titles.flatMap((title) => title.split(/\s+/)).filter((word) => word.length > 3);
+    const typed = [words[0], words[7], `${words[3]} ${words[9]}`, words[0].slice(0, 3) + words[0].slice(4), words[7], `x${words[2].slice(1)}`, words[0].toUpperCase(), `${words[12]} ${words[12].slice(2)}`];
+    let compared = 0;
+    for (const text of typed) {
+      for (let end = 1; end <= text.length; end++) {
+        for (const options of [{ limit: 20 }, { limit: 50, scope: plain.manifest.collections[0].scopes[0] ?? "All" }, { limit: 5, facets: true }]) {
+          const query = text.slice(0, end);
+          assert.deepEqual(await large.search(query, options), await plain.search(query, options), `${JSON.stringify(query)} ${JSON.stringify(options)}`);
+          compared++;
+        }
+      }
+    }
+    assert.ok(compared > 150 && large.keptFields.size === LargeIndex.kept, `${compared} answers compared, ${large.keptFields.size} terms kept`);
+  } finally {
+    remove();
   }
 });
