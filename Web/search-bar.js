@@ -48,7 +48,8 @@ export class SiftSearch {
       placeholder: option("placeholder"),
       cancelText: option("cancelText"),
       listboxId: !list && idPrefix + "-l",
-      onSearch: () => this.search(),
+      // A focus without instant search shows the last search again, not text typed but not submitted.
+      onFocus: () => this.search(this.instant ? {} : { text: this.query }),
       onInput: (query) => {
         this.emit("change", { query });
         // Without instant search, typing waits for Enter; emptying the field still shows the empty state.
@@ -191,14 +192,14 @@ export class SiftSearch {
    * Searches the field's text in the scope and shows the answer. `remember`: keep the search
    * among the recent ones; `more`: the next rows of a list, below those shown.
    */
-  search({ remember = false, more = false } = {}) {
+  search({ remember = false, more = false, text } = {}) {
     // A failed search reads the manifest again past the cache and tries once more: a deploy since
     // the index was read may have removed its files (docs/deploy.md, "Deploys under an open page").
-    return this.run({ remember, more })
+    return this.run({ remember, more, text })
       .catch(() => {
         indexes[this.indexURL] = SiftIndex.load(this.indexURL);
         this.facetsShown = null;
-        return this.run({ remember, more });
+        return this.run({ remember, more, text });
       })
       .catch((error) => this.fail(error));
   }
@@ -215,8 +216,8 @@ export class SiftSearch {
     if (this.active) this.say("Search is unavailable");
   }
 
-  async run({ remember, more }) {
-    const run = ++this.runs, query = (this.query = this.field.value), scope = this.scope;
+  async run({ remember, more, text = this.field.value }) {
+    const run = ++this.runs, query = (this.query = text), scope = this.scope;
     if (!more) this.rowLimit = ROWS;
     this.start();
     this.update();
@@ -227,17 +228,25 @@ export class SiftSearch {
     remember ? this.remember() : this.urlState.saveSoon();
     const loading = this.loadIndex();
     if (this.listResults && (query || scope != "All" || this.chosen())) this.listResults.showResults(true);
-    this.index = await loading;
-    await this.showScopes();
-    // Field matches at once; the whole answer when the body shards arrive.
-    // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
-    const { filters, sort, facetBar } = this;
-    const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: !!facetBar };
     try {
+      // An index that fails to load ends the run here too, no longer busy.
+      this.index = await loading;
+      await this.showScopes();
+      // Field matches at once; the whole answer when the body shards arrive.
+      // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
+      const { filters, sort, facetBar } = this;
+      const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: !!facetBar };
       for (let now = true; run == this.runs; now = false) {
         const answer = await this.index.search(query, { ...options, now });
-        // Its first answer, partial or whole, is its own: no longer the earlier query's rows.
-        if (run == this.runs && this.active) this.show(answer, { keepShown: more }), clearTimeout(busy), this.busy(false);
+        // Its first answer, partial or whole, is its own: no longer the earlier query's rows. Not
+        // one that found nothing while body matches are on the way: it would say "No results".
+        if (run == this.runs && this.active && (answer.total || !answer.partial)) {
+          this.show(answer, { keepShown: more });
+          clearTimeout(busy);
+          this.busy(false);
+          // The latest search's whole answer, below which "Show more" may add rows (not once another search starts).
+          if (!answer.partial) this.whole = run;
+        }
         if (!answer.partial) break;
       }
     } finally {
@@ -281,8 +290,10 @@ export class SiftSearch {
     this.emit("results", { query, scope, total, partial: !!partial });
   }
 
+  // More rows below those of the latest search's whole answer (not while another is on the way,
+  // whose rows are not these, nor below a partial answer, whose rows the whole one may reorder).
   showMore() {
-    if (this.listResults.hasMore && this.listResults.rowCount >= this.rowLimit) {
+    if (this.whole == this.runs && this.listResults.hasMore && this.listResults.rowCount >= this.rowLimit) {
       this.rowLimit += ROWS;
       this.search({ more: true });
     }

@@ -4,7 +4,7 @@ import { button, element, onClick } from "./dom.js";
 export class SearchField {
   constructor(opts = {}) {
     const placeholder = opts.placeholder ?? "Search";
-    const { onSearch, onInput, onCancel } = opts; // Enter or a focus, each edit, Cancel
+    const { onFocus, onInput, onCancel } = opts; // a focus, each edit (Clear's too), Cancel
     const input = (this.input = element("input", {
       type: "search",
       class: "sift-input",
@@ -21,12 +21,12 @@ export class SearchField {
     const hint = element("span", { class: "sift-hint", "aria-hidden": "true" }, element("i", { class: "sift-icon" }), element("span", {}, placeholder));
     this.element = element("div", { class: "sift-bar" }, element("div", { class: "sift-field" }, input, hint, this.clearButton), this.cancelButton);
 
-    input.addEventListener("focus", onSearch);
+    input.addEventListener("focus", onFocus);
     input.addEventListener("input", () => onInput(input.value));
     onClick(this.clearButton, () => {
       input.value = "";
       input.focus();
-      onSearch();
+      onInput("");
     });
     onClick(this.cancelButton, onCancel);
   }

@@ -43,6 +43,7 @@ export function emptyStateOf(bar) {
     onScope: (scope) => bar.pickScope(scope),
     onRecent: (query) => {
       bar.field.value = query;
+      bar.emit("change", { query });
       bar.field.input.focus();
       bar.search({ remember: true });
     },

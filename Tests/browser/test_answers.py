@@ -174,3 +174,31 @@ def test_rows_of_an_earlier_query_are_marked_busy_while_the_tables_are_on_the_wa
     longer = siftsite.search(built, "quo", collection="things", limit=50)
     expect(page.get_by_role("status")).to_have_text(re.compile(f"^{longer['total']} results?$|^No results"))
     expect(results).to_have_attribute("aria-busy", "false")
+
+
+def test_show_more_waits_for_the_answer_of_the_query_typed(page, answered_apart):
+    """The rows of an earlier query stay while a longer one waits for the tables: "Show more"
+    scrolled into view meanwhile asks for nothing, and the answer shows the new query's rows
+    (it once appended the new query's next rows below the old query's 50, under its count)."""
+    server, built = answered_apart
+    held, released = [], []
+    page.route(re.compile(r"/search/immutable/docs(-[0-9]+)?\.[0-9a-f]{12}\.json$"),
+               lambda route: route.continue_() if released else held.append(route))
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    field.fill("1")
+    first = siftsite.search(built, "1", collection="things", limit=50)
+    expect(page.get_by_role("status")).to_have_text(f"{first['total']} results")
+    expect(rows(page)).to_have_count(50)
+    field.fill("123")
+    page.get_by_role("button", name="Show more").scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    while not held:
+        page.wait_for_timeout(50)
+    released.append(True)
+    for route in held:
+        route.continue_()
+    answer = siftsite.search(built, "123", collection="things", limit=50)
+    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+    expect(rows(page)).to_have_count(len(answer["results"]))
+    assert rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))") == [r["url"] + "?mark=123" for r in answer["results"]]

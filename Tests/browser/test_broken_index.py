@@ -53,6 +53,9 @@ def test_a_corrupt_index_says_search_is_unavailable(warned, built, corruption):
             warned.get_by_role("searchbox", name="Search here...").fill("chocolate")
             expect(warned.get_by_role("status")).to_have_text("Search is unavailable")
             assert any("sift: bad index" in w for w in warned.warnings), warned.warnings
+            # Not left marked busy (and dimmed) by a search that could not run: it once was, 300 ms on.
+            warned.wait_for_timeout(600)
+            assert warned.locator("[aria-busy=true]").count() == 0
             # Typing on, scopes and Cancel still work without an error.
             warned.get_by_role("searchbox").fill("choc")
             expect(warned.get_by_role("status")).to_have_text("Search is unavailable")

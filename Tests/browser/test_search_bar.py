@@ -199,6 +199,12 @@ def test_empty_state_scopes_and_recent_searches(page, server):
     page.get_by_role("button", name="Cancel").click()
     box.click()
     expect(page.get_by_role("button", name="gum", exact=True)).to_be_visible()
+    # A recent search picked changes the text, as typing it would.
+    page.evaluate("() => { window.changes = []; document.addEventListener('sift:change', e => changes.push(e.detail.query)); }")
+    page.get_by_role("button", name="gum", exact=True).click()
+    expect_rows(page, ["/candies/gummi-bear/"])
+    assert page.evaluate("changes") == ["gum"]
+    page.get_by_role("button", name="Clear", exact=True).click()
     page.get_by_role("button", name="Other", exact=True).click()
     expect(page.get_by_role("radio", name="Other")).to_have_attribute("aria-checked", "true")
     expect_rows(page, ["/candies/caramel/", "/candies/sour-chew/", "/candies/gummi-bear/"])
@@ -228,6 +234,9 @@ def test_events(page, server):
     expect_rows(page, ["/candies/gummi-bear/"])
     page.get_by_role("radio", name="Other").click()
     box.press("Enter")
+    # Clear changes the text too (it once searched without a word of it).
+    page.get_by_role("button", name="Clear", exact=True).click()
+    expect(box).to_have_value("")
     page.get_by_role("button", name="Cancel").click()
     seen = page.evaluate("seen")
     names = [s[0] for s in seen]
@@ -236,6 +245,7 @@ def test_events(page, server):
     assert ["scope", {"scope": "Other"}, True] in seen
     assert ["submit", {"query": "gum"}, True] in seen
     assert ["results", {"query": "gum", "scope": "Other", "total": 1, "partial": False}, True] in seen
+    assert ["change", {"query": ""}, True] in seen
 
 
 def test_strict_csp_still_searches(page, built):
@@ -306,6 +316,18 @@ def test_one_chinese_character_on_a_cjk_site(page, cjk):
     expect_rows(page, expected, "cities")
     expect(page.locator("[data-sift-list=cities] mark").first).to_have_text("京")
     expect(page.get_by_role("status")).to_have_text("3 results")
+    # Text typed and not submitted stays unsearched when the field is focused again (a focus once
+    # searched whatever the field held, and put it in the URL).
+    box.fill("上海")
+    box.press("Tab")
+    box.focus()
+    page.wait_for_timeout(300)
+    # The rows of the search submitted, their links marked for it.
+    expect(rows(page, "cities")).to_have_count(3)
+    hrefs = rows(page, "cities").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert hrefs == [url + "?mark=%E4%BA%AC" for url in expected], hrefs
+    expect(page.get_by_role("status")).to_have_text("3 results")
+    assert "%E4%B8%8A" not in page.url and "上" not in page.url, page.url
 
 
 def test_a_paginated_list_finds_items_on_other_pages(page):
@@ -453,6 +475,23 @@ def test_field_matches_show_before_body_shards_arrive(page, sharded_site):
     # Then the body matches, below the rows already there.
     expect_rows(page, whole, "places")
     expect(page.get_by_role("status")).to_have_text("9 results")
+
+
+def test_a_term_only_in_bodies_says_no_results_only_once_the_shards_say_so(page, sharded_site):
+    """With the body shards on the way, a term no title holds has no field matches yet: the bar
+    says nothing of it until the whole answer (it once said "No results" first)."""
+    server, built = sharded_site
+    whole = urls(siftsite.search(built, "old", collection="places"))
+    assert len(whole) == 6
+    box, release = focus_with_shards_held(page, server.url + "/places/", "searchbox")
+    page.evaluate("() => { window.totals = []; document.addEventListener('sift:results', e => totals.push(e.detail.total)); }")
+    box.fill("old")
+    page.wait_for_timeout(500)
+    expect(page.get_by_role("status")).not_to_have_text(re.compile("No results"))
+    release()
+    expect_rows(page, whole, "places")
+    expect(page.get_by_role("status")).to_have_text("6 results")
+    assert 0 not in page.evaluate("totals"), page.evaluate("totals")
 
 
 def test_an_option_selected_during_a_partial_answer_stays_selected(page, sharded_site):
