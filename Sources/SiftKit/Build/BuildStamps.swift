@@ -11,7 +11,7 @@ import Glibc
 /// nothing. Kept in `.sift-cache/stamps.cache` beside the page keys, and removed with them
 /// whenever anything else writes the output (`sift serve`, a failed swap).
 struct BuildStamps {
-    static let format: UInt64 = 2
+    static let format: UInt64 = 3
 
     /// Everything compared: options, binary, sources (walked before the build read them) and,
     /// once appended, the output folder.
@@ -45,7 +45,7 @@ struct BuildStamps {
         }
         key.u64(Self.format)
         for part in [options.version, options.displayRoot, output.path, options.baseURL ?? "\u{0}", options.drafts ? "drafts" : "",
-                     options.precompress.map { "\($0)" } ?? ""] { key.string(part) }
+                     options.precompress.map { "\($0)" } ?? "", "\(options.answersFrom) \(options.docsPart)"] { key.string(part) }
         Self.stamp("/proc/self/exe", into: &key)
         compare()
         for folder in ["Content", "Templates"] { walk(options.site.appendingPathComponent(folder).path, depth: 0) }

@@ -284,6 +284,8 @@ struct CollectionStage {
         }
         for v in c.sortValues(of: item) { searchHasher.combine(v.name); searchHasher.combine(v.value) }
         searchHasher.combine(c.settings.searchBody ? bodyHash : 0)
+        // Whether the excerpt entry leaves out the body's first heading, which is then the title.
+        searchHasher.combine(UInt64(item.titleFromHeading ? 1 : 0))
         return (searchHasher.finalize(), fields)
     }
 }

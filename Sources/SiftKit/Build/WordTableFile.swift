@@ -9,7 +9,9 @@ import Foundation
 /// the documents: each item and search key in index order, the number of partitions and this
 /// one's), then as raw arrays (`BinaryWriter.raw`): the words' UTF-8, where each ends, their
 /// hashes; where each word's entries start, the entries; per word its encoded and suffix
-/// lengths, its primary bucket, how many other buckets it has, and those buckets one after the other.
+/// lengths, its primary bucket, how many other buckets it has, and those buckets one after the other;
+/// last, the `StableHasher` hash of every byte before it, so that a damaged file is not read (its
+/// arrays' lengths are checked, not every entry, and entries out of order crashed the next build).
 enum WordTableFile {
     /// What a file must start with to be read.
     struct Header: Equatable {
@@ -75,7 +77,9 @@ enum WordTableFile {
         guard fd >= 0 else { throw SiftError("cannot write \(path): \(FileSystem.errorText())", at: nil) }
         defer { close(fd) }
         // Each array as it lies in memory, after its count: no copy of the whole file.
-        func put(_ buffer: UnsafeRawBufferPointer) throws {
+        var hasher = StableHasher()
+        func put(_ buffer: UnsafeRawBufferPointer, hashed: Bool = true) throws {
+            if hashed { hasher.combine(bytes: buffer) }
             var done = 0
             while done < buffer.count {
                 let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
@@ -91,6 +95,7 @@ enum WordTableFile {
         try w.bytes.withUnsafeBytes { try put($0) }
         try put(bytes); try put(ends); try put(hashes); try put(starts); try put(entries)
         try put(encoded); try put(suffix); try put(bucket); try put(others); try put(secondary)
+        try withUnsafeBytes(of: hasher.finalize().littleEndian) { try put($0, hashed: false) }
     }
 
     /// Reads every partition's file; nil when one is missing, damaged, or written for other documents.
@@ -101,15 +106,30 @@ enum WordTableFile {
     }
 
     private static func read(_ path: String, header: Header, part: Int) -> (words: WordSet, stored: StoredPostings)? {
-        guard let bytes = try? FileSystem.read(URL(fileURLWithPath: path), displayPath: path) else { return nil }
+        guard var bytes = try? FileSystem.read(URL(fileURLWithPath: path), displayPath: path) else { return nil }
         var expected = BinaryWriter()
         header.write(to: &expected, part: part)
-        guard bytes.count >= expected.bytes.count, bytes[0..<expected.bytes.count].elementsEqual(expected.bytes) else { return nil }
+        guard bytes.count >= expected.bytes.count + 8, bytes[0..<expected.bytes.count].elementsEqual(expected.bytes) else { return nil }
+        var trailer = BinaryReader(bytes: Array(bytes.suffix(8)))
+        let written = trailer.u64()
+        bytes.removeLast(8)
+        // Hashed as `write` hashed them: the header, then each array's count and its elements.
+        var hasher = StableHasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<expected.bytes.count])) }
         var r = BinaryReader(bytes: bytes, offset: expected.bytes.count)
-        guard let wordBytes = r.raw(UInt8.self), let ends = r.raw(UInt32.self), let hashes = r.raw(UInt64.self),
-              let starts = r.raw(UInt32.self), let entries = r.raw(UInt32.self), let encoded = r.raw(Int32.self),
-              let suffix = r.raw(Int32.self), let bucket = r.raw(Int32.self), let others = r.raw(UInt8.self),
-              let flat = r.raw(Int32.self), r.atEnd else { return nil }
+        func array<T: FixedWidthInteger>(_ type: T.Type) -> [T]? {
+            let start = r.offset
+            guard let a = r.raw(type) else { return nil }
+            bytes.withUnsafeBytes { all in
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[start..<start + 8]))
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[start + 8..<r.offset]))
+            }
+            return a
+        }
+        guard let wordBytes = array(UInt8.self), let ends = array(UInt32.self), let hashes = array(UInt64.self),
+              let starts = array(UInt32.self), let entries = array(UInt32.self), let encoded = array(Int32.self),
+              let suffix = array(Int32.self), let bucket = array(Int32.self), let others = array(UInt8.self),
+              let flat = array(Int32.self), r.atEnd, hasher.finalize() == written else { return nil }
         let n = ends.count
         // Lengths are checked before any is used: a damaged file may say anything.
         guard hashes.count == n, starts.count == n + 1, encoded.count == n, suffix.count == n, bucket.count == n, others.count == n,
@@ -127,4 +147,5 @@ enum WordTableFile {
         let stored = StoredPostings(starts: starts, entries: entries, encoded: encoded, suffix: suffix, bucket: bucket, secondary: secondary)
         return (WordSet(bytes: wordBytes, ends: ends, hashes: hashes), stored)
     }
+
 }

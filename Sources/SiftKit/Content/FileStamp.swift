@@ -3,13 +3,17 @@ import Foundation
 import Glibc
 #endif
 
-/// A file's version as `stat` sees it: modification time, size and inode. `sift serve`'s
-/// watcher compares them to notice edits, and its page memo to know what it may reuse.
+/// A file's version as `stat` sees it: modification time, size, inode and change time. `sift
+/// serve`'s watcher compares them to notice edits, and the page memos to know what they may
+/// reuse. The change time is the one a program cannot set: a file rewritten in place with its
+/// length and its old modification time put back (`touch -r`, `cp -p`, `rsync -t`) has a new one.
 struct FileStamp: Equatable {
     var seconds: Int
     var nanoseconds: Int
     var size: Int
     var inode: UInt
+    var changeSeconds = 0
+    var changeNanoseconds = 0
 
     /// A folder as the watcher records it: only its inode, since its times change with every
     /// file written inside it.
@@ -19,21 +23,26 @@ struct FileStamp: Equatable {
     }
 
     /// A stamp as recorded.
-    init(seconds: Int, nanoseconds: Int, size: Int, inode: UInt) {
+    init(seconds: Int, nanoseconds: Int, size: Int, inode: UInt, changeSeconds: Int = 0, changeNanoseconds: Int = 0) {
         self.seconds = seconds; self.nanoseconds = nanoseconds; self.size = size; self.inode = inode
+        self.changeSeconds = changeSeconds; self.changeNanoseconds = changeNanoseconds
     }
 
-    /// Writes the stamp as the build's caches keep it: three signed numbers and the inode.
+    /// Writes the stamp as the build's caches keep it: three signed numbers, the inode, then the
+    /// change time's two.
     func write(to w: inout BinaryWriter) {
         for n in [seconds, nanoseconds, size] { w.u64(UInt64(bitPattern: Int64(n))) }
         w.u64(UInt64(inode))
+        for n in [changeSeconds, changeNanoseconds] { w.u64(UInt64(bitPattern: Int64(n))) }
     }
 
     /// A stamp as `write(to:)` wrote it; nil when the bytes end first.
     init?(reading r: inout BinaryReader) {
-        guard let seconds = r.u64(), let nanoseconds = r.u64(), let size = r.u64(), let inode = r.u64() else { return nil }
+        guard let seconds = r.u64(), let nanoseconds = r.u64(), let size = r.u64(), let inode = r.u64(),
+              let changeSeconds = r.u64(), let changeNanoseconds = r.u64() else { return nil }
         self.init(seconds: Int(truncatingIfNeeded: seconds), nanoseconds: Int(truncatingIfNeeded: nanoseconds),
-                  size: Int(truncatingIfNeeded: size), inode: UInt(truncatingIfNeeded: inode))
+                  size: Int(truncatingIfNeeded: size), inode: UInt(truncatingIfNeeded: inode),
+                  changeSeconds: Int(truncatingIfNeeded: changeSeconds), changeNanoseconds: Int(truncatingIfNeeded: changeNanoseconds))
     }
 
     /// The stamp of what `stat` returned.
@@ -42,6 +51,8 @@ struct FileStamp: Equatable {
         nanoseconds = Int(st.st_mtim.tv_nsec)
         size = Int(st.st_size)
         inode = UInt(st.st_ino)
+        changeSeconds = Int(st.st_ctim.tv_sec)
+        changeNanoseconds = Int(st.st_ctim.tv_nsec)
     }
 
     /// The file's stamp; nil when it cannot be read.

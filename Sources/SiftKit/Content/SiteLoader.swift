@@ -57,7 +57,7 @@ public struct SiteLoader: Sendable {
             let url = content.appendingPathComponent(name)
             let rel = "Content/\(name)"
             if FileSystem.isDirectory(url) {
-                if let problem = Self.nameProblem(name) {
+                if let problem = Self.nameProblem(name) ?? Self.collectionNameProblem(name) {
                     errors.append(SiftError("collection folder '\(name)' \(problem)", at: SourcePosition(path: display(rel), line: 0)))
                     continue
                 }
@@ -140,6 +140,12 @@ public struct SiteLoader: Sendable {
         }
         if name.contains("/") || name == "." || name == ".." { return "cannot be a path" }
         return nil
+    }
+
+    /// A name no collection may take, though a standalone page may: `pages`, which the search
+    /// index gives the standalone pages (`PagesCollection`, `sift search --collection pages`).
+    static func collectionNameProblem(_ name: String) -> String? {
+        name == PagesCollection.name ? "is the search index's name for the standalone pages (sift search --collection pages): rename the folder" : nil
     }
 
     /// `sitemap-2.xml`: a part of a sitemap too long for one file (`Sitemap`).

@@ -36,6 +36,28 @@ struct BuildStampsTests {
         #expect(!stages(SiftCLI.run(["build", "--timings"], in: site.root)).contains("stamps"), "and back")
     }
 
+    /// The index's limits (the environment's `SIFT_DOCS_PART` and `SIFT_ANSWERS_FROM`, which tests
+    /// set) are options too: a build with other ones writes their index, not nothing.
+    @Test func otherIndexLimitsBuildAgain() throws {
+        let site = try TestSite(["Content/things/things.txt": (0..<40).map { "Thing \($0)" }.joined(separator: "\n") + "\n"])
+        defer { site.delete() }
+        try edits.backdate(site)
+        func build(docsPart: Int, answersFrom: Int, clean: Bool = false) throws -> SiteBuilder.Report {
+            var options = SiteBuilder.Options(site: site.root)
+            options.mode = clean ? .clean : .incremental
+            options.docsPart = docsPart
+            options.answersFrom = answersFrom
+            return try SiteBuilder(options: options).build()
+        }
+        _ = try build(docsPart: 1000, answersFrom: .max)
+        for (part, from) in [(10, Int.max), (10, 0), (1000, Int.max)] {
+            _ = try build(docsPart: part, answersFrom: from)
+            let built = site.snapshot()
+            _ = try build(docsPart: part, answersFrom: from, clean: true)
+            #expect(built == site.snapshot(), "parts of \(part), answers from \(from)")
+        }
+    }
+
     /// The walk tells the build it has something to do as soon as it meets a source unlike
     /// the last build's (the build then reads its caches while the walk goes on), and never
     /// when nothing changed: a build with nothing to do reads nothing else.

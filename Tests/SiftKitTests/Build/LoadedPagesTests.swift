@@ -86,6 +86,19 @@ struct LoadedPagesTests {
             for (path, bytes) in clean where built[path] != bytes { Issue.record("\(path) differs after \(what)") }
         }
         #expect(site.page("notes/note-2/index.html")?.contains("Renamed two") == true)
+        // Rewritten in place, its length and its modification time as they were (`touch -r`,
+        // `cp -p`): the change time tells, and the page is read again.
+        let path = site.root.appendingPathComponent("Content/notes/note-3.md").path
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let old = try String(contentsOfFile: path, encoding: .utf8), new = old.replacingOccurrences(of: "Body 3", with: "Toff 3")
+        #expect(new != old && new.utf8.count == old.utf8.count)
+        let fd = open(path, O_WRONLY)
+        #expect(fd >= 0 && new.withCString { write(fd, $0, strlen($0)) } == new.utf8.count && close(fd) == 0)
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(site.build().status == 0)
+        #expect(site.page("notes/note-3/index.html")?.contains("Toff 3") == true, "the page as rewritten")
         let saved = try #require(PageMemo.load(site: site.root, version: SiftCLI.version)).savedPaths.map { ($0 as NSString).lastPathComponent }
         #expect(saved.sorted() == ["note-0.md", "note-1.md", "note-2.md", "note-3.md", "note-4.md", "note-7.md"], "a removed page is not kept")
     }

@@ -95,21 +95,60 @@ struct StoredWordTablesTests {
         }
     }
 
+    /// A collection folder named `pages` would share the search index's collection of the
+    /// standalone pages (and, in a build's cache, their keys): it is an error naming the folder.
+    @Test func aCollectionFolderNamedPagesIsAnError() throws {
+        let site = try TestSite(["Content/pages/pages.csv": "name,kind\nAbout,x\nOther,y\n",
+                                 "Content/pages/collection.yml": "title: My Pages\nscope_field: kind\nscopes: [x, y]\n",
+                                 "Content/about.md": "About us.\n"])
+        defer { site.delete() }
+        let out = site.build()
+        #expect(out.status != 0)
+        #expect(out.stderr.contains("Content/pages: error: collection folder 'pages' is the search index's name for the standalone pages"), "\(out.stderr)")
+    }
+
+    /// An item's excerpt entry leaves out the body's first heading when that heading is its
+    /// title; a page that starts saying `title: ""` (its row's name, the heading, unchanged)
+    /// changes that alone, and the next build's index is a clean build's.
+    @Test func anItemWhoseTitleComesToBeItsHeadingIsIndexedAgain() throws {
+        let site = try TestSite(["Content/candies/candies.csv": "name,kind\nCaramel,soft\nToffee,hard\n",
+                                 "Content/candies/caramel.md": "---\ntexture: chewy\n---\n# Caramel\n\nCaramel starts as sugar.\n"])
+        defer { site.delete() }
+        try shards.build(site)
+        try site.write("Content/candies/caramel.md", "---\ntexture: chewy\ntitle: \"\"\n---\n# Caramel\n\nCaramel starts as sugar.\n")
+        try buildAndCompare(site, "title: \"\" added")
+    }
+
     @Test func aDamagedWordTableFileIsNotRead() throws {
         var rng = SeededRNG(state: 52)
         let (site, rows) = try shards.makeSite(&rng)
         defer { site.delete() }
         try shards.build(site)
-        for (k, name) in wordTableFiles(site).enumerated() {
-            let url = DiskCache.folder(in: site.root).appendingPathComponent(name)
-            let bytes = try Data(contentsOf: url)
-            // One cut short, the others with a count that says more than the file holds.
-            var damaged = k == 0 ? bytes.prefix(bytes.count - 5) : bytes
-            if k > 0 { damaged.replaceSubrange(damaged.count - 12..<damaged.count - 4, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]) }
-            try Data(damaged).write(to: url)
+        // Each file cut short, then with a count that says more than the file holds, then with
+        // bytes of its entries flipped, its lengths whole (such a file once crashed every build,
+        // an entry out of order, until .sift-cache/ was removed); an edit built after each.
+        for damage in ["cut short", "a count too large", "entries flipped"] {
+            for name in wordTableFiles(site) {
+                let url = DiskCache.folder(in: site.root).appendingPathComponent(name)
+                var damaged = [UInt8](try Data(contentsOf: url))
+                switch damage {
+                case "cut short": damaged.removeLast(5)
+                case "a count too large": damaged.replaceSubrange(damaged.count - 20..<damaged.count - 12, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+                default:
+                    // Past the header (format, version, output, fingerprint, partitions, this one) and
+                    // the words, their ends, hashes and entry starts: every other entry's second byte.
+                    var r = BinaryReader(bytes: damaged)
+                    _ = r.u64(); _ = r.string(); _ = r.string(); _ = r.u64(); _ = r.u64(); _ = r.u64()
+                    _ = r.raw(UInt8.self); _ = r.raw(UInt32.self); _ = r.raw(UInt64.self); _ = r.raw(UInt32.self)
+                    let at = r.offset, count = r.count() ?? 0
+                    #expect(count > 0)
+                    for e in stride(from: 0, to: count, by: 2) { damaged[at + 8 + 4 * e + 1] ^= 0x40 }
+                }
+                try Data(damaged).write(to: url)
+            }
+            try append(site, "Content/things/\(Slug.make(rows[5])).md", "zqdamaged " + shards.prose(&rng, words: 4))
+            try buildAndCompare(site, "after word tables \(damage)")
         }
-        try append(site, "Content/things/\(Slug.make(rows[5])).md", "zqdamaged")
-        try buildAndCompare(site, "after damaged word tables")
     }
 
     /// 600 rows (more than a chunk of rendered items, 512): pages for the first ten and for rows 300 and on.
@@ -168,17 +207,17 @@ struct StoredWordTablesTests {
 
     /// A collection named `pages` beside standalone pages: the index's `pages` collection then
     /// holds documents added at two places, and numbers them otherwise than in add order.
-    @Test func aCollectionNamedPagesBesideStandalonePages() throws {
+    @Test func aCollectionBesideStandalonePagesOfTheSameSlugs() throws {
         var rng = SeededRNG(state: 56)
-        let site = try TestSite(["Content/pages/pages.csv": "name\nAlpha\nBeta\nGamma\n",
-                                 "Content/pages/alpha.md": shards.prose(&rng, words: 30) + "\n",
+        let site = try TestSite(["Content/notes/notes.csv": "name\nAlpha\nAbout\nGamma\n",
+                                 "Content/notes/alpha.md": shards.prose(&rng, words: 30) + "\n",
                                  "Content/about.md": shards.prose(&rng, words: 30) + "\n",
                                  "Content/things/things.csv": "name\nOne\nTwo\n",
                                  "Content/things/one.md": shards.prose(&rng, words: 30) + "\n"])
         defer { site.delete() }
         try shards.build(site)
         for step in 0..<3 {
-            try append(site, ["Content/about.md", "Content/pages/alpha.md", "Content/things/one.md"][step], "zqpages\(step) " + shards.prose(&rng, words: 3))
+            try append(site, ["Content/about.md", "Content/notes/alpha.md", "Content/things/one.md"][step], "zqpages\(step) " + shards.prose(&rng, words: 3))
             try buildAndCompare(site, "step \(step)")
         }
     }
