@@ -217,7 +217,8 @@ export class SiftSearch {
   }
 
   async run({ remember, more, text = this.field.value }) {
-    const run = ++this.runs, query = (this.query = text), scope = this.scope;
+    const run = ++this.runs, query = (this.query = text);
+    let scope = this.scope;
     if (!more) this.rowLimit = ROWS;
     this.start();
     this.update();
@@ -232,6 +233,11 @@ export class SiftSearch {
       // An index that fails to load ends the run here too, no longer busy.
       this.index = await loading;
       await this.showScopes();
+      // A link's scope, facets and sort the list does not offer (a link from before the site
+      // changed them, or written by hand) are let go, as a search of them would fail or filter
+      // unseen: the scope by the scope bar's, facets and sort by the facet bar, else all of them.
+      if (!this.scopeBar.scopes.includes(scope)) this.selectScope((scope = "All"));
+      if (this.chosen()) await (this.facetsShown ?? ((this.filters = {}), (this.sort = "")));
       // Field matches at once; the whole answer when the body shards arrive.
       // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
       const { filters, sort, facetBar } = this;

@@ -14,6 +14,9 @@ export class FacetBar {
    */
   constructor({ bar, facets: { fields, orders } }) {
     const onChange = () => bar.search();
+    // A link's facets and sort that the collection does not have are let go (search-bar.js run).
+    for (const name in bar.filters) if (!fields[name]) delete bar.filters[name];
+    if (!orders[bar.sort.replace(/^-/, "")]) bar.sort = "";
     this.bar = bar;
     this.element = element("div", { class: "sift-facets" });
     for (const name in fields) {

@@ -80,6 +80,30 @@ def test_back_from_a_result_restores_the_facets(page, server, built):
     expect(facet(page, "Landlocked").get_by_role("checkbox", name=re.compile(r"^No \d+$"))).to_be_checked()
 
 
+def test_a_link_with_a_scope_facet_or_sort_the_site_no_longer_has_still_searches(page, server, built):
+    """A link from before the site renamed a facet, a sort field or a scope (or written by hand):
+    what the collection does not have is let go, the rest searched (such a link once said
+    "Search is unavailable")."""
+    page.on("console", lambda m: m.type == "warning" and page.warnings.append(m.text))
+    page.warnings = []
+    land = answer(built, "land", limit=50)
+    oceania = answer(built, "land", filters=["region=Oceania"])
+    for link, expected in [("?q=land&f.nope=x", land), ("?q=land&sort=nope", land), ("?q=land&f.region=Oceania&f.nope=x&sort=-nope", oceania)]:
+        page.goto(server.url + "/countries/" + link)
+        expect(page.get_by_role("status")).to_have_text(f"{expected['total']} results")
+        assert shown(page)[:50] == [r["url"] for r in expected["results"]][:50], link
+    expect(facet(page, "Region").get_by_role("checkbox", name=re.compile(r"^Oceania \d+$"))).to_be_checked()
+    expect(page.get_by_role("combobox", name="Sort")).to_have_value("")
+    # A scope no collection has, on a list and in the home page's panel: All.
+    page.goto(server.url + "/candies/?q=choc&scope=Nope")
+    candies = siftsite.search(built, "choc", collection="candies")
+    expect(page.get_by_role("status")).to_have_text(f"{candies['total']} results")
+    expect(page.get_by_role("radio", name="All")).to_have_attribute("aria-checked", "true")
+    page.goto(server.url + "/?q=choc&scope=Nope&f.region=Asia")
+    expect(page.get_by_role("status")).to_have_text(f"{siftsite.search(built, 'choc')['total']} results")
+    assert not any("unknown" in w for w in page.warnings), page.warnings
+
+
 def test_sort_by_area_descending_puts_the_largest_first(page, server, built):
     page.goto(server.url + "/countries/")
     page.get_by_role("searchbox").click()
