@@ -181,3 +181,57 @@ test("budgets: sift.js + sift-core.js at most 10,720 B gzip, sift.css at most 3 
   assert.ok(gz(js) + gz(core) <= 10720, `JS: ${gz(js) + gz(core)} B (${js}, ${core})`);
   assert.ok(gz(css) <= 3072, `CSS: ${gz(css)} B`);
 });
+
+// The typo rule ("Typos" in docs/search-index.md) against the edit distance computed in full for
+// every title: sift-typos.js skips titles by their letters and, within one edit, by the halves of
+// the term, which must never leave out one that is within its edits. Every single edit of a term
+// (a code point changed, removed, added, two neighbours swapped) is in a title, among titles of
+// two edits and others.
+test("typos: every title within a term's edits is found, wherever the edit is", async () => {
+  // Optimal string alignment distance from `term` to the nearest substring of `text`, written plainly.
+  const nearest = (term, text) => {
+    const p = [...term], t = [...text];
+    let best = Infinity;
+    for (let start = 0; start <= t.length; start++) {
+      const d = Array.from({ length: p.length + 1 }, (_, i) => Array.from({ length: t.length - start + 1 }, (_, j) => (j === 0 ? i : i === 0 ? j : 0)));
+      for (let i = 1; i <= p.length; i++) for (let j = 1; j <= t.length - start; j++) {
+        const a = p[i - 1], b = t[start + j - 1];
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a === b ? 0 : 1));
+        if (i > 1 && j > 1 && a === t[start + j - 2] && p[i - 2] === b) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+      best = Math.min(best, ...d[p.length]);
+    }
+    return best;
+  };
+  for (const term of ["quie", "valle", "harbor", "abcdefg", "süßer", "naïve", "abcdefgh"]) {
+    const p = [...term], titles = [], edits = [];
+    for (let i = 0; i <= p.length; i++) {
+      for (const c of "xqé") {
+        if (i < p.length) edits.push([...p.slice(0, i), c, ...p.slice(i + 1)]);
+        edits.push([...p.slice(0, i), c, ...p.slice(i)]);
+      }
+      if (i < p.length) edits.push([...p.slice(0, i), ...p.slice(i + 1)]);
+      if (i + 1 < p.length) edits.push([...p.slice(0, i), p[i + 1], p[i], ...p.slice(i + 2)]);
+    }
+    // Those still holding the term (a code point added at either end) would be matches of their own.
+    for (const [k, edited] of edits.filter((edited) => !fold(edited.join("")).includes(fold(term))).entries()) {
+      titles.push(["", "mo ", "za"][k % 3] + edited.join("") + ["", " lu", "r"][k % 2]);
+      // Two edits apart: a second swap or change beside the first.
+      const twice = [...edited], at = (k * 7) % twice.length;
+      twice[at] = twice[at] === "w" ? "v" : "w";
+      titles.push("ko " + twice.join(""));
+    }
+    titles.push("nothing alike", "🍫 " + term.slice(1), term.slice(0, 2) + " apart " + term.slice(2));
+    const table = { slugs: titles.map((_, i) => `t${i}`), fields: [{ name: "name", values: titles }] };
+    const manifest = { version: 4, base: "/", shards: 0, words: {}, collections: [{ name: "t", title: "T", count: titles.length, scopes: [], docs: table }] };
+    const index = await new SiftIndex(manifest, async () => ({})).read([[table]]);
+    // As the engine compares them: folded ("é" is "e", "ï" is "i").
+    const folded = fold(term), within = [...folded].length > 7 ? 2 : 1;
+    const expected = titles.filter((title) => !fold(title).includes(folded) && nearest(folded, fold(title)) <= within).sort();
+    const answer = await index.search(term);
+    const found = answer.results.filter((result) => result.match === "fuzzy").map((result) => result.title).sort();
+    assert.ok(answer.results.filter((result) => result.match !== "fuzzy").length < 5, term);
+    assert.deepEqual(found, expected, term);
+    assert.ok(expected.length > p.length, `${term}: ${expected.length} titles within its edits`);
+  }
+});
