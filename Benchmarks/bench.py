@@ -301,6 +301,11 @@ def main():
             print(f"{'':>8} first query {q['term']!r:<12} {q['requests']} requests, {q['gzip']/1e3:.1f} KB gzip"
                   f" ({q['raw']/1e3:.0f} KB raw), {q['total']} results; node: load {q['load_ms']} ms,"
                   f" query {q['query_ms']} ms, warm {q['warm_ms']} ms")
+        if shutil.which("node"):
+            typing = subprocess.run(["node", os.path.join(ROOT, "Benchmarks", "typing.mjs"), os.path.join(out, "search"), "--passes", "2"],
+                                    capture_output=True, text=True)
+            if typing.returncode == 0 and typing.stdout:
+                print(f"{'':>8} typing in node (Benchmarks/typing.mjs, a fresh index each pass): {typing.stdout.splitlines()[0]}")
         b = None if a.no_browser or n < 10000 else browser(out, terms[0], a.keys_dom)
         if b:
             print_browser(b)
