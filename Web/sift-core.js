@@ -468,7 +468,10 @@ export class SiftIndex {
       if (!candidates.some(Boolean)) break;
     }
     candidates ??= new Uint8Array(this.count).fill(WHOLE_WORD);
-    candidates.holding = candidates.reduce((sum, value) => sum + !!value, 0);
+    // Counted by index: a reduce's callback for each of a million documents took 20 ms.
+    let holding = 0;
+    for (let doc = 0; doc < candidates.length; doc++) holding += candidates[doc] > 0;
+    candidates.holding = holding;
     return (this.bodyCandidatesFound[term] = candidates);
   }
 
