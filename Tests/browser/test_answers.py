@@ -144,18 +144,40 @@ def test_back_from_a_result_restores_an_answered_search_with_its_scope_and_count
     assert answers and (not tables or tables[0] > answers[0]), requested
 
 
-def test_rows_of_an_earlier_query_are_marked_busy_while_the_tables_are_on_the_way(page, answered_apart):
-    """A term of 3+ code points waits for the document tables: the rows of the last answer stay,
-    marked busy (and dimmed) once it has waited a moment, and no longer once its own answer is in."""
+def typed_with_tables_held(page, answered_apart, query):
+    """The list opened with the document tables held (`hold_tables`), and `query` typed and answered
+    from the answers: the field, that answer (`sift search`'s) and release()."""
     server, built = answered_apart
+    release = hold_tables(page)
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    field.fill(query)
+    answer = siftsite.search(built, query, collection="things", limit=50)
+    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+    return field, answer, release
+
+
+def hold_tables(page):
+    """Holds the requests of the document tables until release(), which waits for one to be asked for
+    and then lets them all through (and any later one)."""
     held, released = [], []
     page.route(re.compile(r"/search/immutable/docs(-[0-9]+)?\.[0-9a-f]{12}\.json$"),
                lambda route: route.continue_() if released else held.append(route))
-    page.goto(server.url + "/things/")
-    field = page.get_by_role("searchbox")
-    field.fill("qu")
-    answer = siftsite.search(built, "qu", collection="things", limit=50)
-    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+
+    def release():
+        while not held:
+            page.wait_for_timeout(50)
+        released.append(True)
+        for route in held:
+            route.continue_()
+    return release
+
+
+def test_rows_of_an_earlier_query_are_marked_busy_while_the_tables_are_on_the_way(page, answered_apart):
+    """A term of 3+ code points waits for the document tables: the rows of the last answer stay,
+    marked busy (and dimmed) once it has waited a moment, and no longer once its own answer is in."""
+    built = answered_apart[1]
+    field, answer, release = typed_with_tables_held(page, answered_apart, "qu")
     results = page.locator("ul[aria-busy]")
     expect(results).to_have_attribute("aria-busy", "false")
     field.fill("quo")
@@ -166,11 +188,7 @@ def test_rows_of_an_earlier_query_are_marked_busy_while_the_tables_are_on_the_wa
     assert page.evaluate("getComputedStyle(document.getElementById('own')).opacity") == "1"
     # The last answer's rows stay, their links marked for its query.
     assert rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))") == [r["url"] + "?mark=qu" for r in answer["results"]]
-    while not held:
-        page.wait_for_timeout(50)
-    released.append(True)
-    for route in held:
-        route.continue_()
+    release()
     longer = siftsite.search(built, "quo", collection="things", limit=50)
     expect(page.get_by_role("status")).to_have_text(re.compile(f"^{longer['total']} results?$|^No results"))
     expect(results).to_have_attribute("aria-busy", "false")
@@ -180,24 +198,13 @@ def test_show_more_waits_for_the_answer_of_the_query_typed(page, answered_apart)
     """The rows of an earlier query stay while a longer one waits for the tables: "Show more"
     scrolled into view meanwhile asks for nothing, and the answer shows the new query's rows
     (it once appended the new query's next rows below the old query's 50, under its count)."""
-    server, built = answered_apart
-    held, released = [], []
-    page.route(re.compile(r"/search/immutable/docs(-[0-9]+)?\.[0-9a-f]{12}\.json$"),
-               lambda route: route.continue_() if released else held.append(route))
-    page.goto(server.url + "/things/")
-    field = page.get_by_role("searchbox")
-    field.fill("1")
-    first = siftsite.search(built, "1", collection="things", limit=50)
-    expect(page.get_by_role("status")).to_have_text(f"{first['total']} results")
+    built = answered_apart[1]
+    field, _, release = typed_with_tables_held(page, answered_apart, "1")
     expect(rows(page)).to_have_count(50)
     field.fill("123")
     page.get_by_role("button", name="Show more").scroll_into_view_if_needed()
     page.wait_for_timeout(300)
-    while not held:
-        page.wait_for_timeout(50)
-    released.append(True)
-    for route in held:
-        route.continue_()
+    release()
     answer = siftsite.search(built, "123", collection="things", limit=50)
     expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
     expect(rows(page)).to_have_count(len(answer["results"]))
