@@ -13,7 +13,7 @@ export class ListResults {
     this.copy.removeAttribute("id");
     this.list.after(this.copy, this.moreButton);
     // The next rows come before "Show more" scrolls into view.
-    new IntersectionObserver((entries) => entries[0].isIntersecting && onMore(), { rootMargin: "600px" }).observe(this.moreButton);
+    (this.observer = new IntersectionObserver((entries) => entries.at(-1).isIntersecting && onMore(), { rootMargin: "600px" })).observe(this.moreButton);
   }
 
   /** The number of result rows shown. */
@@ -53,6 +53,10 @@ export class ListResults {
     if (!results.length) setTimeout(() => rows[0]);
     this.showResults(true);
     this.moreButton.hidden = copy.childElementCount >= total;
+    // Watched afresh: "Show more" near the view while the answer was on its way asked for no rows
+    // then (the bar adds rows only below a whole answer), and moving no further, it would not again.
+    this.observer.unobserve(this.moreButton);
+    this.observer.observe(this.moreButton);
     return [...copy.children];
   }
 

@@ -235,9 +235,10 @@ export class SiftSearch {
       await this.showScopes();
       // A link's scope, facets and sort the list does not offer (a link from before the site
       // changed them, or written by hand) are let go, as a search of them would fail or filter
-      // unseen: the scope by the scope bar's, facets and sort by the facet bar, else all of them.
+      // unseen: the scope by the scope bar's, facets and sort by the facet bar (showScopes lets
+      // go of them all where there is none).
       if (!this.scopeBar.scopes.includes(scope)) this.selectScope((scope = "All"));
-      if (this.chosen()) await (this.facetsShown ?? ((this.filters = {}), (this.sort = "")));
+      if (this.chosen()) await this.facetsShown;
       // Field matches at once; the whole answer when the body shards arrive.
       // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
       const { filters, sort, facetBar } = this;
@@ -321,7 +322,7 @@ export class SiftSearch {
       // Its failure is heard by run, maybe only after the answer: `.catch(String)` keeps it from
       // counting as unhandled meanwhile.
       (this.facetsShown ??= Promise.all([import("./sift-facet-bar.js"), this.index.facets([table])]).then(([{ FacetBar }, facets]) => (this.facetBar ??= new FacetBar({ bar: this, facets })))).catch(String);
-    }
+    } else (this.filters = {}), (this.sort = "");
     if (this.scopeBar.built || !collection?.scopes.length) return;
     setFlag(this.form, "data-scopes", true);
     this.scopeBar.build(collection.scopes);

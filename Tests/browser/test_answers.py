@@ -209,3 +209,20 @@ def test_show_more_waits_for_the_answer_of_the_query_typed(page, answered_apart)
     expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
     expect(rows(page)).to_have_count(len(answer["results"]))
     assert rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))") == [r["url"] + "?mark=123" for r in answer["results"]]
+
+
+def test_show_more_in_view_while_an_answer_waits_adds_rows_once_it_is_in(page, answered_apart):
+    """"Show more" scrolled near the view while the next query waits for the tables asks for no
+    rows then; once the answer is in, with the button still near, the next rows come (they once
+    never came: the button, not moving, was not seen to come near again)."""
+    built = answered_apart[1]
+    field, _, release = typed_with_tables_held(page, answered_apart, "1")
+    expect(rows(page)).to_have_count(50)
+    field.fill("widget")
+    page.get_by_role("button", name="Show more").scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    release()
+    answer = siftsite.search(built, "widget", collection="things", limit=150)
+    expect(page.get_by_role("status")).to_have_text(f"{answer['total']} results")
+    expect(rows(page)).not_to_have_count(50)
+    assert rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))")[:100] == [r["url"] + "?mark=widget" for r in answer["results"]][:100]
