@@ -192,6 +192,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--keys", type=int, default=50)
     ap.add_argument("--keys-dom", type=int, default=50, help="keystrokes through the page's search bar (0: none)")
+    ap.add_argument("--queries", default=",".join(QUERIES), help="the words typed key by key, comma-separated (default: a mix of common, rare, typo and CJK terms)")
     ap.add_argument("--warm-passes", type=int, default=3, help="more warm passes of the --keys-dom keystrokes, for their p95 (0: none)")
     ap.add_argument("--typing", default="harbor", help="a word typed from a cold page (empty: none)")
     ap.add_argument("--typing-interval", type=float, default=150, help="ms between its keystrokes")
@@ -286,7 +287,7 @@ def main():
             ctx = browser.new_context()
             page = ctx.new_page()
             page.goto(base + "/search/manifest.json")
-            c = page.evaluate(CORE, [QUERIES, a.keys, a.term])
+            c = page.evaluate(CORE, [a.queries.split(","), a.keys, a.term])
             out["core"] = {"load_ms": c["load_ms"], "first_query_ms": c["first_ms"], "n": len(c["times"]),
                            "median_ms": statistics.median(c["times"]), "p95_ms": pct(c["times"], 95),
                            "warm_median_ms": statistics.median(c["warm"]), "warm_p95_ms": pct(c["warm"], 95), "warm_max_ms": max(c["warm"])}
@@ -305,7 +306,7 @@ def main():
             def keystrokes(per_key=None):
                 keys, res, full, frame = 0, [], [], []
                 while keys < a.keys_dom:
-                    for q in QUERIES:
+                    for q in a.queries.split(","):
                         page.evaluate(TYPE, "x")  # a short neutral query between words
                         for i in range(1, len(q) + 1):
                             if keys >= a.keys_dom:
