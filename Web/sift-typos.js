@@ -214,7 +214,6 @@ function tooFar(pattern, text, within, counts) {
   return left > within;
 }
 
-
 // tooFar for a term without astral code points, counted by code unit in an array kept for it (the
 // surrogates of a title's astral code points are never a term's): a tenth of the time at a million
 // titles, where a Map was cleared and filled for each.
