@@ -147,5 +147,4 @@ enum WordTableFile {
         let stored = StoredPostings(starts: starts, entries: entries, encoded: encoded, suffix: suffix, bucket: bucket, secondary: secondary)
         return (WordSet(bytes: wordBytes, ends: ends, hashes: hashes), stored)
     }
-
 }
