@@ -194,19 +194,12 @@ export class LargeIndex extends SiftIndex {
       // only its documents can hold this one.
       let within = "";
       for (const other of kept.keys()) if (other.length > within.length && term.includes(other) && kept.get(other).length < this.count / 4) within = other;
-      // A scratch array as long as the documents, kept: the documents found are copied out of it.
-      const out = (this.scratch ??= new Int32Array(this.count));
-      let count = 0;
-      if (within) {
-        for (const doc of kept.get(within)) if (fieldText.slice(fieldOffsets[doc], fieldOffsets[doc + 1]).includes(term)) out[count++] = doc;
-      } else {
-        for (let at = fieldText.indexOf(term), doc = 0; at >= 0; at = fieldText.indexOf(term, fieldOffsets[++doc])) {
-          // The document holding `at`: the documents before it are walked past, once in all.
-          while (fieldOffsets[doc + 1] <= at) doc++;
-          out[count++] = doc;
-        }
-      }
-      found = out.slice(0, count);
+      // Among its documents each is looked at in its own fields: SiftIndex's one indexOf over
+      // every field would go through the text between them. Else SiftIndex's, over every document
+      // (copied out: its answer is a view of an array as long as the documents).
+      found = within
+        ? kept.get(within).filter((doc) => fieldText.slice(fieldOffsets[doc], fieldOffsets[doc + 1]).includes(term))
+        : super.fieldMatches(term, this.consideredDocuments("All", null).pool.documents).slice();
     }
     kept.set(term, found);
     if (kept.size > LargeIndex.kept) kept.delete(kept.keys().next().value);
