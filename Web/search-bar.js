@@ -237,7 +237,7 @@ export class SiftSearch {
       // changed them, or written by hand) are let go, as a search of them would fail or filter
       // unseen: the scope by the scope bar's, facets and sort by the facet bar (showScopes lets
       // go of them all where there is none).
-      if (!this.scopeBar.scopes.includes(scope)) this.selectScope((scope = "All"));
+      if (scope != "All" && !this.scopeBar.scopes.includes(scope)) this.selectScope((scope = "All"));
       if (this.chosen()) await this.facetsShown;
       // Field matches at once; the whole answer when the body shards arrive.
       // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
