@@ -212,8 +212,26 @@ public struct SiteBuilder: Sendable {
                 errors.append(SiftError("\(field) '\(scope)' is not one of the scopes \(c.settings.scopes.joined(separator: ", ")) in collection.yml", at: c.items[i].source, severity: .warning))
             }
         }
+        errors += unheldFields(site)
         if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
         return site.warnings + errors.filter { $0.severity == .warning } + paginationNotes(site, display: display)
+    }
+
+    /// A warning for each field a collection.yml names that no item of the collection has (`title`
+    /// aside, which every item has): a misspelt `scope_field` leaves every item without a scope,
+    /// a misspelt facet offers no value, and neither fails the build.
+    func unheldFields(_ site: Site) -> [SiftError] {
+        site.collections.flatMap { c -> [SiftError] in
+            var held: [String: Bool] = [:]
+            return c.settings.namedFields.compactMap { key, field in
+                guard field != "title", !c.items.isEmpty else { return nil }
+                if held[field] == nil { held[field] = c.items.contains { $0.fields.value(at: field) != nil } }
+                guard held[field] == false else { return nil }
+                let position = c.settings.positions[key] ?? SourcePosition(path: "Content/\(c.name)/collection.yml", line: 0)
+                let names = c.items[0].fields.keys.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
+                return SiftError("\(key): no item of '\(c.name)' has a field '\(field)' (the first item's fields: \(names))", at: position, severity: .warning)
+            }
+        }
     }
 
     /// A note for each list paginated for its length alone, saying how and what keeps one page.

@@ -20,6 +20,8 @@ public struct CollectionSettings: Sendable, Equatable {
     public var sortFields: [String] = []
     /// Splits a text value of a facet field into several values (`"English,French"`), when set.
     public var listSeparator: String?
+    /// Where each key of collection.yml is, for what is said about its value once the items are in.
+    public var positions: [String: SourcePosition] = [:]
 
     /// Settings with every default.
     public init() {}
@@ -28,6 +30,20 @@ public struct CollectionSettings: Sendable, Equatable {
     public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
+        // A name or a title: text, a number or a Boolean written as one, never a list or a mapping.
+        func text(_ key: String) -> String? {
+            guard let v = fields[key] else { return nil }
+            switch v {
+            case .list:
+                errors.append(SiftError("\(key) must be text, not a list", at: at(key)))
+                return nil
+            case .map:
+                errors.append(SiftError("\(key) must be text, not a mapping", at: at(key)))
+                return nil
+            default: return v.text
+            }
+        }
+        self.positions = positions
         func list(_ key: String) -> [String]? {
             guard let v = fields[key] else { return nil }
             guard let l = v.stringList else {
@@ -36,10 +52,10 @@ public struct CollectionSettings: Sendable, Equatable {
             }
             return l
         }
-        title = fields["title"]?.text
-        titleField = fields["title_field"]?.text
-        slugField = fields["slug_field"]?.text
-        scopeField = fields["scope_field"]?.text
+        title = text("title")
+        titleField = text("title_field")
+        slugField = text("slug_field")
+        scopeField = text("scope_field")
         scopes = list("scopes") ?? []
         searchFields = list("search_fields")
         listFields = list("list_fields") ?? []
@@ -54,7 +70,7 @@ public struct CollectionSettings: Sendable, Equatable {
         if let v = fields["search_body"] {
             if let b = v.boolValue { searchBody = b } else { errors.append(SiftError("search_body must be true or false", at: at("search_body"))) }
         }
-        if let v = fields["sort"]?.text, !v.isEmpty {
+        if let v = text("sort"), !v.isEmpty {
             sortDescending = v.hasPrefix("-")
             sortField = sortDescending ? String(v.dropFirst()) : v
         }
@@ -87,6 +103,14 @@ public struct CollectionSettings: Sendable, Equatable {
     /// Whether a list of `count` items is paginated for its length alone (`per_page` unset).
     public func paginatesForLength(items count: Int) -> Bool {
         perPage == nil && count > Self.longList
+    }
+
+    /// Each field this collection.yml names (`title_field`, `slug_field`, `scope_field`,
+    /// `search_fields`, `list_fields`, `facets`, `sort_fields`, `sort`) with its key.
+    public var namedFields: [(key: String, field: String)] {
+        let one: [(String, String?)] = [("title_field", titleField), ("slug_field", slugField), ("scope_field", scopeField), ("sort", sortField)]
+        let lists: [(String, [String])] = [("search_fields", searchFields ?? []), ("list_fields", listFields), ("facets", facets), ("sort_fields", sortFields)]
+        return one.compactMap { key, field in field.map { (key, $0) } } + lists.flatMap { key, fields in fields.map { (key, $0) } }
     }
 
     /// The names in order, each once (by code points, as the facets file and a browser key them).

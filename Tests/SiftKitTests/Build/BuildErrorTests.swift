@@ -114,6 +114,33 @@ struct BuildErrorTests {
         #expect(out.stderr == "Content/c/c.csv:3:1: warning: kind 'y' is not one of the scopes x in collection.yml\n")
     }
 
+    /// A misspelt field name in collection.yml fails nothing, so it is said: every item without a
+    /// scope, a facet without values, a sort that sorts nothing.
+    @Test func fieldsNoItemHasAreWarnings() throws {
+        let out = try checked([
+            "Content/c/c.csv": "name,kind,price\nA,x,1\nB,y,2\n",
+            "Content/c/collection.yml": "scope_field: knid\nfacets: [kind, colour]\nsort_fields: [prcie, title]\nsort: -price\n",
+        ])
+        #expect(out.status == 0)
+        let fields = "(the first item's fields: 'name', 'kind', 'price')"
+        #expect(out.stderr == """
+            Content/c/collection.yml:1:14: warning: scope_field: no item of 'c' has a field 'knid' \(fields)
+            Content/c/collection.yml:2:9: warning: facets: no item of 'c' has a field 'colour' \(fields)
+            Content/c/collection.yml:3:14: warning: sort_fields: no item of 'c' has a field 'prcie' \(fields)
+
+            """)
+    }
+
+    /// A name or a title in collection.yml is text: a list or a mapping was taken as "".
+    @Test func collectionTextKeysMustBeText() throws {
+        let out = try errors(["Content/a/collection.yml": "title: [x]\ntitle_field: {a: 1}\n", "Content/a/a.txt": "A\n"])
+        #expect(out.stderr == """
+            Content/a/collection.yml:1:8: error: title must be text, not a list
+            Content/a/collection.yml:2:14: error: title_field must be text, not a mapping
+
+            """)
+    }
+
     @Test func wrongUsageExitsTwo() {
         #expect(SiftCLI.run(["bild"]).status == 2)
         #expect(SiftCLI.run(["build", "--nope"]).stderr == "error: unknown option '--nope' for sift build\nRun 'sift help' for usage.\n")
