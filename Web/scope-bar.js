@@ -33,7 +33,8 @@ export class ScopeBar {
     }
   }
 
+  /** Shows each scope's count; none (the bar at rest) without `scopeCounts`. */
   showCounts(scopeCounts) {
-    for (const radio of this.element.children) radio.lastChild.textContent = scopeCounts?.[radio.dataset.scope] ?? 0;
+    for (const radio of this.element.children) radio.lastChild.textContent = scopeCounts ? scopeCounts[radio.dataset.scope] ?? 0 : "";
   }
 }

@@ -48,13 +48,13 @@ export class SiftSearch {
       placeholder: option("placeholder"),
       cancelText: option("cancelText"),
       listboxId: !list && idPrefix + "-l",
-      // A focus without instant search shows the last search again, not text typed but not submitted.
-      onFocus: () => this.search(this.instant ? {} : { text: this.query }),
+      onFocus: () => this.search(),
       onInput: (query) => {
         this.emit("change", { query });
-        // Without instant search, typing waits for Enter; emptying the field still shows the empty state.
-        if (this.instant || !this.field.value) this.search();
-        else this.update();
+        // Without instant search, typing waits for Enter, and lets go of a row selected for the
+        // text searched; emptying the field still shows the empty state.
+        if (this.instant || !query) this.search({ text: query });
+        else this.keyboard.deselect(), this.update();
       },
       onCancel: () => this.cancel(),
     });
@@ -83,7 +83,7 @@ export class SiftSearch {
       onEscape: () => this.cancel(),
       onSubmit: () => {
         this.emit("submit", { query: this.field.value });
-        this.search({ remember: true });
+        this.search({ remember: true, text: this.field.value });
       },
       onScope: (scope) => this.pickScope(scope),
       onLastRow: list ? () => this.showMore() : undefined,
@@ -123,7 +123,7 @@ export class SiftSearch {
     if (!query && scope == "All" && !this.chosen()) return this.cancel();
     this.field.value = query;
     this.selectScope(scope);
-    this.search();
+    this.search({ text: query });
   }
 
   start() {
@@ -151,7 +151,9 @@ export class SiftSearch {
     this.selectScope("All");
     this.filters = {};
     this.sort = "";
-    this.facetBar?.sync();
+    // The bar at rest, as the page opened (with `scope_bar: always` it stays in view).
+    this.scopeBar.showCounts();
+    this.facetBar?.reset();
     if (this.listResults) this.resetList();
     this.update();
     this.say("");
@@ -189,17 +191,19 @@ export class SiftSearch {
   }
 
   /**
-   * Searches the field's text in the scope and shows the answer. `remember`: keep the search
-   * among the recent ones; `more`: the next rows of a list, below those shown.
+   * Searches `text` in the scope and shows the answer: by default the field's, or without instant
+   * search the text last searched (typed text waits for Enter, as a focus, a scope, a facet or
+   * more rows find it). `remember`: keep the search among the recent ones; `more`: the next rows
+   * of a list, below those shown.
    */
-  search({ remember = false, more = false, text } = {}) {
+  search(options = {}) {
     // A failed search reads the manifest again past the cache and tries once more: a deploy since
     // the index was read may have removed its files (docs/deploy.md, "Deploys under an open page").
-    return this.run({ remember, more, text })
+    return this.run(options)
       .catch(() => {
         indexes[this.indexURL] = SiftIndex.load(this.indexURL);
         this.facetsShown = null;
-        return this.run({ remember, more, text });
+        return this.run(options);
       })
       .catch((error) => this.fail(error));
   }
@@ -216,7 +220,7 @@ export class SiftSearch {
     if (this.active) this.say("Search is unavailable");
   }
 
-  async run({ remember, more, text = this.field.value }) {
+  async run({ remember, more, text = this.instant ? this.field.value : this.query }) {
     const run = ++this.runs, query = (this.query = text);
     let scope = this.scope;
     if (!more) this.rowLimit = ROWS;
@@ -280,7 +284,8 @@ export class SiftSearch {
     this.facetBar?.showCounts(facets);
     if (!this.listResults) {
       const collectionTitle = (name) => this.index.collections.find((collection) => collection.name == name).title;
-      this.keyboard.rows = this.panel.show(results, query, { keepShown, collectionTitle });
+      // With nothing typed the panel is hidden: no options, for the keys to move through either.
+      this.keyboard.rows = this.panel.show(filtering ? results : [], query, { keepShown, collectionTitle });
     } else if (!filtering) this.resetList();
     else this.keyboard.rows = this.listResults.show(results, query, total, { keepShown });
     // Body matches show excerpts, their code loaded with the first of them: the rows of this answer,
@@ -293,7 +298,7 @@ export class SiftSearch {
     if (selected && !keepShown) keyboard.move(1 + keyboard.rows.findIndex((row) => page(row) == selected));
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
-    this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : `No results for “${query}”`, filtering && !total);
+    this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : query ? `No results for “${query}”` : "No results", filtering && !total);
     this.emit("results", { query, scope, total, partial: !!partial });
   }
 

@@ -45,7 +45,7 @@ export function emptyStateOf(bar) {
       bar.field.value = query;
       bar.emit("change", { query });
       bar.field.input.focus();
-      bar.search({ remember: true });
+      bar.search({ remember: true, text: query });
     },
     onCleared: () => {
       bar.field.input.focus();

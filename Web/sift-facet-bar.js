@@ -44,11 +44,21 @@ export class FacetBar {
     }
     bar.scopeArea.append(this.element);
     this.sync();
-    // The answers shown while this bar loaded had no counts: these are the current search's,
-    // unless a newer search (which brings its own) started meanwhile.
-    const run = bar.runs;
+    // The answers shown while this bar loaded had no counts.
+    this.count();
+  }
+
+  /** Counts the bar's current search, unless a newer search (which brings its own) starts meanwhile. */
+  count() {
+    const { bar } = this, run = bar.runs;
     bar.index.search(bar.query, { scope: bar.scope, collection: bar.collection, filters: bar.filters, facets: true, limit: 1 })
       .then((answer) => run == bar.runs && this.showCounts(answer.facets), console.warn);
+  }
+
+  /** The bar at rest (Cancel): nothing chosen, every item counted, as the page opened with. */
+  reset() {
+    this.sync();
+    this.count();
   }
 
   /** Shows the bar's choice (from the URL, or none on Cancel). */
