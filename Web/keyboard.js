@@ -35,6 +35,8 @@ export class Keyboard {
 
   keydown(event) {
     const { key, target } = event, inResults = target == this.input || target == this.listbox, forward = key == "ArrowDown" || key == "ArrowRight";
+    // A key an input method takes (Enter choosing a candidate, Esc dropping one) is its own.
+    if (event.isComposing) return;
     if (key == "Escape") {
       event.preventDefault();
       this.onEscape();

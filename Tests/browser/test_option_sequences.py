@@ -174,3 +174,24 @@ def test_facets_without_scopes_offer_no_empty_scope_bar_and_say_no_results_plain
         page.locator("summary", has_text=re.compile("^Color$")).click()
         page.get_by_role("checkbox", name=re.compile(r"^Red \d+$")).check()
         expect(status(page)).to_have_text("No results")
+
+
+def test_keys_an_input_method_takes_are_left_to_it(page, server):
+    """Enter that picks a candidate of a Chinese or Japanese input method opens no row and runs no
+    search; Esc that drops one does not cancel (the keydown says isComposing)."""
+    for path, role in [("/candies/", "searchbox"), ("/about/", "combobox")]:
+        page.goto(server.url + path)
+        box = page.get_by_role(role)
+        box.fill("choc")
+        expect(status(page)).to_have_text(re.compile(r"^\d+ results$"))
+        box.press("ArrowDown")
+        expect(box).to_have_attribute("aria-activedescendant", re.compile("."))
+        for key in ["Enter", "Escape"]:
+            box.evaluate("(el, key) => el.dispatchEvent(new KeyboardEvent('keydown', { key, isComposing: true, bubbles: true, cancelable: true }))", key)
+        page.wait_for_timeout(300)
+        assert page.url.startswith(server.url + path), page.url
+        expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+        expect(box).to_have_value("choc")
+        # The same keys once the input method is done.
+        box.press("Enter")
+        page.wait_for_url(re.compile(r"/candies/[a-z-]+/\?mark=choc$"))
