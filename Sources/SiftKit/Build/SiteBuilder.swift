@@ -252,7 +252,8 @@ public struct SiteBuilder: Sendable {
         var report = Report(output: outputURL)
         var lap = start
         report.lap("load", since: &lap)
-        let assets = try SiteAssets(site: site, siteFolder: options.site)
+        let displayRoot = options.displayRoot
+        let assets = try SiteAssets(site: site, siteFolder: options.site) { SiteLoader.display($0, root: displayRoot) }
         let renderer = PageRenderer(site: site, templates: templates, assets: assets, writer: target.writer, checksLinks: options.mode.checksLinks)
         var errors: [SiftError] = []
         var sitemap: [String] = [""]

@@ -34,7 +34,10 @@ public struct SiteLoader: Sendable {
     }
 
     /// The printed form of a path inside the site folder.
-    public func display(_ relative: String) -> String {
+    public func display(_ relative: String) -> String { Self.display(relative, root: displayRoot) }
+
+    /// A path under the site as messages print it: under `displayRoot`, the site folder as the user gave it.
+    static func display(_ relative: String, root displayRoot: String) -> String {
         displayRoot.isEmpty || displayRoot == "." ? relative : (displayRoot.hasSuffix("/") ? displayRoot + relative : displayRoot + "/" + relative)
     }
 

@@ -9,18 +9,45 @@ struct SiteAssets: Sendable {
     /// Each file's immutable path under assets/.
     let hashed: [String: String]
 
-    /// Reads Templates/assets (links skipped, so nothing outside the site is read) over the built-in assets.
-    init(site: Site, siteFolder: URL) throws {
+    /// Reads Templates/assets (links skipped, so nothing outside the site is read) over the
+    /// built-in assets; an error names a file by `display` of its path under the site.
+    init(site: Site, siteFolder: URL, display: (String) -> String = { $0 }) throws {
         var files = BuiltinResources.assets.map { (path: $0.0, bytes: $0.1) }
         if !site.settings.theme.isEmpty {
             let vars = site.settings.theme.map { "--sift-\($0.key.replacingOccurrences(of: "_", with: "-")):\($0.value)" }
             files.append(("theme.css", Array(":root{\(vars.joined(separator: ";"))}\n".utf8)))
         }
+        var errors: [SiftError] = []
         for (path, bytes) in try Self.tree(siteFolder.appendingPathComponent("Templates/assets"), relative: "") {
+            if let c = SiteURLs.unsafeCharacter(in: path) {
+                errors.append(SiftError("asset '\(path)' has \(Self.describe(c)) in its name, which a link cannot hold as it is: rename it (letters, digits, '-', '_' and '.' are safe)",
+                                        at: SourcePosition(path: display("Templates/assets/\(path)"), line: 0)))
+            }
             if let i = files.firstIndex(where: { $0.path == path }) { files[i].bytes = bytes } else { files.append((path, bytes)) }
         }
+        // Two files one template name (`a-b.css`, `a_b.css`: assets.a_b_css) would leave one unreachable.
+        var named: [String: String] = [:]
+        for (path, _) in files {
+            let name = Self.templateName(path)
+            if let other = named[name], other != path {
+                errors.append(SiftError("assets '\(other)' and '\(path)' have one template name, assets.\(name): rename one",
+                                        at: SourcePosition(path: display("Templates/assets/\(path)"), line: 0)))
+            }
+            named[name] = path
+        }
+        if let e = SiftError.combined(errors) { throw e }
         self.files = files
         self.hashed = Self.immutableNames(files)
+    }
+
+    /// A character as an error names it: a space or a control character by its code point.
+    static func describe(_ c: Unicode.Scalar) -> String {
+        c.properties.isWhitespace || c.value < 0x20 || c.value == 0x7F ? String(format: "U+%04X", c.value) : "'\(c)'"
+    }
+
+    /// A path's template name: each run of characters other than letters and digits as `_`.
+    static func templateName(_ path: String) -> String {
+        path.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).joined(separator: "_")
     }
 
     /// The search bar's modules import one another (`"./sift-core.js"`, and back from
@@ -74,8 +101,7 @@ struct SiteAssets: Sendable {
     func templateNames() -> [String: String] {
         var names: [String: String] = [:]
         for (path, _) in files {
-            let name = path.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).joined(separator: "_")
-            names[name] = "assets/" + hashed[path]!
+            names[Self.templateName(path)] = "assets/" + hashed[path]!
         }
         names["css"] = names["site_css"]
         return names

@@ -26,6 +26,13 @@ public struct SiteURLs: Sendable {
     public static func item(_ collection: String, _ slug: String) -> String { "\(collection)/\(slug)/" }
     /// Page `n` (1-based) of a paginated list: `candies/` or `candies/page/2/`.
     public static func listPage(_ collection: String, _ n: Int) -> String { n <= 1 ? "\(collection)/" : "\(collection)/page/\(n)/" }
+
+    /// The first character of a name that a link cannot hold as it is: white space, a control
+    /// character, or one of `" # % < > ? [ \ ] ^ ` { | }`. Links, the search index and `_headers`
+    /// write names as they are, so a folder or file so named is refused (nil: none).
+    public static func unsafeCharacter(in name: String) -> Unicode.Scalar? {
+        name.unicodeScalars.first { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || "\"#%<>?[\\]^`{|}".unicodeScalars.contains($0) }
+    }
 }
 
 import Foundation

@@ -141,6 +141,23 @@ struct BuildErrorTests {
             """)
     }
 
+    /// An asset named with a character a link cannot hold (`q#x.css` was linked as
+    /// `/assets/q#x.HASH.css`, a fragment), or two assets of one template name, fail the build.
+    @Test func assetNamesALinkCannotHoldAreErrors() throws {
+        let out = try errors([
+            "Content/a/a.txt": "A\n",
+            "Templates/assets/q#x.css": "p{}", "Templates/assets/sp ace.css": "p{}",
+            "Templates/assets/a-b.css": "p{}", "Templates/assets/a_b.css": "p{}",
+        ])
+        #expect(out.status == 1)
+        #expect(out.stderr == """
+            Templates/assets/q#x.css: error: asset 'q#x.css' has '#' in its name, which a link cannot hold as it is: rename it (letters, digits, '-', '_' and '.' are safe)
+            Templates/assets/sp ace.css: error: asset 'sp ace.css' has U+0020 in its name, which a link cannot hold as it is: rename it (letters, digits, '-', '_' and '.' are safe)
+            Templates/assets/a_b.css: error: assets 'a-b.css' and 'a_b.css' have one template name, assets.a_b_css: rename one
+
+            """)
+    }
+
     @Test func wrongUsageExitsTwo() {
         #expect(SiftCLI.run(["bild"]).status == 2)
         #expect(SiftCLI.run(["build", "--nope"]).stderr == "error: unknown option '--nope' for sift build\nRun 'sift help' for usage.\n")
