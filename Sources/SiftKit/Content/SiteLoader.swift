@@ -142,6 +142,9 @@ public struct SiteLoader: Sendable {
             return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")), sitemap-N.xml)"
         }
         if name.contains("/") || name == "." || name == ".." { return "cannot be a path" }
+        if let c = SiteURLs.unsafeCharacter(in: name) {
+            return "has \(SiteAssets.describe(c)) in its name, which a link cannot hold as it is: rename it (letters, digits, '-' and '_' are safe)"
+        }
         return nil
     }
 

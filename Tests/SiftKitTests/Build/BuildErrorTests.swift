@@ -158,6 +158,14 @@ struct BuildErrorTests {
             """)
     }
 
+    /// A collection folder named with a character a link cannot hold was linked as `/q?x#y/alpha/`,
+    /// a query and a fragment, which no host answers; a name outside ASCII is a link's to hold.
+    @Test func collectionNamesALinkCannotHoldAreErrors() throws {
+        let out = try errors(["Content/q?x#y/list.txt": "Alpha\n", "Content/日本/list.txt": "Tokyo\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr == "Content/q?x#y: error: collection folder 'q?x#y' has '?' in its name, which a link cannot hold as it is: rename it (letters, digits, '-' and '_' are safe)\n")
+    }
+
     @Test func wrongUsageExitsTwo() {
         #expect(SiftCLI.run(["bild"]).status == 2)
         #expect(SiftCLI.run(["build", "--nope"]).stderr == "error: unknown option '--nope' for sift build\nRun 'sift help' for usage.\n")
