@@ -31,7 +31,25 @@ public struct SiteURLs: Sendable {
     /// character, or one of `" # % < > ? [ \ ] ^ ` { | }`. Links, the search index and `_headers`
     /// write names as they are, so a folder or file so named is refused (nil: none).
     public static func unsafeCharacter(in name: String) -> Unicode.Scalar? {
-        name.unicodeScalars.first { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || "\"#%<>?[\\]^`{|}".unicodeScalars.contains($0) }
+        name.unicodeScalars.first(where: isUnsafe)
+    }
+
+    private static func isUnsafe(_ c: Unicode.Scalar) -> Bool {
+        c.properties.isWhitespace || c.value < 0x20 || c.value == 0x7F || "\"#%<>?[\\]^`{|}".unicodeScalars.contains(c)
+    }
+
+    /// A path with each character a link cannot hold as it is percent-encoded, `%` kept (a path
+    /// may come encoded already): for `base_url`, which no file is named after.
+    static func encoded(_ path: String) -> String {
+        var out = ""
+        for c in path.unicodeScalars {
+            if c != "%" && isUnsafe(c) {
+                for byte in String(c).utf8 { out += String(format: "%%%02X", byte) }
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 }
 

@@ -467,8 +467,9 @@ public struct SearchIndexBuilder {
         // Only the path of an absolute base URL matters to links inside the site.
         var path = baseURL
         if let url = URL(string: baseURL), url.scheme != nil { path = url.path }
-        if path.utf8.first != UInt8(ascii: "/") { path = "/" + path }
-        if path.utf8.last != UInt8(ascii: "/") { path += "/" }
-        return path
+        // One slash between segments (`/docs//` is another path to a host), each encoded as a link
+        // holds it; split by code points ("/" and a combining mark after it are one Character).
+        let segments = path.unicodeScalars.split(separator: "/").map { SiteURLs.encoded(String(String.UnicodeScalarView($0))) }
+        return segments.isEmpty ? "/" : "/" + segments.joined(separator: "/") + "/"
     }
 }

@@ -44,6 +44,27 @@ struct SiteBuilderTests {
         #expect(site.page("about/index.html")?.contains("Hello.") == true)
     }
 
+    /// `/docs//` was written into every link, `_headers` rule and the index as it was (another path
+    /// to a host), and a space as a space (a `_headers` rule split at it).
+    @Test func aBaseURLHasOneSlashBetweenSegmentsAndEncodesWhatALinkCannotHold() throws {
+        func basePath(_ baseURL: String) -> String {
+            var settings = SiteSettings()
+            settings.baseURL = baseURL
+            return settings.basePath
+        }
+        #expect(basePath("/docs//") == "/docs/")
+        #expect(basePath("//docs///v2") == "/docs/v2/")
+        #expect(basePath("") == "/" && basePath("//") == "/")
+        #expect(basePath("/a b/") == "/a%20b/")
+        #expect(basePath("/a%20b/") == "/a%20b/")
+        #expect(basePath("/日本/") == "/日本/")
+        let site = try TestSite(["Content/site.yml": "title: Docs\nbase_url: /docs//\n", "Content/things/things.txt": "Alpha\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("index.html")?.contains("href=\"/docs/things/\"") == true)
+        #expect(site.page("_headers")?.contains("//") == false)
+    }
+
     @Test func aBaseURLWhosePathStartsWithACombiningMarkGetsOneSlash() throws {
         // "/" and the mark after it are one Character: a String's hasPrefix("/") said no, and
         // every link began "//" (another host's, to a browser). FuzzSettings found it.
