@@ -178,11 +178,12 @@ public struct SiteBuilder: Sendable {
         return (site, templates, try validate(site, display: loader.display) + frontMatterWarnings(site, templates: templates))
     }
 
-    /// Refuses an output folder that holds, or sits inside, the site's sources.
+    /// Refuses an output folder that holds, or sits inside, the site's sources or its cache.
     func checkOutput() throws {
         let out = outputURL.resolvingSymlinksInPath().path + "/"
         let site = options.site.standardizedFileURL.resolvingSymlinksInPath().path + "/"
-        let sources = ["Content/", "Templates/"].map { site + $0 }
+        // The sources, and the build's own cache (an output there would be published with the cache's files, and wipe it).
+        let sources = ["Content/", "Templates/", ".sift-cache/"].map { site + $0 }
         // Bytes, not characters: a folder whose name starts with a combining mark is still inside.
         if site.utf8.starts(with: out.utf8) || sources.contains(where: { out.utf8.starts(with: $0.utf8) }) || out == "/" {
             throw SiftError("the output folder \(outputURL.path) would replace the site's own files: choose another --output", at: nil)

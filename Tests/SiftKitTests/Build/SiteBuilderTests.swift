@@ -101,6 +101,17 @@ struct SiteBuilderTests {
         #expect(StaticSite.isInside("/srv/x/\u{301}a", "/srv/x"))
     }
 
+    /// An output inside the build's cache published the cache's files and wiped the cache.
+    @Test func anOutputInsideTheCacheIsRefused() throws {
+        let site = try TestSite(["Content/things/things.txt": "Alpha\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let out = SiftCLI.run(["build", "--output", ".sift-cache/out"], in: site.root)
+        #expect(out.status != 0)
+        #expect(out.stderr.contains("would replace the site's own files"))
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent(".sift-cache/out").path))
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputByteForByte() throws {
         let site = try TestSite(["Content/things/things.csv": "name\nOne\nTwo\n"])
         defer { site.delete() }
