@@ -202,14 +202,20 @@ import Testing
             == "Content/site.yml:3:2: error: did not find expected key while parsing a block mapping")
     }
 
+    /// A quote, bracket or brace never closed is named where it opens, where the fix goes: libyaml
+    /// finds out at the end of the file (or of the next line), which pointed far from it.
     @Test func unclosedQuote() {
         #expect(failure("a: \"open\nb: 2")
-            == "Content/site.yml:2:5: error: found unexpected end of stream while scanning a quoted scalar")
+            == "Content/site.yml:1:4: error: a quoted scalar that starts here never ends (found unexpected end of stream)")
+        #expect(failure("x: 1\na: 'open\nb: 2\n\nc: 3")
+            == "Content/site.yml:2:4: error: a quoted scalar that starts here never ends (found unexpected end of stream)")
     }
 
     @Test func unclosedFlowSequence() {
         #expect(failure("a: [1, 2\nb: 3")
-            == "Content/site.yml:2:2: error: did not find expected ',' or ']' while parsing a flow sequence")
+            == "Content/site.yml:1:4: error: a flow sequence that starts here never ends (did not find expected ',' or ']')")
+        #expect(failure("a: {b: 1\nc: 3")
+            == "Content/site.yml:1:4: error: a flow mapping that starts here never ends (did not find expected ',' or '}')")
     }
 
     @Test func tabIndentation() {

@@ -323,6 +323,13 @@ fileprivate func parserError(_ parser: yaml_parser_t, bytes: UnsafeBufferPointer
         }
         return SiftError(message, at: SourcePosition(path: path, line: line + firstLine, column: column + 1))
     default:
+        // A quote, bracket or brace never closed: libyaml finds out at the end of the file, and
+        // names where the scalar or collection started, which is where the fix goes.
+        if let context, problem.contains("end of stream") || (context.hasPrefix("while parsing a flow") && problem.hasPrefix("did not find expected")) {
+            let what = context.replacingOccurrences(of: "while scanning ", with: "").replacingOccurrences(of: "while parsing ", with: "")
+            return SiftError("\(what) that starts here never ends (\(problem))",
+                             at: SourcePosition(path: path, line: Int(parser.context_mark.line) + firstLine, column: Int(parser.context_mark.column) + 1))
+        }
         let mark = parser.problem_mark
         // libyaml's words for a tab in indentation are cryptic; it is the usual cause.
         let tab = mark.index < bytes.count - 1 && bytes[Int(mark.index)] == UInt8(ascii: "\t")
