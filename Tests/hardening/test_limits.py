@@ -114,6 +114,17 @@ def test_null_bytes_in_content_build(site):
         assert b"\x00" not in page.read_bytes(), page
 
 
+def test_links_that_loop_build(site):
+    """Two links back to their own folder: 2^24 paths to a walk that follows links, unless each
+    folder is walked once."""
+    collection(site, "a", "a.txt", "A\n")
+    for link in ("l1", "l2"):
+        (site / "Content" / "a" / link).symlink_to(".")
+    (site / "Content" / "about.md").write_text("hi\n")
+    assert build(site, timeout=30, max_seconds=5).returncode == 0
+    assert (site / "public" / "about" / "index.html").exists()
+
+
 def test_self_recursive_partial_is_an_error(site):
     (site / "Content" / "index.md").write_text("# hi\n")
     (site / "Templates" / "partials").mkdir(parents=True)

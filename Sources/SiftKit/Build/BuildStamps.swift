@@ -31,6 +31,8 @@ struct BuildStamps {
     /// when there was none, or the output differs): a build then starts reading what it needs
     /// while the walk goes on, and a build with nothing to do reads nothing.
     private var changed: (() -> Void)?
+    /// The folders walked so far: one reached again through a link is stamped, not walked again.
+    private var walked: Set<FolderIdentity> = []
 
     /// Walks the sources of `options`' site; `changed` is called (on this thread) once the
     /// walk knows the build has something to do.
@@ -48,7 +50,11 @@ struct BuildStamps {
                      options.precompress.map { "\($0)" } ?? "", "\(options.answersFrom) \(options.docsPart)"] { key.string(part) }
         Self.stamp("/proc/self/exe", into: &key)
         compare()
-        for folder in ["Content", "Templates"] { walk(options.site.appendingPathComponent(folder).path, depth: 0) }
+        for folder in ["Content", "Templates"] {
+            let path = options.site.appendingPathComponent(folder).path
+            if let id = FolderIdentity(path) { walked.insert(id) }
+            walk(path)
+        }
     }
 
     /// Compares what the key gained since the last call with the saved key; on the first
@@ -73,7 +79,7 @@ struct BuildStamps {
         if let changed { self.changed = nil; changed() }
     }
 
-    private mutating func walk(_ path: String, depth: Int) {
+    private mutating func walk(_ path: String) {
         let names = FileSystem.sortedBytewise(FileSystem.entries(path, following: true).map(\.name))
         key.u64(UInt64(names.count))
         files.reserveCapacity(files.count + names.count)
@@ -92,9 +98,8 @@ struct BuildStamps {
             // The change time too, which no tool sets back, for a file rewritten with its old time.
             key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_sec))); key.u64(UInt64(bitPattern: Int64(st.st_ctim.tv_nsec)))
             newestSource = max(newestSource, Double(stamp.seconds) + Double(stamp.nanoseconds) / 1e9)
-            // Deeper than any site goes: a link that loops ends here.
             compare()
-            if st.st_mode & S_IFMT == S_IFDIR && depth < 24 { walk(child, depth: depth + 1) }
+            if st.st_mode & S_IFMT == S_IFDIR && walked.insert(FolderIdentity(st)).inserted { walk(child) }
         }
     }
 

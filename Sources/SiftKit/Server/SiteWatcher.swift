@@ -66,11 +66,17 @@ final class SiteWatcher: @unchecked Sendable {
 
     static func snapshot(_ folders: [URL]) -> [String: FileStamp] {
         var out: [String: FileStamp] = [:]
-        for f in folders { walk(f.path, into: &out) }
+        var walked: Set<FolderIdentity> = []
+        for f in folders {
+            if let id = FolderIdentity(f.path) { walked.insert(id) }
+            walk(f.path, into: &out, walked: &walked)
+        }
         return out
     }
 
-    private static func walk(_ path: String, into out: inout [String: FileStamp]) {
+    /// Records the files under `path`; a folder in `walked` (reached again through a link) is
+    /// recorded but not walked again.
+    private static func walk(_ path: String, into out: inout [String: FileStamp], walked: inout Set<FolderIdentity>) {
         guard let dir = opendir(path) else { return }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
@@ -81,7 +87,7 @@ final class SiteWatcher: @unchecked Sendable {
             guard stat(full, &st) == 0 else { continue }
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 out[full + "/"] = FileStamp(folderInode: UInt(st.st_ino))
-                walk(full, into: &out)
+                if walked.insert(FolderIdentity(st)).inserted { walk(full, into: &out, walked: &walked) }
             } else {
                 out[full] = FileStamp(st)
             }

@@ -18,7 +18,8 @@ public struct TemplateSet: PartialResolver, Sendable {
             do { templates[name] = try MustacheTemplate(source: source, path: "(built-in)/\(name).mustache") } catch let e as SiftError { errors.append(e) }
         }
         if let folder, FileSystem.isDirectory(folder) {
-            for relative in Self.mustacheFiles(in: folder, prefix: "") {
+            var walked = Set([FolderIdentity(folder.path)].compactMap { $0 })
+            for relative in Self.mustacheFiles(in: folder, prefix: "", walked: &walked) {
                 let path = display("Templates/\(relative)")
                 do {
                     let text = try SourceText.decode(try FileSystem.read(folder.appendingPathComponent(relative), displayPath: path), path: path)
@@ -34,13 +35,16 @@ public struct TemplateSet: PartialResolver, Sendable {
         if let e = SiftError.combined(errors) { throw e }
     }
 
-    static func mustacheFiles(in folder: URL, prefix: String) -> [String] {
+    /// The `.mustache` files under `folder`, by their path under it; a folder already in `walked`
+    /// (reached again through a link) is not entered again.
+    static func mustacheFiles(in folder: URL, prefix: String, walked: inout Set<FolderIdentity>) -> [String] {
         var out: [String] = []
         for name in FileSystem.list(folder) where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             if FileSystem.isDirectory(url) {
                 if prefix.isEmpty && name == "assets" { continue }
-                out += mustacheFiles(in: url, prefix: prefix + name + "/")
+                guard let id = FolderIdentity(url.path), walked.insert(id).inserted else { continue }
+                out += mustacheFiles(in: url, prefix: prefix + name + "/", walked: &walked)
             } else if name.hasSuffix(".mustache") {
                 out.append(prefix + name)
             }

@@ -148,3 +148,37 @@ struct BuildStampsTests {
         }
     }
 }
+
+extension BuildStampsTests {
+    /// Links that loop (`a/l1 -> .`, `a/l2 -> .`) once made the build's walk stat 2^24 paths, and
+    /// the watcher's and the templates' recurse without end: each folder is walked once, however
+    /// many links reach it.
+    @Test func linksThatLoopEndTheWalk() throws {
+        let site = try TestSite(["Content/a/a.txt": "A\n", "Content/about.md": "hi\n", "Templates/partials/p.mustache": "p\n"])
+        defer { site.delete() }
+        for folder in ["Content/a", "Templates/partials"] {
+            for link in ["l1", "l2"] {
+                try FileManager.default.createSymbolicLink(atPath: site.root.appendingPathComponent("\(folder)/\(link)").path, withDestinationPath: ".")
+            }
+        }
+        let checked = finishes(within: 60) { SiftCLI.run(["check"], in: site.root).status }
+        #expect(checked == 0, "the check ends and succeeds")
+        let built = finishes(within: 60) { SiftCLI.run(["build", "--quiet"], in: site.root).status }
+        #expect(built == 0, "the build ends and succeeds")
+        #expect(site.page("a/a/index.html") != nil && site.page("about/index.html") != nil)
+        let watched = finishes(within: 60) { SiteWatcher.snapshot(["Content", "Templates"].map(site.root.appendingPathComponent)).count }
+        #expect(watched != nil, "the watcher's walk ends")
+    }
+}
+
+/// What `body` returns, or nil when it has not returned within `seconds` (it is left running).
+private func finishes<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () -> T) -> T? {
+    let result = Locked<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        result.withLock { $0 = body() }
+        done.signal()
+    }.start()
+    guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+    return result.withLock { $0 }
+}
