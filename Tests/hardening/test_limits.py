@@ -3,6 +3,7 @@
 
 Every case prints its time and peak memory (pytest -s shows them).
 """
+import os
 import re
 import shutil
 
@@ -123,6 +124,15 @@ def test_links_that_loop_build(site):
     (site / "Content" / "about.md").write_text("hi\n")
     assert build(site, timeout=30, max_seconds=5).returncode == 0
     assert (site / "public" / "about" / "index.html").exists()
+
+
+def test_a_named_pipe_as_a_page_is_an_error(site):
+    """Opened for reading, a named pipe waits for a writer: it is refused before it is read."""
+    collection(site, "a", "a.txt", "A\n")
+    os.mkfifo(site / "Content" / "about.md")
+    p = build(site, timeout=30, max_seconds=5)
+    assert p.returncode == 1
+    assert p.stderr == "Content/about.md: error: cannot read file: not a regular file but a named pipe\n", p.stderr
 
 
 def test_self_recursive_partial_is_an_error(site):

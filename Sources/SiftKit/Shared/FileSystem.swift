@@ -11,21 +11,24 @@ public enum FileSystem {
         try read(path: url.path, displayPath: displayPath)
     }
 
-    /// Reads a whole file, by its path.
+    /// Reads a whole file, by its path; anything but a regular file (or a link to one) is an error.
     public static func read(path: String, displayPath: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        let failure = { SiftError("cannot read file: \(errorText())", at: SourcePosition(path: displayPath, line: 0)) }
-        guard fd >= 0 else { throw failure() }
+        // Non-blocking, so a named pipe without a writer is opened, and refused, at once.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let failure = { (reason: String) in SiftError("cannot read file: \(reason)", at: SourcePosition(path: displayPath, line: 0)) }
+        guard fd >= 0 else { throw failure(errorText()) }
         defer { close(fd) }
         var st = stat()
-        let size = fstat(fd, &st) == 0 ? max(Int(st.st_size), 0) : 0
+        guard fstat(fd, &st) == 0 else { throw failure(errorText()) }
+        if let kind = notRegular(st) { throw failure("not a regular file but \(kind)") }
+        let size = max(Int(st.st_size), 0)
         // Reads into `buffer` until it is full or the file ends; how much it read.
         func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
             var filled = 0
             while filled < buffer.count {
                 let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
                 if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { throw failure() }
+                guard n >= 0 else { throw failure(errorText()) }
                 if n == 0 { break }
                 filled += n
             }
@@ -40,6 +43,19 @@ public enum FileSystem {
             bytes += chunk
         }
         return bytes
+    }
+
+    /// What a file that is not a regular one is, as an error names it; nil for a regular file.
+    static func notRegular(_ st: stat) -> String? {
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "of an unknown kind"
+        }
     }
 
     /// Writes a whole file, creating it or replacing its contents.

@@ -70,6 +70,18 @@ struct BuildErrorTests {
         #expect(out.stderr.hasPrefix("Content/a/b.md: error: cannot read file"), "\(out.stderr)")
     }
 
+    /// A named pipe opened for reading waits for a writer: build and check waited forever.
+    @Test func aNamedPipeWhereASourceShouldBeIsAnError() throws {
+        let site = try TestSite(["Content/a/a.txt": "A\n"])
+        defer { site.delete() }
+        #expect(mkfifo(site.root.appendingPathComponent("Content/about.md").path, 0o644) == 0)
+        for command in ["build", "check"] {
+            let out = finishes(within: 60) { SiftCLI.run([command], in: site.root) }
+            #expect(out?.status == 1, "\(command) ends")
+            #expect(out?.stderr == "Content/about.md: error: cannot read file: not a regular file but a named pipe\n")
+        }
+    }
+
     @Test func emptySlugIsAnError() throws {
         let out = try errors(["Content/a/a.csv": "name\nOK\n\"?!\"\n"])
         #expect(out.stderr == "Content/a/a.csv:3:1: error: the slug of '?!' is empty: give the row a slug\n")
