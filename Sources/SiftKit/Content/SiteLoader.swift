@@ -328,16 +328,18 @@ public struct SiteLoader: Sendable {
     func readPage(_ url: URL, display path: String, unsafe: Bool) throws -> LoadedPage {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
         let split = try FrontMatter.splitNode(text, path: path)
+        if let node = split.node, let e = SiftError.combined(FrontMatter.typeErrors(node)) { throw e }
         var fields = split.node?.value.fields ?? Fields()
         let keyPositions = Dictionary((split.node?.entries ?? []).map { ($0.key, $0.keyPosition) }, uniquingKeysWith: { a, _ in a })
         let base = (url.lastPathComponent as NSString).deletingPathExtension
         let slugSource = fields["slug"]?.text ?? base
         let slug = Slug.make(slugSource)
+        let slugPosition = split.node?["slug"]?.position ?? SourcePosition(path: path, line: 1, column: 1)
         if slug.isEmpty {
-            throw SiftError("the slug of '\(slugSource)' is empty: set `slug:` in the front matter", at: SourcePosition(path: path, line: 1, column: 1))
+            throw SiftError("the slug of '\(slugSource)' is empty: set `slug:` in the front matter", at: slugPosition)
         }
         if let problem = Self.slugLengthProblem(slug) {
-            throw SiftError("\(problem): set a shorter `slug:` in the front matter", at: SourcePosition(path: path, line: 1, column: 1))
+            throw SiftError("\(problem): set a shorter `slug:` in the front matter", at: slugPosition)
         }
         var title = fields["title"]?.text
         var fromHeading = false

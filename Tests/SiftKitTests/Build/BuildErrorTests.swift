@@ -228,3 +228,41 @@ extension BuildErrorTests {
             """)
     }
 }
+
+extension BuildErrorTests {
+    /// A known front matter key's value of the wrong type is an error at the value, on a
+    /// standalone page and a collection's page alike: a misspelt `draft: ture` published the draft.
+    @Test func knownFrontMatterKeysOfTheWrongTypeAreErrorsAtTheirValue() throws {
+        let site = try TestSite([
+            "Content/secret.md": "---\ndraft: ture\n---\nsecret plans\n",
+            "Content/one.md": "---\ndraft: 1\nsearch: nope\n---\nHi\n",
+            "Content/two.md": "---\ntitle: [a, b]\nweight: heavy\n---\nHi\n",
+            "Content/three.md": "---\ntitle: Three\nslug:\n  - x\n---\nHi\n",
+            "Content/four.md": "---\ntitle: Four\nslug: \"?!\"\n---\nHi\n",
+            "Content/fine.md": "---\ntitle: 1984\ndraft: no\nsearch: \"off\"\nweight: \"2\"\ndate: 2026-02-14\n---\nHi\n",
+            "Content/things/things.txt": "Alpha\n",
+            "Content/things/alpha.md": "---\ndraft: \"ture\"\n---\nHi\n",
+            "Content/things/beta.md": "---\nweight: heavy\nslug: {a: b}\ndate: [1, 2]\n---\nHi\n",
+        ])
+        defer { site.delete() }
+        for command in ["build", "check"] {
+            let out = SiftCLI.run([command], in: site.root)
+            #expect(out.status == 1)
+            #expect(out.stderr == """
+                Content/four.md:3:7: error: the slug of '?!' is empty: set `slug:` in the front matter
+                Content/one.md:2:8: error: draft must be true or false (found '1')
+                Content/one.md:3:9: error: search must be true or false (found 'nope')
+                Content/secret.md:2:8: error: draft must be true or false (found 'ture')
+                Content/things/alpha.md:2:8: error: draft must be true or false (found 'ture')
+                Content/things/beta.md:2:9: error: weight must be a number (found 'heavy')
+                Content/things/beta.md:3:7: error: slug must be text (found a mapping)
+                Content/things/beta.md:4:7: error: date must be text (found a list)
+                Content/three.md:4:3: error: slug must be text (found a list)
+                Content/two.md:2:8: error: title must be text (found a list)
+                Content/two.md:3:9: error: weight must be a number (found 'heavy')
+
+                """, "\(command)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: site.output.path), "nothing is published")
+    }
+}

@@ -6,6 +6,41 @@ public enum FrontMatter {
     /// The keys with a meaning of their own (docs/configuration.md); every other key is a field.
     public static let knownKeys = ["title", "slug", "draft", "date", "weight", "search"]
 
+    /// The known keys whose value has the wrong type (docs/configuration.md, "Front matter"),
+    /// each an error at the value: `draft` and `search` are booleans, `weight` a number,
+    /// `title`, `slug` and `date` text.
+    public static func typeErrors(_ node: YAMLNode) -> [SiftError] {
+        node.entries.compactMap { entry in
+            let value = entry.node.value
+            let expected: String
+            switch entry.key {
+            case "draft", "search":
+                guard value.boolValue == nil else { return nil }
+                expected = "true or false"
+            case "weight":
+                guard !(value.doubleValue?.isFinite ?? false) else { return nil }
+                expected = "a number"
+            case "title", "slug", "date":
+                switch value {
+                case .list, .map: expected = "text"
+                default: return nil
+                }
+            default: return nil
+            }
+            return SiftError("\(entry.key) must be \(expected) (found \(described(value)))", at: entry.node.position)
+        }
+    }
+
+    /// A value as an error names what it found.
+    private static func described(_ value: Value) -> String {
+        switch value {
+        case .null: return "nothing"
+        case .list: return "a list"
+        case .map: return "a mapping"
+        default: return "'\(value.text)'"
+        }
+    }
+
     /// The front matter's fields, the body after it, and the 1-based line the body starts on;
     /// a page without front matter gives no fields, the whole text and line 1.
     public static func split(_ text: String, path: String) throws -> (fields: Fields, body: String, bodyLine: Int) {
