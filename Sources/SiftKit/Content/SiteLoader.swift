@@ -22,8 +22,8 @@ public struct SiteLoader: Sendable {
     var stamps: [String: FileStamp] = [:]
 
     static let datasetExtensions: Set<String> = ["txt", "csv", "tsv", "json", "yml", "yaml"]
-    /// Output paths a collection or page may not take.
-    static let reservedNames: Set<String> = ["assets", "search", "404.html", "sitemap.xml", "page"]
+    /// Output paths a collection or page may not take: what Sift writes at the top of the output, and `page`.
+    static let reservedNames: Set<String> = ["assets", "search", "404.html", "sitemap.xml", "page", "index.html", HeadersFile.name]
 
     /// Creates a loader for a site folder.
     public init(root: URL, displayRoot: String, includeDrafts: Bool = false, baseURLOverride: String? = nil) {
@@ -138,8 +138,8 @@ public struct SiteLoader: Sendable {
 
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
-        if reservedNames.contains(name) || isSitemapPart(name) {
-            return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")), sitemap-N.xml)"
+        if isReserved(name) {
+            return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")), sitemap-N.xml, and their .gz and .br copies)"
         }
         if name.contains("/") || name == "." || name == ".." { return "cannot be a path" }
         if let c = SiteURLs.unsafeCharacter(in: name) {
@@ -152,6 +152,17 @@ public struct SiteLoader: Sendable {
     /// index gives the standalone pages (`PagesCollection`, `sift search --collection pages`).
     static func collectionNameProblem(_ name: String) -> String? {
         name == PagesCollection.name ? "is the search index's name for the standalone pages (sift search --collection pages): rename the folder" : nil
+    }
+
+    /// A name Sift's own output takes: a reserved name, a sitemap's part, or the compressed copy
+    /// `--precompress` writes of either (`index.html.gz`, `sitemap.xml.br`).
+    static func isReserved(_ name: String) -> Bool {
+        if reservedNames.contains(name) || isSitemapPart(name) { return true }
+        return Precompressor.encodings.contains { encoding in
+            guard name.hasSuffix("." + encoding) else { return false }
+            let original = String(name.dropLast(encoding.count + 1))
+            return Precompressor.wantsCopies(original) && isReserved(original)
+        }
     }
 
     /// `sitemap-2.xml`: a part of a sitemap too long for one file (`Sitemap`).

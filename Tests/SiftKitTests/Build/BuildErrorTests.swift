@@ -100,6 +100,18 @@ struct BuildErrorTests {
         #expect(out.stderr.hasPrefix("Content/assets: error: collection folder 'assets' is reserved"))
     }
 
+    /// A folder named like a file Sift writes at the top of the output failed the build with
+    /// "cannot write …/.public.sift-staging-N/_headers: File exists", naming no source.
+    @Test func foldersNamedLikeSiftsOwnFilesAreRefused() throws {
+        for name in ["_headers", "index.html", "index.html.gz", "404.html.br", "sitemap-2.xml.gz"] {
+            let out = try errors(["Content/\(name)/a.txt": "A\n", "Content/about.md": "Hi\n"], ["--precompress"])
+            #expect(out.status == 1)
+            #expect(out.stderr == "Content/\(name): error: collection folder '\(name)' is reserved for Sift's own output "
+                + "(404.html, _headers, assets, index.html, page, search, sitemap.xml, sitemap-N.xml, and their .gz and .br copies)\n")
+        }
+        #expect(try errors(["Content/assets.gz/a.txt": "A\n"]).status == 0, "assets is a folder: it has no copies")
+    }
+
     @Test func twoCollectionFoldersOfOneNameComposedOtherwiseAreAnError() throws {
         // café composed (U+00E9) and decomposed (e, U+0301): two folders on disk, equal Strings;
         // the build failed writing one of them ("No such file or directory"), naming no source.
