@@ -128,7 +128,7 @@ public struct SiteLoader: Sendable {
             do {
                 let path = display("Content/site.yml")
                 let (fields, positions, keys) = try readMapping(siteFile, display: path)
-                settings = try SiteSettings(fields: fields, path: path, positions: positions)
+                settings = try SiteSettings(fields: fields, path: path, positions: positions, keys: keys)
                 warnings += SettingsKeys.site.warnings(keys)
             } catch let e as SiftError { errors.append(e) }
         }

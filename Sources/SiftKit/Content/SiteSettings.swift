@@ -17,8 +17,9 @@ public struct SiteSettings: Sendable, Equatable {
     /// Settings with every default.
     public init() {}
 
-    /// Reads site.yml's mapping; a mistyped value is an error at its position in the file.
-    public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
+    /// Reads site.yml's mapping; a mistyped value is an error at its position in the file
+    /// (`positions`, by dotted key), a theme key that cannot name a CSS property at the key (`keys`).
+    public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:], keys: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
         if let v = fields["title"] { title = v.text }
@@ -43,15 +44,26 @@ public struct SiteSettings: Sendable, Equatable {
             guard let themeFields = t.fields else { throw SiftError("theme must be a mapping of settings", at: at("theme")) }
             for (k, v) in themeFields {
                 let value = v.text
-                // A value may not close the declaration or the rule it is written into.
-                if value.contains(where: { ";{}<>\\\n\r".contains($0) }) {
-                    errors.append(SiftError("theme.\(k) may not contain ; { } < > or \\", at: at("theme.\(k)")))
+                // Neither may close the declaration or the rule they are written into, nor a
+                // comment swallow the rest of it.
+                if !Self.isThemeKey(k) {
+                    errors.append(SiftError("theme key '\(k)' may only have letters, digits, - and _", at: keys["theme.\(k)"] ?? at("theme")))
+                } else if value.contains(where: { ";{}<>\\\n\r".contains($0) }) || value.contains("/*") {
+                    errors.append(SiftError("theme.\(k) may not contain ; { } < > \\ /* or a line break", at: at("theme.\(k)")))
                 } else {
                     theme.append((k, value))
                 }
             }
         }
         if let e = SiftError.combined(errors) { throw e }
+    }
+
+    /// Whether a `theme:` key makes a CSS custom property name as it is (`--sift-` then the key):
+    /// ASCII letters, digits, `-` and `_`, at least one.
+    static func isThemeKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.allSatisfy { b in
+            (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+        }
     }
 
     public static func == (a: SiteSettings, b: SiteSettings) -> Bool {

@@ -23,6 +23,26 @@ struct BuildErrorTests {
             """)
     }
 
+    /// A theme key or value that could end the `:root` rule it is written into is an error at it:
+    /// the key `a}body{display:none` wrote `:root{--sift-a}body{display:none:red}`, hiding every page.
+    @Test func themeKeysAndValuesThatCouldEndTheRuleAreErrors() throws {
+        let out = try errors([
+            "Content/site.yml": "title: X\ntheme:\n  \"a}body{display:none\": red\n  bar_tint: \"#000 /* x\"\n  \"\": red\n",
+            "Content/a/a.txt": "A\n",
+        ])
+        #expect(out.status == 1)
+        #expect(out.stderr == """
+            Content/site.yml:3:3: error: theme key 'a}body{display:none' may only have letters, digits, - and _
+            Content/site.yml:4:13: error: theme.bar_tint may not contain ; { } < > \\ /* or a line break
+            Content/site.yml:5:3: error: theme key '' may only have letters, digits, - and _
+
+            """)
+        let site = try TestSite(["Content/site.yml": "theme:\n  Text_color-2: \"#f60\"\n  font: \"Futura, sans-serif\"\n", "Content/a/a.txt": "A\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("assets/theme.css") == ":root{--sift-Text-color-2:#f60;--sift-font:Futura, sans-serif}\n")
+    }
+
     @Test func collectionSettingErrorsPointAtTheirKey() throws {
         let out = try errors(["Content/a/collection.yml": "title: A\nper_page: many\n", "Content/a/a.txt": "A\n"])
         #expect(out.stderr == "Content/a/collection.yml:2:11: error: per_page must be a whole number, 0 for one page (found 'many')\n")
