@@ -272,7 +272,7 @@ public struct SiteBuilder: Sendable {
         }
         var index = try renderCollections(site, renderer: renderer, target: target, report: &report, sitemap: &sitemap,
                                           errors: &errors, pages: pages)
-        if let e = SiftError.combined(errors) { throw e }
+        if let e = SiftError.combined(SiftError.once(errors, in: "pages")) { throw e }
         report.lap("pages", since: &lap)
 
         try assets.write(to: target.writer)
@@ -336,7 +336,7 @@ public struct SiteBuilder: Sendable {
             let done = itemsDone
             errors += stage.renderItems(feed: feed) { options.progress?("rendering", done + $0, totalItems) }
             // The output cannot be written (`renderItems`): the other collections would fail the same way.
-            if errors.last?.position == nil, let e = SiftError.combined(errors) { throw e }
+            if errors.last?.position == nil, let e = SiftError.combined(SiftError.once(errors, in: "pages")) { throw e }
             itemsDone += c.items.count
             for i in c.items.indices { sitemap.append(SiteURLs.item(c.name, c.items[i].slug)) }
             report.pages += c.items.count

@@ -28,6 +28,23 @@ public struct SiftError: Error, Hashable, Sendable, CustomStringConvertible {
         return first
     }
 
+    /// The errors with each one that repeats (same severity, position and message: a template's
+    /// mistake met by every page it renders) given once, where it first came, saying how many
+    /// `things` it came from (`… (in 258 pages)`).
+    public static func once(_ errors: [SiftError], in things: String) -> [SiftError] {
+        let flat = errors.flatMap(\.all)
+        var counts: [SiftError: Int] = [:]
+        for e in flat { counts[e, default: 0] += 1 }
+        var seen = Set<SiftError>()
+        return flat.compactMap { e in
+            guard seen.insert(e).inserted else { return nil }
+            guard let n = counts[e], n > 1 else { return e }
+            var first = e
+            first.message += " (in \(n) \(things))"
+            return first
+        }
+    }
+
     /// This error followed by every other one it carries.
     public var all: [SiftError] {
         var head = self

@@ -66,6 +66,19 @@ struct BuildErrorTests {
         #expect(out.stderr == "Templates/page.mustache:2:1: error: no template named 'sidebar'\n")
     }
 
+    /// One template's mistake met by every page it renders was printed once a page (258 times
+    /// on the example site): it is printed once, with how many pages met it.
+    @Test func aTemplateErrorEveryPageMeetsIsReportedOnce() throws {
+        let site = try TestSite(["Content/a/a.txt": "A\nB\nC\n", "Content/about.md": "Hi\n",
+                                 "Templates/detail.mustache": "{{< layout}}{{$ main}}{{> missing}}{{/ main}}{{/ layout}}"])
+        defer { site.delete() }
+        for command in ["build", "check"] {
+            let out = SiftCLI.run([command], in: site.root)
+            #expect(out.status == 1)
+            #expect(out.stderr == "Templates/detail.mustache:1:23: error: no template named 'missing' (in 3 pages)\n", "\(command)")
+        }
+    }
+
     @Test func templateSyntaxErrorNamesTheTemplateLine() throws {
         let out = try errors(["Content/a/a.txt": "A\n", "Templates/list.mustache": "{{#items}}\n{{title}}\n"])
         #expect(out.stderr == "Templates/list.mustache:1:1: error: unclosed section 'items' opened here\n")
