@@ -86,6 +86,8 @@ public struct SiteLoader: Sendable {
                     }
                     if let page = standalonePage(loaded, rel: rel, errors: &errors) { pages.append(page) }
                 } catch let e as SiftError { errors.append(e) }
+            } else if Self.looksLikeAPage(name) {
+                warnings.append(Self.ignoredPage(name, at: display(rel)))
             }
         }
         // Pages and collections share the top level of the output.
@@ -123,10 +125,15 @@ public struct SiteLoader: Sendable {
     /// key is a warning.
     private func readSiteSettings(_ content: URL, errors: inout [SiftError], warnings: inout [SiftError]) throws -> SiteSettings {
         var settings = SiteSettings()
-        let siteFile = content.appendingPathComponent("site.yml")
-        if FileManager.default.fileExists(atPath: siteFile.path) {
+        // site.yml, or site.yaml as collection.yaml is read; not both.
+        let names = ["site.yml", "site.yaml"].filter { FileManager.default.fileExists(atPath: content.appendingPathComponent($0).path) }
+        if names.count > 1 {
+            errors.append(SiftError("a site has one settings file, found site.yml and site.yaml", at: SourcePosition(path: display("Content/site.yaml"), line: 0)))
+        }
+        if let name = names.first {
+            let siteFile = content.appendingPathComponent(name)
             do {
-                let path = display("Content/site.yml")
+                let path = display("Content/\(name)")
                 let (fields, positions, keys) = try readMapping(siteFile, display: path)
                 settings = try SiteSettings(fields: fields, path: path, positions: positions, keys: keys)
                 warnings += SettingsKeys.site.warnings(keys)
@@ -134,6 +141,16 @@ public struct SiteLoader: Sendable {
         }
         if let base = baseURLOverride { settings.baseURL = base }
         return settings
+    }
+
+    /// A file named as a Markdown page is, but for the exact `.md` a page's name ends in
+    /// (`.markdown`, `.MD`): it would be left out without a word.
+    static func looksLikeAPage(_ name: String) -> Bool {
+        ["md", "markdown", "mdown", "mkd"].contains((name as NSString).pathExtension.lowercased()) && !name.hasSuffix(".md")
+    }
+
+    static func ignoredPage(_ name: String, at path: String) -> SiftError {
+        SiftError("'\(name)' is ignored: a page's name ends in .md", at: SourcePosition(path: path, line: 0), severity: .warning)
     }
 
     static func nameProblem(_ name: String) -> String? {
@@ -249,7 +266,17 @@ public struct SiteLoader: Sendable {
                 pageFiles.append(file)
             } else if Self.datasetExtensions.contains((file as NSString).pathExtension.lowercased()) {
                 datasets.append(file)
+            } else if Self.looksLikeAPage(file) {
+                warnings.append(Self.ignoredPage(file, at: display("\(rel)/\(file)")))
+            } else if FileSystem.isDirectory(folder.appendingPathComponent(file)) {
+                warnings.append(SiftError("folder '\(file)' is ignored: a collection's pages and dataset are at the top of its folder",
+                                          at: SourcePosition(path: display("\(rel)/\(file)"), line: 0), severity: .warning))
             }
+        }
+        let settingsFiles = ["collection.yml", "collection.yaml"].filter { (memo?.listing(folder) ?? FileSystem.list(folder)).contains($0) }
+        if settingsFiles.count > 1 {
+            errors.append(SiftError("a collection has one settings file, found collection.yml and collection.yaml",
+                                    at: SourcePosition(path: display("\(rel)/collection.yaml"), line: 0)))
         }
         if datasets.count > 1 {
             errors.append(SiftError("a collection has one dataset, found \(datasets.count): \(datasets.joined(separator: ", "))",

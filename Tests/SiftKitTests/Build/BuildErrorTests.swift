@@ -57,7 +57,8 @@ struct BuildErrorTests {
     @Test func frontMatterErrorHasTheFileLine() throws {
         let out = try errors(["Content/a/x.md": "---\ntitle: ok\ntags: [a, b\n---\nBody\n"])
         #expect(out.status == 1)
-        #expect(out.stderr.hasPrefix("Content/a/x.md:4:1: error: "), "\(out.stderr)")
+        // At the bracket never closed, on the file's third line (its front matter's second).
+        #expect(out.stderr.hasPrefix("Content/a/x.md:3:7: error: a flow sequence that starts here never ends"), "\(out.stderr)")
     }
 
     @Test func unknownPartialNamesTheTemplateLine() throws {
@@ -221,6 +222,38 @@ struct BuildErrorTests {
         let out = try errors(["Content/q?x#y/list.txt": "Alpha\n", "Content/日本/list.txt": "Tokyo\n"])
         #expect(out.status == 1)
         #expect(out.stderr == "Content/q?x#y: error: collection folder 'q?x#y' has '?' in its name, which a link cannot hold as it is: rename it (letters, digits, '-' and '_' are safe)\n")
+    }
+
+    /// Files named as pages are but for `.md`, and folders inside a collection, were left out
+    /// without a word; a second settings file was read over the first, or never.
+    @Test func filesSiftLeavesOutAreSaid() throws {
+        let out = try checked([
+            "Content/a/a.txt": "A\n", "Content/a/sub/x.md": "hi\n", "Content/a/b.markdown": "hi\n", "Content/a/c.MD": "hi\n",
+            "Content/top.markdown": "hi\n", "Content/a/photo.png": "",
+        ])
+        #expect(out.status == 0)
+        #expect(out.stderr == """
+            Content/a/b.markdown: warning: 'b.markdown' is ignored: a page's name ends in .md
+            Content/a/c.MD: warning: 'c.MD' is ignored: a page's name ends in .md
+            Content/a/sub: warning: folder 'sub' is ignored: a collection's pages and dataset are at the top of its folder
+            Content/top.markdown: warning: 'top.markdown' is ignored: a page's name ends in .md
+
+            """)
+        let two = try errors(["Content/a/a.txt": "A\n", "Content/a/collection.yml": "title: A\n", "Content/a/collection.yaml": "title: B\n",
+                              "Content/site.yml": "title: X\n", "Content/site.yaml": "title: Y\n"])
+        #expect(two.stderr == """
+            Content/site.yaml: error: a site has one settings file, found site.yml and site.yaml
+            Content/a/collection.yaml: error: a collection has one settings file, found collection.yml and collection.yaml
+
+            """)
+    }
+
+    /// site.yaml is read as site.yml is (collection.yaml was, site.yaml was ignored).
+    @Test func siteYamlIsRead() throws {
+        let site = try TestSite(["Content/site.yaml": "title: Yaml Site\n", "Content/a/a.txt": "A\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("index.html")?.contains("Yaml Site") == true)
     }
 
     @Test func wrongUsageExitsTwo() {
