@@ -2,6 +2,13 @@ import Foundation
 import Testing
 @testable import SiftKit
 
+/// The path of links under a site.yml's `base_url`.
+private func basePath(_ baseURL: String) -> String {
+    var settings = SiteSettings()
+    settings.baseURL = baseURL
+    return settings.basePath
+}
+
 struct SiteBuilderTests {
     @Test func aSingleCSVBuildsACompleteSite() throws {
         let site = try TestSite(["Content/things/things.csv": "name,colour\nRed Ball,red\nBlue Cube,blue\n"])
@@ -47,11 +54,6 @@ struct SiteBuilderTests {
     /// `/docs//` was written into every link, `_headers` rule and the index as it was (another path
     /// to a host), and a space as a space (a `_headers` rule split at it).
     @Test func aBaseURLHasOneSlashBetweenSegmentsAndEncodesWhatALinkCannotHold() throws {
-        func basePath(_ baseURL: String) -> String {
-            var settings = SiteSettings()
-            settings.baseURL = baseURL
-            return settings.basePath
-        }
         #expect(basePath("/docs//") == "/docs/")
         #expect(basePath("//docs///v2") == "/docs/v2/")
         #expect(basePath("") == "/" && basePath("//") == "/")
@@ -68,11 +70,6 @@ struct SiteBuilderTests {
     @Test func aBaseURLWhosePathStartsWithACombiningMarkGetsOneSlash() throws {
         // "/" and the mark after it are one Character: a String's hasPrefix("/") said no, and
         // every link began "//" (another host's, to a browser). FuzzSettings found it.
-        func basePath(_ baseURL: String) -> String {
-            var settings = SiteSettings()
-            settings.baseURL = baseURL
-            return settings.basePath
-        }
         #expect(basePath("\u{301}docs") == "/\u{301}docs/")
         #expect(basePath("/\u{301}docs") == "/\u{301}docs/")
         #expect(basePath("docs/\u{301}") == "/docs/\u{301}/")
