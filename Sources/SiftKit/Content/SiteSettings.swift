@@ -22,11 +22,24 @@ public struct SiteSettings: Sendable, Equatable {
     public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:], keys: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
-        if let v = fields["title"] { title = v.text }
-        if let v = fields["base_url"] { baseURL = v.text.isEmpty ? "/" : v.text }
-        if let v = fields["language"] { language = v.text }
+        // Text, a number or a Boolean written as one: a list or a mapping was read as "".
+        func text(_ key: String) -> String? {
+            switch fields[key] {
+            case .list?: errors.append(SiftError("\(key) must be text, not a list", at: at(key)))
+            case .map?: errors.append(SiftError("\(key) must be text, not a mapping", at: at(key)))
+            case let v?: return v.text
+            case nil: break
+            }
+            return nil
+        }
+        if let v = text("title") { title = v }
+        if let v = text("base_url") { baseURL = v.isEmpty ? "/" : v }
+        if let v = text("language") { language = v }
         if let v = fields["precompress"] {
             if let b = v.boolValue { precompress = b } else { errors.append(SiftError("precompress must be true or false", at: at("precompress"))) }
+        }
+        if let md = fields["markdown"], md.fields == nil {
+            errors.append(SiftError("markdown must be a mapping of settings, such as {unsafe: true}", at: at("markdown")))
         }
         if let md = fields["markdown"]?.fields, let unsafe = md["unsafe"] {
             if let b = unsafe.boolValue { unsafeMarkdown = b } else {

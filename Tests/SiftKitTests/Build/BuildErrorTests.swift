@@ -189,6 +189,18 @@ struct BuildErrorTests {
             """)
     }
 
+    /// site.yml's text keys are text and `markdown` a mapping: `title: [a, b]` gave every page
+    /// `<title>about · </title>`, `language: {x: 1}` `lang=""`, and `markdown: true` was let go.
+    @Test func siteTextKeysMustBeText() throws {
+        let out = try errors(["Content/site.yml": "markdown: true\ntitle: [a, b]\nlanguage: {x: 1}\n", "Content/about.md": "hi\n"])
+        #expect(out.stderr == """
+            Content/site.yml:2:8: error: title must be text, not a list
+            Content/site.yml:3:11: error: language must be text, not a mapping
+            Content/site.yml:1:11: error: markdown must be a mapping of settings, such as {unsafe: true}
+
+            """)
+    }
+
     /// A name or a title in collection.yml is text: a list or a mapping was taken as "".
     @Test func collectionTextKeysMustBeText() throws {
         let out = try errors(["Content/a/collection.yml": "title: [x]\ntitle_field: {a: 1}\n", "Content/a/a.txt": "A\n"])
