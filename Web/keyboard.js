@@ -35,8 +35,9 @@ export class Keyboard {
 
   keydown(event) {
     const { key, target } = event, inResults = target == this.input || target == this.listbox, forward = key == "ArrowDown" || key == "ArrowRight";
-    // A key an input method takes (Enter choosing a candidate, Esc dropping one) is its own.
-    if (event.isComposing) return;
+    // A key an input method takes (Enter choosing a candidate, Esc dropping one) is its own;
+    // Safari says so by keyCode 229 alone.
+    if (event.isComposing || event.keyCode == 229) return;
     if (key == "Escape") {
       event.preventDefault();
       this.onEscape();

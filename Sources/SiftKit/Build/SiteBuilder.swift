@@ -228,7 +228,7 @@ public struct SiteBuilder: Sendable {
                 guard field != "title", !c.items.isEmpty else { return nil }
                 if held[field] == nil { held[field] = c.items.contains { $0.fields.value(at: field) != nil } }
                 guard held[field] == false else { return nil }
-                let position = c.settings.positions[key] ?? SourcePosition(path: "Content/\(c.name)/collection.yml", line: 0)
+                let position = c.positions[key] ?? SourcePosition(path: "Content/\(c.name)/collection.yml", line: 0)
                 let names = c.items[0].fields.keys.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
                 return SiftError("\(key): no item of '\(c.name)' has a field '\(field)' (the first item's fields: \(names))", at: position, severity: .warning)
             }

@@ -20,8 +20,6 @@ public struct CollectionSettings: Sendable, Equatable {
     public var sortFields: [String] = []
     /// Splits a text value of a facet field into several values (`"English,French"`), when set.
     public var listSeparator: String?
-    /// Where each key of collection.yml is, for what is said about its value once the items are in.
-    public var positions: [String: SourcePosition] = [:]
 
     /// Settings with every default.
     public init() {}
@@ -43,7 +41,6 @@ public struct CollectionSettings: Sendable, Equatable {
             default: return v.text
             }
         }
-        self.positions = positions
         func list(_ key: String) -> [String]? {
             guard let v = fields[key] else { return nil }
             guard let l = v.stringList else {

@@ -6,6 +6,9 @@ public struct SiteCollection: Sendable {
     public var name: String
     public var settings: CollectionSettings
     public var items: [Item]
+    /// Where each key of its collection.yml is, for what is said of a value once the items are in
+    /// (apart from `settings`, which page keys and a session compare: a moved line changes no page).
+    public var positions: [String: SourcePosition] = [:]
 
     /// The list page heading.
     public var title: String {

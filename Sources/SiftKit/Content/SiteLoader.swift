@@ -199,7 +199,7 @@ public struct SiteLoader: Sendable {
     func loadCollection(name: String, folder: URL, unsafe: Bool) throws -> (SiteCollection, [SiftError]) {
         let rel = "Content/\(name)"
         let folderPath = folder.path
-        var (settings, datasets, pageFiles, errors, warnings) = try listCollection(folder, rel: rel)
+        var (settings, positions, datasets, pageFiles, errors, warnings) = try listCollection(folder, rel: rel)
         // The dataset is read on a thread of its own while the pages are read on every core.
         let loader = self, dataset = datasets.first
         let datasetRead = Background { () -> Result<([Record], PageMemo.Dataset?, [SiftError]), Error> in
@@ -242,16 +242,19 @@ public struct SiteLoader: Sendable {
             items = Self.sorted(items, by: field, descending: settings.sortDescending)
         }
         if let e = SiftError.combined(errors) { throw e }
-        return (SiteCollection(name: name, settings: settings, items: items), warnings + join.warnings)
+        var collection = SiteCollection(name: name, settings: settings, items: items)
+        collection.positions = positions
+        return (collection, warnings + join.warnings)
     }
 
     /// A collection folder's settings (collection.yml, a misspelt key a warning), dataset files
     /// and Markdown pages.
     private func listCollection(_ folder: URL, rel: String) throws
-        -> (CollectionSettings, datasets: [String], pages: [String], errors: [SiftError], warnings: [SiftError]) {
+        -> (CollectionSettings, positions: [String: SourcePosition], datasets: [String], pages: [String], errors: [SiftError], warnings: [SiftError]) {
         var errors: [SiftError] = []
         var warnings: [SiftError] = []
         var settings = CollectionSettings()
+        var keyPositions: [String: SourcePosition] = [:]
         var datasets: [String] = []
         var pageFiles: [String] = []
         for file in memo?.listing(folder) ?? FileSystem.list(folder) where !FileSystem.isHidden(file) {
@@ -259,6 +262,7 @@ public struct SiteLoader: Sendable {
                 do {
                     let path = display("\(rel)/\(file)")
                     let (fields, positions, keys) = try readMapping(folder.appendingPathComponent(file), display: path)
+                    keyPositions = positions
                     settings = try CollectionSettings(fields: fields, path: path, positions: positions)
                     warnings += SettingsKeys.collection.warnings(keys)
                 } catch let e as SiftError { errors.append(e) }
@@ -282,7 +286,7 @@ public struct SiteLoader: Sendable {
             errors.append(SiftError("a collection has one dataset, found \(datasets.count): \(datasets.joined(separator: ", "))",
                                     at: SourcePosition(path: display("\(rel)/\(datasets[1])"), line: 0)))
         }
-        return (settings, datasets, pageFiles, errors, warnings)
+        return (settings, keyPositions, datasets, pageFiles, errors, warnings)
     }
 
     /// A dataset's rows, from the session's memory while the file is unchanged (`sift serve`).

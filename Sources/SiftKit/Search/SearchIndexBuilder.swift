@@ -467,6 +467,11 @@ public struct SearchIndexBuilder {
         // Only the path of an absolute base URL matters to links inside the site.
         var path = baseURL
         if let url = URL(string: baseURL), url.scheme != nil { path = url.path }
+        // A protocol-relative base (`//cdn.example.com/docs/`) keeps its host: links then go to it.
+        if path.hasPrefix("//"), let url = URL(string: "https:" + path), let host = url.host, !host.isEmpty {
+            let rest = normalizedBase(url.path)
+            return "//" + host + (url.port.map { ":\($0)" } ?? "") + rest
+        }
         // One slash between segments (`/docs//` is another path to a host), each encoded as a link
         // holds it; split by code points ("/" and a combining mark after it are one Character).
         let segments = path.unicodeScalars.split(separator: "/").map { SiteURLs.encoded(String(String.UnicodeScalarView($0))) }

@@ -18,8 +18,7 @@ public struct TemplateSet: PartialResolver, Sendable {
             do { templates[name] = try MustacheTemplate(source: source, path: "(built-in)/\(name).mustache") } catch let e as SiftError { errors.append(e) }
         }
         if let folder, FileSystem.isDirectory(folder) {
-            var walked = Set([FolderIdentity(folder.path)].compactMap { $0 })
-            for relative in Self.mustacheFiles(in: folder, prefix: "", walked: &walked) {
+            for relative in Self.mustacheFiles(in: folder, prefix: "", ancestors: Set([FolderIdentity(folder.path)].compactMap { $0 })) {
                 let path = display("Templates/\(relative)")
                 do {
                     let text = try SourceText.decode(try FileSystem.read(folder.appendingPathComponent(relative), displayPath: path), path: path)
@@ -35,22 +34,27 @@ public struct TemplateSet: PartialResolver, Sendable {
         if let e = SiftError.combined(errors) { throw e }
     }
 
-    /// The `.mustache` files under `folder`, by their path under it; a folder already in `walked`
-    /// (reached again through a link) is not entered again.
-    static func mustacheFiles(in folder: URL, prefix: String, walked: inout Set<FolderIdentity>) -> [String] {
+    /// The `.mustache` files under `folder`, by their path under it. A link to a folder is
+    /// followed (`mags -> books` gives the books templates to mags too), unless it leads back to
+    /// a folder above it (`ancestors`), a loop, or past `deepest` folders.
+    static func mustacheFiles(in folder: URL, prefix: String, ancestors: Set<FolderIdentity>) -> [String] {
         var out: [String] = []
+        guard ancestors.count <= deepest else { return out }
         for name in FileSystem.list(folder) where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             if FileSystem.isDirectory(url) {
                 if prefix.isEmpty && name == "assets" { continue }
-                guard let id = FolderIdentity(url.path), walked.insert(id).inserted else { continue }
-                out += mustacheFiles(in: url, prefix: prefix + name + "/", walked: &walked)
+                guard let id = FolderIdentity(url.path), !ancestors.contains(id) else { continue }
+                out += mustacheFiles(in: url, prefix: prefix + name + "/", ancestors: ancestors.union([id]))
             } else if name.hasSuffix(".mustache") {
                 out.append(prefix + name)
             }
         }
         return out
     }
+
+    /// How deep Templates/ is walked: links that do not loop can still fan out.
+    static let deepest = 16
 
     /// Resolves partials and parents by name.
     /// Every name a template looks up first (`author` in `{{author.name}}`): a page's front matter

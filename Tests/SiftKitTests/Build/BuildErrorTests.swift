@@ -330,6 +330,8 @@ extension BuildErrorTests {
             "Content/three.md": "---\ntitle: Three\nslug:\n  - x\n---\nHi\n",
             "Content/four.md": "---\ntitle: Four\nslug: \"?!\"\n---\nHi\n",
             "Content/fine.md": "---\ntitle: 1984\ndraft: no\nsearch: \"off\"\nweight: \"2\"\ndate: 2026-02-14\n---\nHi\n",
+            // A skeleton's keys left empty are not set.
+            "Content/empty.md": "---\ntitle: Empty\ndraft:\nsearch:\nweight:\n---\nHi\n",
             "Content/things/things.txt": "Alpha\n",
             "Content/things/alpha.md": "---\ndraft: \"ture\"\n---\nHi\n",
             "Content/things/beta.md": "---\nweight: heavy\nslug: {a: b}\ndate: [1, 2]\n---\nHi\n",

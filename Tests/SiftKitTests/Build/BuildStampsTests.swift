@@ -169,4 +169,18 @@ extension BuildStampsTests {
         let watched = finishes(within: 60) { SiteWatcher.snapshot(["Content", "Templates"].map(site.root.appendingPathComponent)).count }
         #expect(watched != nil, "the watcher's walk ends")
     }
+
+    /// A templates folder that is a link to another (`mags -> books`) gives its templates to the
+    /// collection it is named after: a walk that entered each folder once gave mags the built-in ones.
+    @Test func aLinkToATemplatesFolderGivesItsTemplates() throws {
+        let site = try TestSite([
+            "Content/books/books.txt": "Dune\n", "Content/mags/mags.txt": "Wired\n",
+            "Templates/books/detail.mustache": "CUSTOM DETAIL {{page.title}}\n",
+        ])
+        defer { site.delete() }
+        try FileManager.default.createSymbolicLink(atPath: site.root.appendingPathComponent("Templates/mags").path, withDestinationPath: "books")
+        #expect(site.build().status == 0)
+        #expect(site.page("books/dune/index.html")?.contains("CUSTOM DETAIL") == true)
+        #expect(site.page("mags/wired/index.html")?.contains("CUSTOM DETAIL") == true)
+    }
 }

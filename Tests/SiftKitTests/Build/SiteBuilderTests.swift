@@ -55,11 +55,12 @@ struct SiteBuilderTests {
     /// to a host), and a space as a space (a `_headers` rule split at it).
     @Test func aBaseURLHasOneSlashBetweenSegmentsAndEncodesWhatALinkCannotHold() throws {
         #expect(basePath("/docs//") == "/docs/")
-        #expect(basePath("//docs///v2") == "/docs/v2/")
+        #expect(basePath("/docs///v2") == "/docs/v2/")
         #expect(basePath("") == "/" && basePath("//") == "/")
         #expect(basePath("/a b/") == "/a%20b/")
         #expect(basePath("/a%20b/") == "/a%20b/")
         #expect(basePath("/日本/") == "/日本/")
+        #expect(basePath("//cdn.example.com/docs//") == "//cdn.example.com/docs/", "a protocol-relative base keeps its host")
         let site = try TestSite(["Content/site.yml": "title: Docs\nbase_url: /docs//\n", "Content/things/things.txt": "Alpha\n"])
         defer { site.delete() }
         #expect(site.build().status == 0)

@@ -216,6 +216,9 @@ import Testing
             == "Content/site.yml:1:4: error: a flow sequence that starts here never ends (did not find expected ',' or ']')")
         #expect(failure("a: {b: 1\nc: 3")
             == "Content/site.yml:1:4: error: a flow mapping that starts here never ends (did not find expected ',' or '}')")
+        // Closed, with a fault inside on the bracket's own line: said where libyaml finds it.
+        #expect(failure("scopes: [a, \"b\"c, d]")
+            == "Content/site.yml:1:16: error: did not find expected ',' or ']' while parsing a flow sequence")
     }
 
     @Test func tabIndentation() {

@@ -8,10 +8,12 @@ public enum FrontMatter {
 
     /// The known keys whose value has the wrong type (docs/configuration.md, "Front matter"),
     /// each an error at the value: `draft` and `search` are booleans, `weight` a number,
-    /// `title`, `slug` and `date` text.
+    /// `title`, `slug` and `date` text; an empty one is not set.
     public static func typeErrors(_ node: YAMLNode) -> [SiftError] {
         node.entries.compactMap { entry in
             let value = entry.node.value
+            // A key left empty (`draft:` in a page's skeleton) is not set: its default.
+            if case .null = value { return nil }
             let expected: String
             switch entry.key {
             case "draft", "search":

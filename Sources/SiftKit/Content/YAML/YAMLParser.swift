@@ -325,7 +325,11 @@ fileprivate func parserError(_ parser: yaml_parser_t, bytes: UnsafeBufferPointer
     default:
         // A quote, bracket or brace never closed: libyaml finds out at the end of the file, and
         // names where the scalar or collection started, which is where the fix goes.
-        if let context, problem.contains("end of stream") || (context.hasPrefix("while parsing a flow") && problem.hasPrefix("did not find expected")) {
+        // A flow collection's error on a later line than its bracket is the bracket left open; one
+        // on its own line (`[a, "b"c]`) is where libyaml says.
+        let flowLeftOpen = context?.hasPrefix("while parsing a flow") == true && problem.hasPrefix("did not find expected")
+            && parser.problem_mark.line > parser.context_mark.line
+        if let context, problem.contains("end of stream") || flowLeftOpen {
             let what = context.replacingOccurrences(of: "while scanning ", with: "").replacingOccurrences(of: "while parsing ", with: "")
             return SiftError("\(what) that starts here never ends (\(problem))",
                              at: SourcePosition(path: path, line: Int(parser.context_mark.line) + firstLine, column: Int(parser.context_mark.column) + 1))
