@@ -255,10 +255,12 @@ public struct SiteLoader: Sendable {
         var warnings: [SiftError] = []
         var settings = CollectionSettings()
         var keyPositions: [String: SourcePosition] = [:]
+        var settingsFiles = 0
         var datasets: [String] = []
         var pageFiles: [String] = []
         for file in memo?.listing(folder) ?? FileSystem.list(folder) where !FileSystem.isHidden(file) {
             if file == "collection.yml" || file == "collection.yaml" {
+                settingsFiles += 1
                 do {
                     let path = display("\(rel)/\(file)")
                     let (fields, positions, keys) = try readMapping(folder.appendingPathComponent(file), display: path)
@@ -277,8 +279,7 @@ public struct SiteLoader: Sendable {
                                           at: SourcePosition(path: display("\(rel)/\(file)"), line: 0), severity: .warning))
             }
         }
-        let settingsFiles = ["collection.yml", "collection.yaml"].filter { (memo?.listing(folder) ?? FileSystem.list(folder)).contains($0) }
-        if settingsFiles.count > 1 {
+        if settingsFiles > 1 {
             errors.append(SiftError("a collection has one settings file, found collection.yml and collection.yaml",
                                     at: SourcePosition(path: display("\(rel)/collection.yaml"), line: 0)))
         }
