@@ -196,4 +196,5 @@ def test_keys_an_input_method_takes_are_left_to_it(page, server):
         expect(box).to_have_value("choc")
         # The same keys once the input method is done.
         box.press("Enter")
-        page.wait_for_url(re.compile(r"/candies/[a-z-]+/\?mark=choc$"))
+        # The row's link carries ?mark=choc, which the page it opens drops from its URL once read.
+        page.wait_for_url(re.compile(r"/candies/[a-z-]+/(\?mark=choc)?$"))
