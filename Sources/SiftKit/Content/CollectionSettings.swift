@@ -28,19 +28,7 @@ public struct CollectionSettings: Sendable, Equatable {
     public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
-        // A name or a title: text, a number or a Boolean written as one, never a list or a mapping.
-        func text(_ key: String) -> String? {
-            guard let v = fields[key] else { return nil }
-            switch v {
-            case .list:
-                errors.append(SiftError("\(key) must be text, not a list", at: at(key)))
-                return nil
-            case .map:
-                errors.append(SiftError("\(key) must be text, not a mapping", at: at(key)))
-                return nil
-            default: return v.text
-            }
-        }
+        func text(_ key: String) -> String? { fields.text(key, at: at(key), errors: &errors) }
         func list(_ key: String) -> [String]? {
             guard let v = fields[key] else { return nil }
             guard let l = v.stringList else {

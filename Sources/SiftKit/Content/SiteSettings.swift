@@ -22,16 +22,7 @@ public struct SiteSettings: Sendable, Equatable {
     public init(fields: Fields, path: String, positions: [String: SourcePosition] = [:], keys: [String: SourcePosition] = [:]) throws {
         var errors: [SiftError] = []
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
-        // Text, a number or a Boolean written as one: a list or a mapping was read as "".
-        func text(_ key: String) -> String? {
-            switch fields[key] {
-            case .list?: errors.append(SiftError("\(key) must be text, not a list", at: at(key)))
-            case .map?: errors.append(SiftError("\(key) must be text, not a mapping", at: at(key)))
-            case let v?: return v.text
-            case nil: break
-            }
-            return nil
-        }
+        func text(_ key: String) -> String? { fields.text(key, at: at(key), errors: &errors) }
         if let v = text("title") { title = v }
         if let v = text("base_url") { baseURL = v.isEmpty ? "/" : v }
         if let v = text("language") { language = v }

@@ -121,6 +121,18 @@ public struct Fields: Hashable, Sendable, Sequence {
         return inner.value(at: String(path[path.index(after: dot)...]))
     }
 
+    /// A settings key's text: a text, a number or a Boolean written as one; nil when the key is
+    /// absent, or when its value is a list or a mapping, which is an error (`errors`) at `position`.
+    func text(_ key: String, at position: SourcePosition, errors: inout [SiftError]) -> String? {
+        switch storage[key] {
+        case .list?: errors.append(SiftError("\(key) must be text, not a list", at: position))
+        case .map?: errors.append(SiftError("\(key) must be text, not a mapping", at: position))
+        case let v?: return v.text
+        case nil: break
+        }
+        return nil
+    }
+
     /// Copies every key of `other` over this mapping.
     public mutating func merge(_ other: Fields) {
         for (k, v) in other { self[k] = v }
