@@ -160,7 +160,7 @@ public struct SiteLoader: Sendable {
         }
         if name.contains("/") || name == "." || name == ".." { return "cannot be a path" }
         if let c = SiteURLs.unsafeCharacter(in: name) {
-            return "has \(SiteAssets.describe(c)) in its name, which a link cannot hold as it is: rename it (letters, digits, '-' and '_' are safe)"
+            return "has \(SiteURLs.describe(c)) in its name, which a link cannot hold as it is: rename it (letters, digits, '-' and '_' are safe)"
         }
         return nil
     }

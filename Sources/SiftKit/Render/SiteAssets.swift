@@ -20,7 +20,7 @@ struct SiteAssets: Sendable {
         var errors: [SiftError] = []
         for (path, bytes) in try Self.tree(siteFolder.appendingPathComponent("Templates/assets"), relative: "") {
             if let c = SiteURLs.unsafeCharacter(in: path) {
-                errors.append(SiftError("asset '\(path)' has \(Self.describe(c)) in its name, which a link cannot hold as it is: rename it (letters, digits, '-', '_' and '.' are safe)",
+                errors.append(SiftError("asset '\(path)' has \(SiteURLs.describe(c)) in its name, which a link cannot hold as it is: rename it (letters, digits, '-', '_' and '.' are safe)",
                                         at: SourcePosition(path: display("Templates/assets/\(path)"), line: 0)))
             }
             if let i = files.firstIndex(where: { $0.path == path }) { files[i].bytes = bytes } else { files.append((path, bytes)) }
@@ -38,11 +38,6 @@ struct SiteAssets: Sendable {
         if let e = SiftError.combined(errors) { throw e }
         self.files = files
         self.hashed = Self.immutableNames(files)
-    }
-
-    /// A character as an error names it: a space or a control character by its code point.
-    static func describe(_ c: Unicode.Scalar) -> String {
-        c.properties.isWhitespace || c.value < 0x20 || c.value == 0x7F ? String(format: "U+%04X", c.value) : "'\(c)'"
     }
 
     /// A path's template name: each run of characters other than letters and digits as `_`.

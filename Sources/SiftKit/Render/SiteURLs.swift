@@ -34,6 +34,12 @@ public struct SiteURLs: Sendable {
         name.unicodeScalars.first(where: isUnsafe)
     }
 
+    /// A character `unsafeCharacter` found, as an error names it: white space or a control
+    /// character by its code point, any other as it is.
+    static func describe(_ c: Unicode.Scalar) -> String {
+        c.properties.isWhitespace || c.value < 0x20 || c.value == 0x7F ? String(format: "U+%04X", c.value) : "'\(c)'"
+    }
+
     private static func isUnsafe(_ c: Unicode.Scalar) -> Bool {
         c.properties.isWhitespace || c.value < 0x20 || c.value == 0x7F || "\"#%<>?[\\]^`{|}".unicodeScalars.contains(c)
     }
