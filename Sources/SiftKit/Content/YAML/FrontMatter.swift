@@ -36,7 +36,6 @@ public enum FrontMatter {
     /// A value as an error names what it found.
     private static func described(_ value: Value) -> String {
         switch value {
-        case .null: return "nothing"
         case .list: return "a list"
         case .map: return "a mapping"
         default: return "'\(value.text)'"
