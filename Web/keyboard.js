@@ -1,5 +1,5 @@
-// The bar's keys (docs/search-bar.md, "Keyboard") and the row they select: Esc cancels, ↓ ↑ move
-// through the rows, Enter opens the selected one or submits, ← → move along the scope bar; and the
+// The bar's keys (docs/search-bar.md, "Keyboard") and the row they select: Esc cancels (wherever the
+// focus is), ↓ ↑ move through the rows, Enter opens the selected one or submits, the arrows move along the scope bar; and the
 // page's shortcut to the field, / or Ctrl+K or Cmd+K.
 
 // One shortcut for the page, to the first bar's field.
@@ -17,7 +17,8 @@ export class Keyboard {
     this.onLastRow = opts.onLastRow;
     this.rows = []; // the rows ↓ and ↑ move through: a list's rows, or a panel's options
     this.selected = -1;
-    opts.form.addEventListener("keydown", (event) => this.keydown(event));
+    // The page's keys: Esc cancels wherever the focus is (a row of the list, "Show more", the page after Back).
+    document.addEventListener("keydown", (event) => this.keydown(event));
   }
 
   /** Listens for / (outside a text field), Ctrl+K and Cmd+K, once per page. */
@@ -34,24 +35,27 @@ export class Keyboard {
   }
 
   keydown(event) {
-    const { key, target } = event, inResults = target == this.input || target == this.listbox, forward = key == "ArrowDown" || key == "ArrowRight";
+    const { key, target } = event, inResults = target == this.input || target == this.listbox;
     // A key an input method takes (Enter choosing a candidate, Esc dropping one) is its own;
     // Safari says so by keyCode 229 alone.
     if (event.isComposing || event.keyCode == 229) return;
     if (key == "Escape") {
-      event.preventDefault();
+      // The field's own Esc would empty it; elsewhere Esc is left to the page too (a dialog's).
+      if (inResults) event.preventDefault();
       this.onEscape();
     } else if (inResults && /Arrow(Down|Up)/.test(key)) {
       event.preventDefault();
-      this.move(forward ? 1 : -1);
+      this.move(key == "ArrowDown" ? 1 : -1);
     } else if (inResults && key == "Enter") {
       event.preventDefault();
       const row = this.rows[this.selected];
       // A list's row holds its link; a panel's option is one.
       if (row) return (row.querySelector("a") ?? row).click();
       this.onSubmit();
-    } else if (target.role == "radio" && /Arrow(Left|Right)/.test(key)) {
-      const radio = target[forward ? "nextElementSibling" : "previousElementSibling"];
+    } else if (target.role == "radio" && /^Arrow/.test(key) && this.input.form.contains(target)) {
+      // As native radio buttons: ↓ and → go on, ← in right-to-left text; and the page does not scroll.
+      event.preventDefault();
+      const radio = target[key == "ArrowDown" || key == (target.matches(":dir(rtl)") ? "ArrowLeft" : "ArrowRight") ? "nextElementSibling" : "previousElementSibling"];
       if (radio) {
         radio.focus();
         this.onScope(radio.dataset.scope);
@@ -77,6 +81,8 @@ export class Keyboard {
       if (row.role) row.setAttribute("aria-selected", "true");
       row.id ||= `${this.idPrefix}-r${this.selected}`;
       row.scrollIntoView({ block: "nearest" });
+      // A list page's bar stays at the top while its rows scroll (sift.css): a row moved to under it is brought out.
+      scrollBy(0, Math.min(0, row.getBoundingClientRect().top - this.input.form.getBoundingClientRect().bottom));
     }
     // The field keeps the focus; the listbox has it when Tab took it there to scroll.
     for (const owner of [this.input, this.listbox]) {

@@ -48,7 +48,8 @@ export class SiftSearch {
       placeholder: option("placeholder"),
       cancelText: option("cancelText"),
       listboxId: !list && idPrefix + "-l",
-      onFocus: () => this.search(),
+      // Focused again while searching, it keeps what is shown (the rows "Show more" added, the selection).
+      onFocus: () => this.active || this.search(),
       onInput: (query) => {
         this.emit("change", { query });
         // Without instant search, typing waits for Enter, and lets go of a row selected for the
@@ -77,7 +78,6 @@ export class SiftSearch {
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.keyboard = new Keyboard({
       idPrefix,
-      form: this.form,
       input: this.field.input,
       listbox: this.panel.listbox,
       onEscape: () => this.cancel(),
@@ -91,8 +91,17 @@ export class SiftSearch {
     onClick(dimmer, () => this.cancel());
     // Opening a result is a search worth remembering.
     for (const results of [this.listResults?.copy, this.panel.listbox]) results?.addEventListener("click", (event) => event.target.closest("a") && this.remember());
-    // A panel closes on a click anywhere else, as the dimmed background does.
-    if (!list) document.addEventListener("pointerdown", (event) => this.form.contains(event.target) || this.cancel());
+    // A panel closes on a click anywhere else, as the dimmed background does, and when Tab takes
+    // the focus out of it: it would hide what has the focus. A click that began elsewhere: a touch
+    // that scrolls the page makes none, and a press in the field that moves it (the header sliding
+    // away) ends elsewhere.
+    if (!list) {
+      const elsewhere = (node) => node && !this.form.contains(node) && this.cancel();
+      let pressed;
+      document.addEventListener("pointerdown", (event) => (pressed = event.target));
+      document.addEventListener("click", () => elsewhere(pressed));
+      this.form.addEventListener("focusout", (event) => elsewhere(event.relatedTarget));
+    }
     // Back to a page kept in the back-forward cache: the URL's search again.
     window.addEventListener("pageshow", (event) => event.persisted && this.restore());
     Keyboard.focusOnShortcut(this.field.input);

@@ -12,18 +12,21 @@ export class FacetBar {
    * Shown under `bar`'s scope bar: the controls of its `filters` ({field: [values]}) and `sort`
    * ("", "area", "-area"), searching again on each change.
    */
-  constructor({ bar, facets: { fields, orders } }) {
+  constructor({ bar, facets: { fields, orders, values } }) {
     const onChange = () => bar.search();
     // A link's facets and sort that the collection does not have are let go (search-bar.js run).
     for (const name in bar.filters) if (!fields[name]) delete bar.filters[name];
     if (!orders[bar.sort.replace(/^-/, "")]) bar.sort = "";
     this.bar = bar;
     this.element = element("div", { class: "sift-facets" });
-    for (const name in fields) {
-      // A field whose documents hold no value offers nothing to choose.
-      if (!Object.keys(fields[name]).length) continue;
+    // Each field's values in its file's order, numbers first (as numbers), then text: the keys of
+    // `fields` put whole numbers first, by value, and the rest as first met ("-1" and "3.5" after "10").
+    // A field whose documents hold no value is not there: it offers nothing to choose.
+    const ordered = new Map();
+    for (const [name, value] of Object.values(values).flat()) (ordered.get(name) ?? ordered.set(name, new Set()).get(name)).add(value);
+    for (const [name, list] of ordered) {
       const group = element("fieldset", { "aria-label": title(name) });
-      for (const value in fields[name]) {
+      for (const value of list) {
         const box = element("input", { type: "checkbox", value });
         box.onchange = () => {
           bar.filters[name] = [...group.querySelectorAll(":checked")].map((checked) => checked.value);

@@ -21,6 +21,9 @@ export function arrive() {
  * #:~:text=); returns the marks.
  */
 export function markTerms(query, root = document.querySelector("main") ?? document.body) {
+  // As excerpts mark them (Excerpt.markedTerms): a term of one or two ASCII letters ("a", "by")
+  // would mark every word holding it.
+  query = query.split(/\s+/).filter((term) => term.length > 2 || /[^\0-\x7f]/.test(term)).join(" ");
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
   while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, [data-sift-search]")) texts.push(walker.currentNode);
   for (const text of texts) {

@@ -1,0 +1,203 @@
+"""The bar as a visitor uses it past the first search: results scrolled under a bar that stays at
+the top, a touch that scrolls the page, Tab and Esc with the focus outside the bar, the field
+focused again after "Show more", a right-to-left scope bar, facet values that are numbers, and the
+terms a page opened from a result marks. Each test failed before the fix it was written for.
+"""
+import re
+
+from playwright.sync_api import expect
+
+import siftsite
+
+COLORS = ["Red", "Blue", "Green"]
+WIDGETS = "name,shape,color,size\n" + "".join(
+    f"Widget {i:03},{'Round' if i % 2 else 'Square'},{COLORS[i % 3]},{i}\n" for i in range(1, 131))
+WIDGETS_YML = "title_field: name\nscope_field: shape\nscopes: [Round, Square]\nfacets: [color]\nsort_fields: [size]\n"
+# A page of links after its text, for the panel's Tab, and of paragraphs to scroll.
+ABOUT = "# About\n\nA page with the search panel in its header.\n\n" + "\n\n".join(
+    f"[Link {i}](/widgets/widget-{i:03}/) and a paragraph about widgets and other things." for i in range(1, 60))
+
+
+def site(site_yml: str = "", **extra) -> dict:
+    return {
+        "Content/site.yml": "title: In use\n" + site_yml,
+        "Content/widgets/widgets.csv": WIDGETS, "Content/widgets/collection.yml": WIDGETS_YML,
+        "Content/about.md": ABOUT, **extra,
+    }
+
+
+def status(page):
+    return page.get_by_role("status")
+
+
+def shown_rows(page):
+    return page.locator("[data-sift-list=widgets]:not([data-sift-off]) > li")
+
+
+def test_the_active_bar_stays_at_the_top_while_the_results_scroll(browser):
+    """The bar, its scopes and Cancel stay in view as ↓ moves down the results, and a row ↑ moves
+    back to is brought out from under them, at a phone's width and a desktop's."""
+    with siftsite.served_fixture(site(), "sift-use-pinned-") as (server, _):
+        for width in (390, 1280):
+            context = browser.new_context(viewport={"width": width, "height": 700})
+            page = context.new_page()
+            page.goto(server.url + "/widgets/")
+            box = page.get_by_role("searchbox")
+            box.fill("widget")
+            expect(status(page)).to_have_text("130 results")
+            for _ in range(30):
+                box.press("ArrowDown")
+            page.wait_for_timeout(300)
+            assert page.evaluate("scrollY") > 500
+            for control in [box, page.get_by_role("button", name="Cancel"), page.get_by_role("radio", name=re.compile("^Round"))]:
+                top = control.bounding_box()["y"]
+                assert 0 <= top < 150, (width, top)
+            for _ in range(25):
+                box.press("ArrowUp")
+            page.wait_for_timeout(300)
+            selected = page.locator("[data-sift-list=widgets] [data-active]")
+            expect(selected).to_have_text(re.compile("Widget 005"))
+            bar_bottom = page.get_by_role("search").bounding_box()
+            assert selected.bounding_box()["y"] >= bar_bottom["y"] + bar_bottom["height"] - 1, (width, selected.bounding_box(), bar_bottom)
+            # With the facets open, the bar stays within half the screen: the facets scroll inside it.
+            page.locator("summary", has_text=re.compile("^Color$")).click()
+            assert page.get_by_role("search").bounding_box()["height"] < 350
+            context.close()
+
+
+def test_a_touch_that_scrolls_the_page_keeps_the_panels_search(browser):
+    """On a phone, a finger dragged to scroll the page under the panel neither cancels the
+    search nor empties the field; a tap elsewhere still does."""
+    with siftsite.served_fixture(site(), "sift-use-touch-") as (server, _):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.add_init_script("window.touches = 0; addEventListener('pointerdown', (event) => event.pointerType == 'touch' && touches++, true)")
+        page.goto(server.url + "/about/")
+        box = page.get_by_role("combobox")
+        box.tap()
+        box.press_sequentially("widget 12")
+        expect(page.get_by_role("option").first).to_be_visible()
+        panel = page.locator(".sift-pop").bounding_box()
+        below = int(panel["y"] + panel["height"] + 60)
+        context.new_cdp_session(page).send("Input.synthesizeScrollGesture", {
+            "x": 200, "y": below, "yDistance": -300, "gestureSourceType": "touch", "speed": 800})
+        page.wait_for_timeout(500)
+        # Headless Chromium does not move the page for a synthetic touch; the touch is the point.
+        assert page.evaluate("touches") > 0
+        expect(box).to_have_value("widget 12")
+        expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+        page.touchscreen.tap(200, 800)
+        expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
+        expect(box).to_have_value("")
+        context.close()
+
+
+def test_tab_out_of_the_panel_closes_it(page):
+    """Tab past the panel's results to the page's links closes the panel, which covered them."""
+    with siftsite.served_fixture(site(), "sift-use-tab-") as (server, _):
+        page.goto(server.url + "/about/")
+        box = page.get_by_role("combobox")
+        box.click()
+        box.press_sequentially("wid")
+        expect(page.get_by_role("option").first).to_be_visible()
+        # Clear, Cancel, the results, then the page's first link after the bar.
+        for _ in range(3):
+            page.keyboard.press("Tab")
+            expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+        page.keyboard.press("Tab")
+        expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
+        expect(page.locator(".sift-pop")).to_be_hidden()
+        assert page.evaluate("!document.activeElement.closest('form')")
+
+
+def test_esc_cancels_with_the_focus_outside_the_bar(page):
+    """Esc cancels a search restored from the URL (the focus on the page) and one whose "Show
+    more" has the focus, on a list and on a page with the panel."""
+    with siftsite.served_fixture(site(), "sift-use-esc-") as (server, _):
+        for path in ["/about/?q=widget", "/widgets/?q=widget"]:
+            page.goto(server.url + path)
+            expect(status(page)).to_have_text(re.compile(r"^13\d results$"))
+            expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+            page.keyboard.press("Escape")
+            expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
+            expect(page).to_have_url(server.url + path.split("?")[0])
+        page.get_by_role("searchbox").fill("widget")
+        page.get_by_role("button", name="Show more").click()
+        expect(shown_rows(page)).to_have_count(100)
+        page.keyboard.press("Escape")
+        expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
+        expect(page.locator("[data-sift-list=widgets]").first).to_be_visible()
+        expect(shown_rows(page)).to_have_count(130)
+
+
+def test_the_field_focused_again_keeps_the_rows_shown(page):
+    """Back in the field after "Show more", the rows it added and the selection stay, and no
+    second answer is announced."""
+    with siftsite.served_fixture(site(), "sift-use-refocus-") as (server, _):
+        page.add_init_script("window.answers = 0; document.addEventListener('sift:results', () => window.answers++)")
+        page.goto(server.url + "/widgets/")
+        box = page.get_by_role("searchbox")
+        box.fill("widget")
+        expect(status(page)).to_have_text("130 results")
+        page.get_by_role("button", name="Show more").click()
+        expect(shown_rows(page)).to_have_count(100)
+        answers = page.evaluate("answers")
+        box.click()
+        box.press("ArrowDown")
+        box.blur()
+        box.focus()
+        page.wait_for_timeout(300)
+        expect(shown_rows(page)).to_have_count(100)
+        expect(box).to_have_attribute("aria-activedescendant", re.compile("."))
+        assert page.evaluate("answers") == answers
+
+
+def test_scope_arrows_follow_the_text_direction(page):
+    """In a right-to-left site the scope bar runs from the right: ← goes on to the next scope and
+    → back, as native radio buttons do; ↓ and ↑ go on and back in either direction."""
+    with siftsite.served_fixture(site("language: ar\n"), "sift-use-rtl-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        page.get_by_role("searchbox").click()
+        radios = page.get_by_role("radio")
+        expect(radios).to_have_count(3)
+        assert radios.nth(0).bounding_box()["x"] > radios.nth(1).bounding_box()["x"]
+        radios.first.focus()
+        checked = page.locator("[role=radio][aria-checked=true]")
+        page.keyboard.press("ArrowLeft")
+        expect(checked).to_have_text(re.compile("^Round"))
+        page.keyboard.press("ArrowDown")
+        expect(checked).to_have_text(re.compile("^Square"))
+        page.keyboard.press("ArrowRight")
+        expect(checked).to_have_text(re.compile("^Round"))
+        page.keyboard.press("ArrowUp")
+        expect(checked).to_have_text(re.compile("^All"))
+        assert page.evaluate("scrollY") == 0
+
+
+def test_facet_values_that_are_numbers_are_listed_in_order(page):
+    """Numbers first, as numbers (negative, decimal, zero-padded and past 2^32 among them), then
+    text, as `sift search` and configuration.md list them."""
+    rows = [("4.5", "007"), ("3", "10"), ("5", "2"), ("4", "-1"), ("-1", "1"), ("10", "x"), ("3.5", "5000000000")]
+    csv = "name,rating,code\n" + "".join(f"Item {i},{r},{c}\n" for i, (r, c) in enumerate(rows))
+    files = {"Content/site.yml": "title: Facets\n", "Content/things/things.csv": csv,
+             "Content/things/collection.yml": "title_field: name\nfacets: [rating, code]\n"}
+    with siftsite.served_fixture(files, "sift-use-numbers-") as (server, built):
+        page.goto(server.url + "/things/")
+        page.get_by_role("searchbox").click()
+        for field in ["rating", "code"]:
+            expected = list(siftsite.search(built, "", collection="things")["facets"][field])
+            labels = page.locator(f"fieldset[aria-label={field.capitalize()}] label")
+            expect(labels).to_have_count(len(expected))
+            assert [text.rsplit(" ", 1)[0] for text in labels.all_text_contents()] == expected
+        assert expected == ["-1", "1", "2", "007", "10", "5000000000", "x"]
+
+
+def test_a_page_opened_from_a_result_leaves_one_and_two_letter_terms_unmarked(page):
+    """As excerpts do: `a` marked every a of the page; a longer term of the same query is marked."""
+    page_md = "---\ntitle: Widget notes\n---\n\nA page about a widget and its parts, as a catalogue has it.\n"
+    with siftsite.served_fixture(site(**{"Content/notes.md": page_md}), "sift-use-marks-") as (server, _):
+        page.goto(server.url + "/notes/?mark=a")
+        page.wait_for_url(server.url + "/notes/")
+        expect(page.locator("main mark")).to_have_count(0)
+        page.goto(server.url + "/notes/?mark=a%20catalogue")
+        expect(page.locator("main mark")).to_have_text(["catalogue"])
