@@ -38,6 +38,8 @@ struct CollectionStage {
         contextHasher.combine(baseKey)
         contextHasher.combine(renderer.context.sharedHash(c.name))
         contextHasher.combine(collectionValue.hash)
+        // The field a detail page leaves out of its fields as the title's, which the first row may choose.
+        contextHasher.combine(c.titleField)
         context = contextHasher.finalize()
         let previous = target.session?.previous?.settings
         reusesItems = target.session != nil && previous?.site == site.settings && previous?.collections[c.name] == c.settings

@@ -49,6 +49,8 @@ enum BuildCommand: Command {
             }
         }
         options.site = args.url(site)
+        // As `sift serve`: a mistyped folder is not made (its .sift-cache/ was, by the lock).
+        guard FileSystem.isDirectory(options.site) else { throw UsageError("no site folder at \(site)") }
         options.displayRoot = site
         return try build(options, quiet: quiet, timings: timings)
     }

@@ -9,6 +9,9 @@ public struct SiteCollection: Sendable {
     /// Where each key of its collection.yml is, for what is said of a value once the items are in
     /// (apart from `settings`, which page keys and a session compare: a moved line changes no page).
     public var positions: [String: SourcePosition] = [:]
+    /// The field the items' titles come from: `title_field`, else the one the loader chose
+    /// (`title`, `name` or the dataset's first column).
+    public var titleField: String
 
     /// The list page heading.
     public var title: String {
@@ -20,6 +23,7 @@ public struct SiteCollection: Sendable {
         self.name = name
         self.settings = settings
         self.items = items
+        titleField = settings.titleField ?? "title"
     }
 
     /// The scope of an item, when the collection has a scope field.

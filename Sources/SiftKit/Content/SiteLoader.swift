@@ -243,6 +243,7 @@ public struct SiteLoader: Sendable {
         }
         if let e = SiftError.combined(errors) { throw e }
         var collection = SiteCollection(name: name, settings: settings, items: items)
+        collection.titleField = titleField
         collection.positions = positions
         return (collection, warnings + join.warnings)
     }
@@ -306,10 +307,11 @@ public struct SiteLoader: Sendable {
         return ([], nil)
     }
 
-    /// Sorts by a field: folded first, then as written; items without the field go last; ties keep their order.
+    /// Sorts by a field: folded first, then as written; items without the field (or with it empty,
+    /// as a CSV's empty cell and a JSON null are) go last, as `sift search --sort` puts them; ties keep their order.
     static func sorted(_ items: [Item], by field: String, descending: Bool) -> [Item] {
         let keyed = items.enumerated().map { (i, item) -> (Int, String?, Double?, String?) in
-            let raw = field == "title" ? item.title : item.fields.value(at: field)?.text
+            let raw = (field == "title" ? item.title : item.fields.value(at: field)?.text).flatMap { $0.isEmpty ? nil : $0 }
             return (i, raw.map(Fold.fold), raw.flatMap { Double($0) }, raw)
         }
         let order = keyed.sorted { a, b in

@@ -147,7 +147,7 @@ struct PageContext: Sendable {
         let rel = SiteURLs.item(c.name, item.slug)
         var f = base(kind: "detail", title: item.title, url: rel, collection: c.name)
         f["collection"] = collectionValue
-        let titleField = c.settings.titleField ?? "title", slugField = c.settings.slugField ?? "slug"
+        let titleField = c.titleField, slugField = c.settings.slugField ?? "slug"
         let fields: [Value] = item.fields.compactMap { (name, value) in
             guard name != "title", name != "slug", name != titleField, name != slugField else { return nil }
             let shown = display(value)

@@ -98,7 +98,7 @@ public struct SearchResponse: Sendable, Equatable {
         for r in results {
             let title = r.title.count > width ? String(r.title.prefix(width - 1)) + "…" : r.title
             let pad = String(repeating: " ", count: max(0, width - title.count))
-            lines.append("  \(title)\(pad)  \(r.match.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(r.url)")
+            lines.append("  \(title)\(pad)  \(r.match.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(r.url)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
