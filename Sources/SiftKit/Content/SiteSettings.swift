@@ -47,6 +47,11 @@ public struct SiteSettings: Sendable, Equatable {
         if let t = fields["theme"] {
             guard let themeFields = t.fields else { throw SiftError("theme must be a mapping of settings", at: at("theme")) }
             for (k, v) in themeFields {
+                // Each a text (configuration.md): a list or a mapping made an empty property.
+                if v.fields != nil || v.isList {
+                    errors.append(SiftError("theme.\(k) must be text, not a \(v.isList ? "list" : "mapping")", at: at("theme.\(k)")))
+                    continue
+                }
                 let value = v.text
                 // Neither may close the declaration or the rule they are written into, nor a
                 // comment swallow the rest of it.

@@ -61,6 +61,18 @@ public enum Value: Hashable, Sendable {
         }
     }
 
+    /// Whether this is a list.
+    public var isList: Bool {
+        if case .list = self { return true }
+        return false
+    }
+
+    /// Whether this is a list holding a list or a mapping.
+    public var holdsCollections: Bool {
+        if case .list(let l) = self { return l.contains { $0.isList || $0.fields != nil } }
+        return false
+    }
+
     /// The mapping this value holds, if any.
     public var fields: Fields? {
         if case .map(let f) = self { return f }

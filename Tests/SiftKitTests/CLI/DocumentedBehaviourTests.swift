@@ -58,4 +58,33 @@ struct DocumentedBehaviourTests {
         let out = SiftCLI.run(["search", "untied states"], in: site.root).stdout
         #expect(out.contains("  partial  /countries/united-states/"), "\(out)")
     }
+
+    /// configuration.md: a value of the wrong type is an error at its line and column; a theme
+    /// value is a text, a collection.yml list holds field names (a list in it was the field '').
+    @Test func listsAndMappingsWhereTextIsDueAreErrorsAtTheirPlace() throws {
+        let site = try TestSite([
+            "Content/site.yml": "title: T\ntheme:\n  bar_tint: [1, 2]\n  text_color: {a: 1}\n",
+            "Content/things/things.csv": "name,kind\nOne,A\n",
+            "Content/things/collection.yml": "title_field: name\nfacets: [kind, [x]]\n",
+        ])
+        let out = site.build()
+        #expect(out.status == 1, "\(out)")
+        #expect(out.stderr.contains("Content/site.yml:3:13: error: theme.bar_tint must be text, not a list"), "\(out.stderr)")
+        #expect(out.stderr.contains("Content/site.yml:4:15: error: theme.text_color must be text, not a mapping"), "\(out.stderr)")
+        #expect(out.stderr.contains("Content/things/collection.yml:2:9: error: facets must be a list of field names"), "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site.output.appendingPathComponent("index.html").path))
+    }
+
+    /// content.md: a misspelt title_field is said at its key; with no slug column it was one
+    /// "row has no 'nme'" error a row, and nothing at the key.
+    @Test func aTitleFieldNoRowHasIsOneErrorAtItsKey() throws {
+        let site = try TestSite([
+            "Content/fr/fr.csv": "name,area\nParis,105\nLyon,48\nNice,72\n",
+            "Content/fr/collection.yml": "title_field: nme\n",
+        ])
+        let out = site.build()
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("Content/fr/collection.yml:1:14: error: title_field: no row of 'fr' has a field 'nme' to take titles and slugs from (the first row's fields: 'name', 'area')"), "\(out.stderr)")
+        #expect(!out.stderr.contains("row has no"), "\(out.stderr)")
+    }
 }
