@@ -104,6 +104,14 @@ export class SiftSearch {
     }
     // Back to a page kept in the back-forward cache: the URL's search again.
     window.addEventListener("pageshow", (event) => event.persisted && this.restore());
+    // A list's search left for a page (a result) keeps its rows and place with the history entry:
+    // Back without the back-forward cache searches again and shows them as they were.
+    if (list) {
+      window.addEventListener("pagehide", () => {
+        history.scrollRestoration = this.active ? "manual" : "auto";
+        if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY }, "");
+      });
+    }
     Keyboard.focusOnShortcut(this.field.input);
     if (this.form.dataset.scopeBar == "always") {
       this.loadIndex().then((index) => {
@@ -132,7 +140,8 @@ export class SiftSearch {
     if (!query && scope == "All" && !this.chosen()) return this.cancel();
     this.field.value = query;
     this.selectScope(scope);
-    this.search({ text: query });
+    const { rows, y } = history.state ?? {};
+    this.search({ text: query, rows }).then(() => y && scrollTo(0, y));
   }
 
   start() {
@@ -229,10 +238,10 @@ export class SiftSearch {
     if (this.active) this.say("Search is unavailable");
   }
 
-  async run({ remember, more, text = this.instant ? this.field.value : this.query }) {
+  async run({ remember, more, rows = ROWS, text = this.instant ? this.field.value : this.query }) {
     const run = ++this.runs, query = (this.query = text);
     let scope = this.scope;
-    if (!more) this.rowLimit = ROWS;
+    if (!more) this.rowLimit = rows;
     this.start();
     this.update();
     // Rows shown for an earlier query stay, marked busy, while this one has no answer yet after a

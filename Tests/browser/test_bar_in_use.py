@@ -201,3 +201,36 @@ def test_a_page_opened_from_a_result_leaves_one_and_two_letter_terms_unmarked(pa
         expect(page.locator("main mark")).to_have_count(0)
         page.goto(server.url + "/notes/?mark=a%20catalogue")
         expect(page.locator("main mark")).to_have_text(["catalogue"])
+
+
+def test_back_without_the_back_forward_cache_shows_the_rows_and_the_place_left(page):
+    """Back to a list's search that "Show more" had lengthened and the visitor had scrolled: the
+    page is loaded again (Playwright's Chromium keeps no back-forward cache), searches again, and
+    shows as many rows as before, scrolled where they were, not 50 rows at the top."""
+    with siftsite.served_fixture(site(), "sift-use-back-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        page.get_by_role("searchbox").fill("widget")
+        expect(status(page)).to_have_text("130 results")
+        page.get_by_role("button", name="Show more").click()
+        expect(shown_rows(page)).to_have_count(100)
+        row = shown_rows(page).nth(80)
+        row.scroll_into_view_if_needed()
+        page.evaluate("scrollBy(0, 100)")
+        page.wait_for_timeout(300)
+        left, shown = page.evaluate("scrollY"), shown_rows(page).count()
+        assert left > 2000 and shown > 50
+        row.get_by_role("link").click()
+        page.wait_for_url(re.compile(r"/widgets/widget-\d+/"))
+        page.go_back()
+        expect(page).to_have_url(server.url + "/widgets/?q=widget")
+        expect(status(page)).to_have_text("130 results")
+        expect(shown_rows(page)).to_have_count(shown)
+        page.wait_for_function(f"Math.abs(scrollY - {left}) < 40")
+        # Cancel, then away and Back: the list as it was, at the top, with no search.
+        page.get_by_role("button", name="Cancel").click()
+        page.evaluate("scrollTo(0, 0)")
+        shown_rows(page).first.get_by_role("link").click()
+        page.wait_for_url(re.compile(r"/widgets/widget-\d+/"))
+        page.go_back()
+        expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
+        assert page.evaluate("scrollY") == 0
