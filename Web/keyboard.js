@@ -40,9 +40,10 @@ export class Keyboard {
     // Safari says so by keyCode 229 alone.
     if (event.isComposing || event.keyCode == 229) return;
     if (key == "Escape") {
-      // The field's own Esc would empty it; elsewhere Esc is left to the page too (a dialog's).
+      // The field's own Esc would empty it. Elsewhere on the page Esc cancels too, but in another
+      // form (another bar's, the site's own) or a dialog, whose Esc it is.
       if (inResults) event.preventDefault();
-      this.onEscape();
+      if (this.input.form.contains(target) || !target.closest("form,dialog")) this.onEscape();
     } else if (inResults && /Arrow(Down|Up)/.test(key)) {
       event.preventDefault();
       this.move(key == "ArrowDown" ? 1 : -1);
@@ -82,7 +83,8 @@ export class Keyboard {
       row.id ||= `${this.idPrefix}-r${this.selected}`;
       row.scrollIntoView({ block: "nearest" });
       // A list page's bar stays at the top while its rows scroll (sift.css): a row moved to under it is brought out.
-      scrollBy(0, Math.min(0, row.getBoundingClientRect().top - this.input.form.getBoundingClientRect().bottom));
+      const at = row.getBoundingClientRect(), bar = this.input.form.getBoundingClientRect();
+      if (at.bottom > bar.top && at.top < bar.bottom) scrollBy(0, at.top - bar.bottom);
     }
     // The field keeps the focus; the listbox has it when Tab took it there to scroll.
     for (const owner of [this.input, this.listbox]) {

@@ -95,12 +95,13 @@ export class SiftSearch {
     // the focus out of it: it would hide what has the focus. A click that began elsewhere: a touch
     // that scrolls the page makes none, and a press in the field that moves it (the header sliding
     // away) ends elsewhere.
+    // Where the press was is taken as it begins: a button of the panel its own click takes away
+    // (Clear of the recent searches) was inside, and a click of the keyboard (Enter) had no press.
     if (!list) {
-      const elsewhere = (node) => node && !this.form.contains(node) && this.cancel();
-      let pressed;
-      document.addEventListener("pointerdown", (event) => (pressed = event.target));
-      document.addEventListener("click", () => elsewhere(pressed));
-      this.form.addEventListener("focusout", (event) => elsewhere(event.relatedTarget));
+      let outside;
+      document.addEventListener("pointerdown", (event) => (outside = !this.form.contains(event.target)));
+      document.addEventListener("click", () => (outside && this.cancel(), (outside = false)));
+      this.form.addEventListener("focusout", (event) => event.relatedTarget && !this.form.contains(event.relatedTarget) && this.cancel());
     }
     // Back to a page kept in the back-forward cache: the URL's search again.
     window.addEventListener("pageshow", (event) => event.persisted && this.restore());

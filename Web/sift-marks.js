@@ -2,7 +2,7 @@
 // the link's ?mark=) with <mark> elements made around text nodes (never HTML, so the strict CSP
 // holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
 // on such a page.
-import { highlight } from "./sift-core.js";
+import { highlight, terms } from "./sift-core.js";
 
 /**
  * Takes ?mark= out of the address (left as it was before, so that it copies as the page's own)
@@ -23,7 +23,7 @@ export function arrive() {
 export function markTerms(query, root = document.querySelector("main") ?? document.body) {
   // As excerpts mark them (Excerpt.markedTerms): a term of one or two ASCII letters ("a", "by")
   // would mark every word holding it.
-  query = query.split(/\s+/).filter((term) => term.length > 2 || /[^\0-\x7f]/.test(term)).join(" ");
+  query = terms(query).filter((term) => [...term].length > 2 || /[^\0-\x7f]/.test(term)).join(" ");
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
   while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, [data-sift-search]")) texts.push(walker.currentNode);
   for (const text of texts) {

@@ -122,8 +122,9 @@ def test_esc_cancels_with_the_focus_outside_the_bar(page):
             expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
             expect(page).to_have_url(server.url + path.split("?")[0])
         page.get_by_role("searchbox").fill("widget")
-        page.get_by_role("button", name="Show more").click()
+        page.get_by_role("button", name="Show more").dispatch_event("click")
         expect(shown_rows(page)).to_have_count(100)
+        page.get_by_role("button", name="Show more").focus()
         page.keyboard.press("Escape")
         expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
         expect(page.locator("[data-sift-list=widgets]").first).to_be_visible()
@@ -139,7 +140,7 @@ def test_the_field_focused_again_keeps_the_rows_shown(page):
         box = page.get_by_role("searchbox")
         box.fill("widget")
         expect(status(page)).to_have_text("130 results")
-        page.get_by_role("button", name="Show more").click()
+        page.get_by_role("button", name="Show more").dispatch_event("click")
         expect(shown_rows(page)).to_have_count(100)
         answers = page.evaluate("answers")
         box.click()
@@ -211,7 +212,7 @@ def test_back_without_the_back_forward_cache_shows_the_rows_and_the_place_left(p
         page.goto(server.url + "/widgets/")
         page.get_by_role("searchbox").fill("widget")
         expect(status(page)).to_have_text("130 results")
-        page.get_by_role("button", name="Show more").click()
+        page.get_by_role("button", name="Show more").dispatch_event("click")
         expect(shown_rows(page)).to_have_count(100)
         row = shown_rows(page).nth(80)
         row.scroll_into_view_if_needed()
@@ -234,3 +235,108 @@ def test_back_without_the_back_forward_cache_shows_the_rows_and_the_place_left(p
         page.go_back()
         expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
         assert page.evaluate("scrollY") == 0
+
+
+# A list template of the site's own with the bar after the list, and one with the bar in <main>
+# beside the list (its host then holds the list: it must not stick).
+BAR_AFTER = "{{< layout}}\n{{$ main}}\n<ul class=\"list\" data-sift-list=\"{{collection.name}}\">\n{{#items}}<li class=\"row\" data-sift-item=\"{{slug}}\"><a href=\"{{url}}\"><span class=\"row-title\">{{title}}</span></a></li>\n{{/items}}</ul>\n{{> search}}\n{{/ main}}\n{{/ layout}}\n"
+BAR_IN_MAIN = BAR_AFTER.replace("{{$ main}}\n<ul", "{{$ main}}\n{{> search}}\n<ul").replace("</ul>\n{{> search}}\n", "</ul>\n")
+
+
+def test_a_keyboard_click_after_a_press_elsewhere_keeps_the_panels_search(page):
+    """Enter on a selected option, after the mouse had pressed the page outside the bar, opens it
+    with the search kept for Back; Clear of the recent searches keeps the panel open."""
+    with siftsite.served_fixture(site(), "sift-use-keyclick-") as (server, _):
+        page.goto(server.url + "/about/")
+        page.locator("main p").first.click()
+        page.keyboard.press("/")
+        box = page.get_by_role("combobox")
+        box.press_sequentially("widget 12")
+        expect(page.get_by_role("option").first).to_be_visible()
+        box.press("ArrowDown")
+        box.press("Enter")
+        page.wait_for_url(re.compile(r"/widgets/widget-\d+/"))
+        page.go_back()
+        expect(box).to_have_value("widget 12")
+        # A recent search kept, then the field emptied: the empty state's Clear keeps the bar.
+        box.press("Enter")
+        page.get_by_role("button", name="Clear", exact=True).first.click()
+        expect(page.get_by_role("button", name="widget 12")).to_be_visible()
+        page.locator(".sift-h button").click()
+        expect(page.get_by_role("button", name="widget 12")).to_have_count(0)
+        expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+
+
+def test_esc_in_a_dialog_or_another_bar_leaves_the_lists_search(page):
+    """Esc that closes a dialog of the site, or the header's panel, is theirs: the list's search stays."""
+    # The header's panel on the list page too (the built-in layout has it on every other page).
+    layout_header = (siftsite.REPO / "Sources/SiftKit/Resources/layout.mustache").read_text().replace(
+        "{{^page.is_list}}\n{{> search}}\n{{/page.is_list}}", '<div data-sift-search data-index="{{search.index}}" data-hide-navigation="false"></div>')
+    files = site("search:\n  hide_navigation: false\n", **{"Templates/layout.mustache": layout_header})
+    with siftsite.served_fixture(files, "sift-use-esc-other-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        box = page.get_by_role("searchbox")
+        box.fill("widget")
+        expect(status(page).last).to_have_text("130 results")
+        page.evaluate("""() => { const d = document.createElement('dialog'); d.append(document.createElement('input')); document.body.append(d); d.showModal(); d.querySelector('input').focus(); }""")
+        page.keyboard.press("Escape")
+        expect(page.locator("dialog[open]")).to_have_count(0)
+        expect(box).to_have_value("widget")
+        header = page.get_by_role("combobox", name="Search")
+        header.click()
+        header.press_sequentially("wid")
+        header.press("Escape")
+        expect(header).to_have_value("")
+        expect(box).to_have_value("widget")
+        expect(shown_rows(page)).to_have_count(50)
+
+
+def test_the_bar_sticks_only_where_nothing_is_covered(browser):
+    """With hide_navigation: false the site header stays where the theme puts it, and a host that
+    holds the list too (a template of the site's own) does not stick: the dimmed page still takes
+    the click that cancels."""
+    with siftsite.served_fixture(site("search:\n  hide_navigation: false\n  dim_background: true\n",
+                                      **{"Templates/widgets/list.mustache": BAR_IN_MAIN}), "sift-use-nostick-") as (server, _):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        page.goto(server.url + "/widgets/")
+        box = page.get_by_role("searchbox")
+        box.click()
+        expect(page.locator("html")).to_have_attribute("data-sift-dim", "")
+        page.mouse.click(640, 780)
+        expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
+        assert page.evaluate("getComputedStyle(document.querySelector('main')).position") != "sticky"
+        context.close()
+    with siftsite.served_fixture(site("search:\n  hide_navigation: false\n"), "sift-use-header-") as (server, _):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        page.goto(server.url + "/widgets/")
+        box = page.get_by_role("searchbox")
+        box.fill("widget")
+        expect(status(page)).to_have_text("130 results")
+        for _ in range(30):
+            box.press("ArrowDown")
+        title = page.locator(".site-header a").first.bounding_box()
+        covering = page.evaluate(f"document.elementFromPoint({title['x'] + title['width'] / 2}, {title['y'] + title['height'] / 2}).closest('[data-sift-header]') != null")
+        assert covering, "the site header's link is covered"
+        context.close()
+
+
+def test_down_keeps_the_selected_row_in_view_with_the_bar_after_the_list(page):
+    with siftsite.served_fixture(site(**{"Templates/widgets/list.mustache": BAR_AFTER}), "sift-use-after-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        box = page.get_by_role("searchbox")
+        box.fill("widget 1")
+        expect(status(page)).to_have_text(re.compile(r"^\d+ results$"))
+        for _ in range(12):
+            box.press("ArrowDown")
+            selected = page.locator("[data-sift-list=widgets] [data-active]").bounding_box()
+            assert 0 <= selected["y"] and selected["y"] + selected["height"] <= 900, selected
+
+
+def test_arrival_marks_judge_a_terms_length_folded(page):
+    """`à` and full-width `ＡＢ` fold to one and two ASCII letters: left unmarked as `a` is."""
+    page_md = "---\ntitle: Widget notes\n---\n\nA page about a widget and its parts, as a catalogue has it; ab initio.\n"
+    with siftsite.served_fixture(site(**{"Content/notes.md": page_md}), "sift-use-folded-") as (server, _):
+        page.goto(server.url + "/notes/?mark=%C3%A0%20%EF%BC%A1%EF%BC%A2%20catalogue")
+        expect(page.locator("main mark")).to_have_text(["catalogue"])

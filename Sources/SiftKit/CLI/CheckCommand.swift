@@ -28,6 +28,7 @@ enum CheckCommand: Command {
             }
         }
         options.site = args.url(site)
+        guard FileSystem.isDirectory(options.site) else { throw UsageError("no site folder at \(site)") }
         options.displayRoot = site
         options.mode = .dryRun
         return try BuildCommand.build(options, quiet: quiet, strict: strict)

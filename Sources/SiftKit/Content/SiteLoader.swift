@@ -318,22 +318,19 @@ public struct SiteLoader: Sendable {
         return ([], nil)
     }
 
-    /// Sorts by a field: folded first, then as written; items without the field (or with it empty,
-    /// as a CSV's empty cell and a JSON null are) go last, as `sift search --sort` puts them; ties keep their order.
+    /// Sorts by a field in the order `sift search --sort` gives (`FacetTable.ascending`): numbers
+    /// first, as numbers, then text, folded, then as written; items without the field (or with it
+    /// empty, as a CSV's empty cell and a JSON null are) last; ties keep their order.
     static func sorted(_ items: [Item], by field: String, descending: Bool) -> [Item] {
-        let keyed = items.enumerated().map { (i, item) -> (Int, String?, Double?, String?) in
-            let raw = (field == "title" ? item.title : item.fields.value(at: field)?.text).flatMap { $0.isEmpty ? nil : $0 }
-            return (i, raw.map(Fold.fold), raw.flatMap { Double($0) }, raw)
+        let keyed = items.enumerated().map { (i, item) -> (Int, String?) in
+            (i, (field == "title" ? item.title : item.fields.value(at: field)?.text).flatMap { $0.isEmpty ? nil : $0 })
         }
         let order = keyed.sorted { a, b in
-            guard let fa = a.1 else { return false }
-            guard let fb = b.1 else { return true }
-            var cmp: Int
-            if let na = a.2, let nb = b.2 { cmp = na < nb ? -1 : (na > nb ? 1 : 0) }
-            else { cmp = fa < fb ? -1 : (fa > fb ? 1 : 0) }
-            if cmp == 0, let ra = a.3, let rb = b.3 { cmp = ra < rb ? -1 : (ra > rb ? 1 : 0) }
-            if cmp == 0 { return a.0 < b.0 }
-            return descending ? cmp > 0 : cmp < 0
+            guard let va = a.1 else { return false }
+            guard let vb = b.1 else { return true }
+            if FacetTable.ascending(va, vb) { return !descending }
+            if FacetTable.ascending(vb, va) { return descending }
+            return a.0 < b.0
         }
         return order.map { items[$0.0] }
     }

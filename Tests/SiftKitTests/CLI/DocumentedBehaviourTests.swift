@@ -40,12 +40,34 @@ struct DocumentedBehaviourTests {
         #expect(!json.contains(-1) && json == json.sorted(), "\(json)")
     }
 
+    /// The list's order by a field is `sift search --sort`'s: numbers first (as numbers, `9`
+    /// before `10`), then text; a list of numbers and text compared them as text ("10" < "9" < "A").
+    @Test func aListSortedByAFieldIsInTheOrderSearchSortsBy() throws {
+        let site = try TestSite([
+            "Content/mixed/mixed.csv": "name,n\nTen,10\nBee,b\nNine,9\nSpace, \nAy,A\nNone,\nMinus,-1.5\n",
+            "Content/mixed/collection.yml": "title_field: name\nsort: n\nsort_fields: [n]\n",
+        ])
+        #expect(site.build().status == 0)
+        let html = site.page("mixed/index.html") ?? ""
+        let listed = html.split(separator: "\n").compactMap { line -> String? in
+            guard let r = line.range(of: #"row-title">([^<]+)<"#, options: .regularExpression) else { return nil }
+            return String(line[r].dropFirst(11).dropLast())
+        }
+        let json = SiftCLI.run(["search", "", "--collection", "mixed", "--sort", "n", "--json"], in: site.root).stdout
+        let searched = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let titles = (searched?["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(listed == ["Minus", "Nine", "Ten", "Space", "Ay", "Bee", "None"], "\(listed)")
+        #expect(listed == titles, "\(titles)")
+    }
+
     /// cli.md: a folder that does not exist is a usage error, as for `sift serve`, and nothing is
     /// made there (the build's lock made `TYPO/.sift-cache/`, and `sift serve` then served it).
     @Test func buildingAFolderThatDoesNotExistMakesNothing() throws {
         let parent = temporaryFolder("sift-typo")
-        let out = SiftCLI.run(["build", "--site", "typo/site"], in: parent)
-        #expect(out.status == 2 && out.stderr.contains("no site folder at typo/site"), "\(out)")
+        for command in ["build", "check"] {
+            let out = SiftCLI.run([command, "--site", "typo/site"], in: parent)
+            #expect(out.status == 2 && out.stderr.contains("no site folder at typo/site"), "\(command): \(out)")
+        }
         #expect(!FileManager.default.fileExists(atPath: parent.appendingPathComponent("typo").path))
     }
 
