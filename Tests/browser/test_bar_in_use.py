@@ -340,3 +340,15 @@ def test_arrival_marks_judge_a_terms_length_folded(page):
     with siftsite.served_fixture(site(**{"Content/notes.md": page_md}), "sift-use-folded-") as (server, _):
         page.goto(server.url + "/notes/?mark=%C3%A0%20%EF%BC%A1%EF%BC%A2%20catalogue")
         expect(page.locator("main mark")).to_have_text(["catalogue"])
+
+
+def test_arrival_marks_what_a_typo_or_a_long_chinese_term_matched(page):
+    """`choclate` matched its title by a typo: the page's words within its edits (2 from 8 code points) are marked (and no
+    other). A long Chinese term is found by its pairs: each pair is marked."""
+    chocolate = "---\ntitle: Chocolate Bar\n---\n\nA bar of chocolate, chocolates and a chocolatier's cocoa.\n"
+    chmod = "---\ntitle: 命令\n---\n\n这个命令改变文件的访问权限。\n"
+    with siftsite.served_fixture(site(**{"Content/chocolate.md": chocolate, "Content/chmod.md": chmod}), "sift-use-typo-marks-") as (server, _):
+        page.goto(server.url + "/chocolate/?mark=choclate")
+        expect(page.locator("main mark")).to_have_text(["Chocolate", "chocolate", "chocolates"])
+        page.goto(server.url + "/chmod/?mark=" + "改变文件权限")
+        expect(page.locator("main mark")).to_have_text(["改变文件", "权限"])
