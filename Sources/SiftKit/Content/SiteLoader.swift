@@ -322,8 +322,8 @@ public struct SiteLoader: Sendable {
     /// first, as numbers, then text, folded, then as written; items without the field (or with it
     /// empty, as a CSV's empty cell and a JSON null are) last; ties keep their order.
     static func sorted(_ items: [Item], by field: String, descending: Bool) -> [Item] {
-        let keyed = items.enumerated().map { (i, item) -> (Int, String?) in
-            (i, (field == "title" ? item.title : item.fields.value(at: field)?.text).flatMap { $0.isEmpty ? nil : $0 })
+        let keyed = items.enumerated().map { (i, item) -> (Int, FacetTable.SortKey?) in
+            (i, (field == "title" ? item.title : item.fields.value(at: field)?.text).flatMap { $0.isEmpty ? nil : FacetTable.SortKey($0) })
         }
         let order = keyed.sorted { a, b in
             guard let va = a.1 else { return false }

@@ -40,7 +40,7 @@ enum FacetTable {
             for (d, doc) in docs.enumerated() where f < doc.facetValues.count {
                 for v in doc.facetValues[f] { members[v, default: []].append(Int32(d)) }
             }
-            let values = members.keys.sorted(by: ascending)
+            let values = sortedAscending(members.keys)
             j.raw("{"); j.key("name"); j.string(name)
             j.raw(","); j.key("values"); j.strings(values)
             j.raw(","); j.raw(shorterColumn(values: values, members: members, of: docs.map { f < $0.facetValues.count ? $0.facetValues[f] : [] }))
@@ -50,7 +50,7 @@ enum FacetTable {
         for (s, name) in first.sortNames.enumerated() {
             if s > 0 { j.raw(",") }
             let column = docs.map { s < $0.sortValues.count ? $0.sortValues[s] : "" }
-            let distinct = Set(column.filter { !$0.isEmpty }).sorted(by: ascending)
+            let distinct = sortedAscending(Set(column.filter { !$0.isEmpty }))
             let place = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
             j.raw("{"); j.key("name"); j.string(name)
             j.raw(","); j.key("order")
@@ -93,17 +93,35 @@ enum FacetTable {
         return forms[sizes.firstIndex(of: sizes.min()!)!]
     }
 
+    /// A value with what `ascending` compares of it worked out once: a sort of n values folds
+    /// n texts, not two a comparison.
+    struct SortKey {
+        let number: Double?
+        let folded: String
+        let text: String
+
+        init(_ text: String) {
+            self.text = text
+            number = FacetTable.number(text)
+            folded = Fold.fold(text)
+        }
+    }
+
     /// The order of values: numbers first, as numbers; then text, folded, then as written.
-    static func ascending(_ a: String, _ b: String) -> Bool {
-        switch (number(a), number(b)) {
+    static func ascending(_ a: SortKey, _ b: SortKey) -> Bool {
+        switch (a.number, b.number) {
         case let (x?, y?) where x != y: return x < y
         case (_?, nil): return true
         case (nil, _?): return false
         default:
-            let fa = Fold.fold(a), fb = Fold.fold(b)
-            if !fa.utf8.elementsEqual(fb.utf8) { return fa.utf8.lexicographicallyPrecedes(fb.utf8) }
-            return a.utf8.lexicographicallyPrecedes(b.utf8)
+            if !a.folded.utf8.elementsEqual(b.folded.utf8) { return a.folded.utf8.lexicographicallyPrecedes(b.folded.utf8) }
+            return a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
         }
+    }
+
+    /// Values in `ascending` order, each folded once.
+    static func sortedAscending(_ values: some Collection<String>) -> [String] {
+        values.map(SortKey.init).sorted(by: ascending).map(\.text)
     }
 
     /// A decimal number as written in a dataset (`-12`, `3.5`, `1e6`), nil for any other text.
