@@ -3,6 +3,7 @@
 // holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
 // on such a page.
 import { highlight, isCJK, terms } from "./sift-core.js";
+import { wordDistance } from "./sift-typos.js";
 
 /**
  * Takes ?mark= out of the address (left as it was before, so that it copies as the page's own)
@@ -57,31 +58,15 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
 
 // "Typos" (docs/search.md): a term of 4 or more code points, none CJK, that the page holds nowhere
 // matched its title within 1 edit (2 from 8 code points): the page's words within those edits of
-// it, to be marked in its place (`choclate` marks Chocolate).
+// it (sift-typos.js's `wordDistance`, whole words), to be marked in its place (`choclate` marks Chocolate).
 function nearWords(term, texts) {
   const pattern = [...term], within = pattern.length >= 8 ? 2 : 1;
   if (pattern.length < 4 || pattern.some(isCJK) || texts.some((text) => highlight(text.data, term).length)) return [];
   const near = new Set();
   for (const text of texts) {
     for (const [word] of text.data.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-      if (!near.has(word) && distance(pattern, [...terms(word).join("")]) <= within) near.add(word);
+      if (!near.has(word) && wordDistance(pattern, [...terms(word).join("")], within)) near.add(word);
     }
   }
   return [...near];
-}
-
-// The edits between two words, whole (optimal string alignment: a swap of neighbours is one edit),
-// as sift-typos.js's wordDistance counts them.
-function distance(a, b) {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let rows = [[], [], Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(rows[2][j] + 1, row[j - 1] + 1, rows[2][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], rows[1][j - 2] + 1);
-    }
-    rows = [rows[1], rows[2], row];
-  }
-  return rows[2][b.length];
 }

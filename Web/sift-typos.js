@@ -113,7 +113,7 @@ const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
 
 // "Typos" (SearchIndex.wordDistance): whether `word` is within `within` edits of `pattern`, the
 // whole of both (optimal string alignment, a swap of adjacent code points one edit).
-function wordDistance(pattern, word, within) {
+export function wordDistance(pattern, word, within) {
   if (Math.abs(pattern.length - word.length) > within) return false;
   let rows = [[], [], Array.from({ length: word.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= pattern.length; i++) {
