@@ -10,6 +10,8 @@ struct CollectionJoin {
     /// Per record: its title, what its slug is made from, and the slug.
     let named: [(title: String, slugSource: String, slug: String)]
     let titleField: String
+    /// Where collection.yml names the title field; nil when the loader chose it.
+    let titleFieldPosition: SourcePosition?
     let includeDrafts: Bool
     /// `sift serve`: the items joined by the last load of this folder, reused while the same
     /// row of the same dataset read meets the same page read.
@@ -23,12 +25,14 @@ struct CollectionJoin {
     private(set) var warnings: [SiftError] = []
 
     init(name: String, dataset: String?, records: [Record], named: [(title: String, slugSource: String, slug: String)],
-         titleField: String, includeDrafts: Bool, memo: PageMemo?, folderPath: String, remembered: PageMemo.Dataset?, namedKey: String) {
+         titleField: String, titleFieldPosition: SourcePosition?, includeDrafts: Bool, memo: PageMemo?, folderPath: String,
+         remembered: PageMemo.Dataset?, namedKey: String) {
         self.name = name
         self.dataset = dataset
         self.records = records
         self.named = named
         self.titleField = titleField
+        self.titleFieldPosition = titleFieldPosition
         self.includeDrafts = includeDrafts
         self.memo = memo
         self.folderPath = folderPath
@@ -58,9 +62,17 @@ struct CollectionJoin {
         var bySlug: [String: Int] = [:]
         items.reserveCapacity(records.count)
         bySlug.reserveCapacity(records.count)
+        // A title_field no row has (misspelt) leaves every row without a title: one error at the
+        // key, naming the fields the rows have, instead of one at each row that has no slug either.
+        let noRowHasTitle = titleFieldPosition != nil && !records.contains { $0.fields.value(at: titleField) != nil }
+        var untitled = false
         for (record, (title, slugSource, slug)) in zip(records, named) {
             if slug.isEmpty {
-                errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
+                if title.isEmpty && noRowHasTitle {
+                    untitled = true
+                } else {
+                    errors.append(SiftError(title.isEmpty ? "row has no '\(titleField)' to make a slug from" : "the slug of '\(slugSource)' is empty: give the row a slug", at: record.position))
+                }
                 continue
             }
             if let problem = SiteLoader.slugLengthProblem(slug) {
@@ -73,6 +85,10 @@ struct CollectionJoin {
             }
             bySlug[slug] = items.count
             items.append(Item(collection: name, slug: slug, title: title, fields: record.fields, page: nil, source: record.position))
+        }
+        if untitled, let at = titleFieldPosition, let first = records.first {
+            let names = first.fields.keys.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
+            errors.insert(SiftError("title_field: no row of '\(name)' has a field '\(titleField)' to take titles and slugs from (the first row's fields: \(names))", at: at), at: 0)
         }
         return (items, bySlug)
     }

@@ -31,8 +31,7 @@ public struct CollectionSettings: Sendable, Equatable {
         func text(_ key: String) -> String? { fields.text(key, at: at(key), errors: &errors) }
         func list(_ key: String) -> [String]? {
             guard let v = fields[key] else { return nil }
-            // A name given a list or a mapping (`facets: [kind, [x]]`) was read as the field ''.
-            guard let l = v.stringList, !v.holdsCollections else {
+            guard let l = v.stringList else {
                 errors.append(SiftError("\(key) must be a list of field names", at: at(key)))
                 return nil
             }

@@ -234,21 +234,11 @@ public struct SiteLoader: Sendable {
             remembered.named[namedKey] = named
             memo?.setDataset(folderPath + "/" + dataset, remembered)
         }
-        var join = CollectionJoin(name: name, dataset: datasets.first, records: records, named: named, titleField: titleField,
+        let titleFieldPosition = settings.titleField.map { _ in positions["title_field"] ?? SourcePosition(path: display("\(rel)/collection.yml"), line: 0) }
+        var join = CollectionJoin(name: name, dataset: datasets.first, records: records, named: named, titleField: titleField, titleFieldPosition: titleFieldPosition,
                                   includeDrafts: includeDrafts, memo: memo, folderPath: folderPath, remembered: remembered, namedKey: namedKey)
         var items = join.items(pages: loadedPages)
-        // A title_field no row has (misspelt) leaves every row without a slug: one error at the
-        // key, naming the fields there are, instead of one at each row.
-        let noTitle = "row has no '\(titleField)' to make a slug from"
-        if settings.titleField != nil, let first = records.first, !records.contains(where: { $0.fields.value(at: titleField) != nil }),
-           join.errors.contains(where: { $0.message == noTitle }) {
-            let names = first.fields.keys.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
-            errors.append(SiftError("title_field: no row of '\(name)' has a field '\(titleField)' to take titles and slugs from (the first row's fields: \(names))",
-                                    at: positions["title_field"] ?? SourcePosition(path: display("\(rel)/collection.yml"), line: 0)))
-            errors += join.errors.filter { $0.message != noTitle }
-        } else {
-            errors += join.errors
-        }
+        errors += join.errors
         if let field = settings.sortField {
             items = Self.sorted(items, by: field, descending: settings.sortDescending)
         }

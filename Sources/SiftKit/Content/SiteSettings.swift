@@ -46,13 +46,9 @@ public struct SiteSettings: Sendable, Equatable {
         }
         if let t = fields["theme"] {
             guard let themeFields = t.fields else { throw SiftError("theme must be a mapping of settings", at: at("theme")) }
-            for (k, v) in themeFields {
+            for k in themeFields.keys {
                 // Each a text (configuration.md): a list or a mapping made an empty property.
-                if v.fields != nil || v.isList {
-                    errors.append(SiftError("theme.\(k) must be text, not a \(v.isList ? "list" : "mapping")", at: at("theme.\(k)")))
-                    continue
-                }
-                let value = v.text
+                guard let value = themeFields.text(k, at: at("theme.\(k)"), errors: &errors, name: "theme.\(k)") else { continue }
                 // Neither may close the declaration or the rule they are written into, nor a
                 // comment swallow the rest of it.
                 if !Self.isThemeKey(k) {

@@ -52,25 +52,22 @@ public enum Value: Hashable, Sendable {
         }
     }
 
-    /// The list of strings this value holds: a list's texts, or a single string as one element.
+    /// The list of strings this value holds: a list's texts, or a single string as one element;
+    /// nil for a list holding a list or a mapping (`[kind, [x]]`), which has no text of its own.
     public var stringList: [String]? {
         switch self {
-        case .list(let l): return l.map(\.text)
+        case .list(let l):
+            var texts: [String] = []
+            for v in l {
+                switch v {
+                case .list, .map: return nil
+                default: texts.append(v.text)
+                }
+            }
+            return texts
         case .string(let s): return [s]
         default: return nil
         }
-    }
-
-    /// Whether this is a list.
-    public var isList: Bool {
-        if case .list = self { return true }
-        return false
-    }
-
-    /// Whether this is a list holding a list or a mapping.
-    public var holdsCollections: Bool {
-        if case .list(let l) = self { return l.contains { $0.isList || $0.fields != nil } }
-        return false
     }
 
     /// The mapping this value holds, if any.
@@ -134,11 +131,12 @@ public struct Fields: Hashable, Sendable, Sequence {
     }
 
     /// A settings key's text: a text, a number or a Boolean written as one; nil when the key is
-    /// absent, or when its value is a list or a mapping, which is an error (`errors`) at `position`.
-    func text(_ key: String, at position: SourcePosition, errors: inout [SiftError]) -> String? {
+    /// absent, or when its value is a list or a mapping, which is an error (`errors`) at `position`
+    /// naming the key as `name` (`theme.bar_tint` for `bar_tint` of `theme:`).
+    func text(_ key: String, at position: SourcePosition, errors: inout [SiftError], name: String? = nil) -> String? {
         switch storage[key] {
-        case .list?: errors.append(SiftError("\(key) must be text, not a list", at: position))
-        case .map?: errors.append(SiftError("\(key) must be text, not a mapping", at: position))
+        case .list?: errors.append(SiftError("\(name ?? key) must be text, not a list", at: position))
+        case .map?: errors.append(SiftError("\(name ?? key) must be text, not a mapping", at: position))
         case let v?: return v.text
         case nil: break
         }
