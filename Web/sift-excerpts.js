@@ -44,7 +44,7 @@ const SPAN = 160, LEAD = 40, REACH = 80;
 
 // "Excerpts" (Excerpt.markedTerms): terms of 3+ code points, and those holding a code point
 // outside ASCII (文件, 斯): a short ASCII term ("by") would mark every word holding it.
-function markedTerms(queryTerms) {
+export function markedTerms(queryTerms) {
   return queryTerms.filter((term) => term.length > 2 || /[^\0-\x7f]/.test(term));
 }
 

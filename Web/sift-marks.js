@@ -3,7 +3,8 @@
 // holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
 // on such a page.
 import { highlight, isCJK, terms } from "./sift-core.js";
-import { wordDistance } from "./sift-typos.js";
+import { markedTerms } from "./sift-excerpts.js";
+import { pieces, wordDistance } from "./sift-typos.js";
 
 /**
  * Takes ?mark= out of the address (left as it was before, so that it copies as the page's own)
@@ -22,12 +23,10 @@ export function arrive() {
  * #:~:text=); returns the marks.
  */
 export function markTerms(query, root = document.querySelector("main") ?? document.body) {
-  // As excerpts mark them (Excerpt.markedTerms): a term of one or two ASCII letters ("a", "by")
-  // would mark every word holding it.
-  // A long Chinese or Japanese term found by its pairs ("Partial matches" in docs/search.md) has
-  // them marked: pairs from its start, an odd last code point alone.
-  const marked = terms(query).filter((term) => [...term].length > 2 || /[^\0-\x7f]/.test(term))
-    .flatMap((term) => ([...term].length > 3 && isCJK(term) ? term.match(/..?/gsu) : [term]));
+  // The terms excerpts mark (a term of one or two ASCII letters, "a", "by", would mark every word
+  // holding it). A long Chinese or Japanese term found by its pairs ("Partial matches" in
+  // docs/search.md) has them marked: the pieces partial matching cuts it into.
+  const kept = markedTerms(terms(query)), marked = pieces(kept) ?? kept;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
   while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, [data-sift-search]")) texts.push(walker.currentNode);
   query = [...marked, ...marked.flatMap((term) => nearWords(term, texts))].join(" ");

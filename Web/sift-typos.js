@@ -32,7 +32,7 @@ export async function fewMatches(index, { searched, hits, pool, scope, scopes, f
 // "Partial matches" (SearchIndex.pieces): the query's pieces, its terms with each CJK term of 4
 // or more code points cut into pairs from its start (an odd last one alone), identical ones once;
 // null when no term is cut.
-function pieces(terms) {
+export function pieces(terms) {
   const long = (term) => codePoints(term).length > 3 && isCJK(term);
   return terms.some(long) ? [...new Set(terms.flatMap((term) => (long(term) ? term.match(/..?/gsu) : [term])))] : null;
 }
