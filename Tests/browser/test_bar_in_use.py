@@ -34,19 +34,26 @@ def shown_rows(page):
     return page.locator("[data-sift-list=widgets]:not([data-sift-off]) > li")
 
 
+def widgets_searched_and_moved_down(browser, url, width, height):
+    """A page of its own at `width` × `height` on the widgets list, `widget` searched and ↓
+    pressed 30 times, the page scrolled with the selection; the context, page and field."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(url + "/widgets/")
+    box = page.get_by_role("searchbox")
+    box.fill("widget")
+    expect(status(page)).to_have_text("130 results")
+    for _ in range(30):
+        box.press("ArrowDown")
+    return context, page, box
+
+
 def test_the_active_bar_stays_at_the_top_while_the_results_scroll(browser):
     """The bar, its scopes and Cancel stay in view as ↓ moves down the results, and a row ↑ moves
     back to is brought out from under them, at a phone's width and a desktop's."""
     with siftsite.served_fixture(site(), "sift-use-pinned-") as (server, _):
         for width in (390, 1280):
-            context = browser.new_context(viewport={"width": width, "height": 700})
-            page = context.new_page()
-            page.goto(server.url + "/widgets/")
-            box = page.get_by_role("searchbox")
-            box.fill("widget")
-            expect(status(page)).to_have_text("130 results")
-            for _ in range(30):
-                box.press("ArrowDown")
+            context, page, box = widgets_searched_and_moved_down(browser, server.url, width, 700)
             page.wait_for_timeout(300)
             assert page.evaluate("scrollY") > 500
             for control in [box, page.get_by_role("button", name="Cancel"), page.get_by_role("radio", name=re.compile("^Round"))]:
@@ -308,14 +315,7 @@ def test_the_bar_sticks_only_where_nothing_is_covered(browser):
         assert page.evaluate("getComputedStyle(document.querySelector('main')).position") != "sticky"
         context.close()
     with siftsite.served_fixture(site("search:\n  hide_navigation: false\n"), "sift-use-header-") as (server, _):
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        page = context.new_page()
-        page.goto(server.url + "/widgets/")
-        box = page.get_by_role("searchbox")
-        box.fill("widget")
-        expect(status(page)).to_have_text("130 results")
-        for _ in range(30):
-            box.press("ArrowDown")
+        context, page, _ = widgets_searched_and_moved_down(browser, server.url, 1280, 800)
         title = page.locator(".site-header a").first.bounding_box()
         covering = page.evaluate(f"document.elementFromPoint({title['x'] + title['width'] / 2}, {title['y'] + title['height'] / 2}).closest('[data-sift-header]') != null")
         assert covering, "the site header's link is covered"
