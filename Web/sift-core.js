@@ -7,7 +7,7 @@
 // they were seen not to hold) is there for a keystroke's speed.
 
 /** The index format this client reads: IndexFormat.swift's constants, compared by Tests/js/format.test.mjs. */
-export const IndexFormat = Object.freeze({ version: 4, buckets: 4096 });
+export const IndexFormat = Object.freeze({ version: 5, buckets: 4096 });
 
 const WORD_CODE_POINT_AT_END = /[\p{L}\p{M}\p{N}]$/u, WORD_CODE_POINT_AT_START = /^[\p{L}\p{M}\p{N}]/u;
 const PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;
@@ -43,6 +43,21 @@ export function isCJK(term) {
 // points and of other code points. Terms hold no white space.
 function pieces(folded) {
   return folded.match(PIECE);
+}
+
+// "Bridges" (IndexFormat.windows): what a term of several pieces is looked for by among the
+// bridges: each run of other code points with the code point on either side of it, and a first or
+// last run of two or more with the one after or before it.
+function windows(p) {
+  return p.flatMap((piece, i) => {
+    const before = codePoints(p[i - 1] ?? "").pop() ?? "", after = codePoints(p[i + 1] ?? "")[0] ?? "";
+    return WORD_CODE_POINT_AT_START.test(piece) || !((before && after) || (p[1] && codePoints(piece)[1])) ? [] : before + piece + after;
+  });
+}
+
+// "Bridges" (IndexFormat.isBridge): a word of word code points and others, which only windows look for.
+function isBridge(word) {
+  return pieces(word)[1];
 }
 
 // "Sharding" (IndexFormat.key): a word is filed under its first three code points.
@@ -438,15 +453,18 @@ export class SiftIndex {
     const termPieces = wholeWord ? [term] : pieces(term), last = termPieces.length - 1;
     // Only a one-piece term outside CJK text can be part of a word rather than all of one.
     const alwaysWhole = wholeWord || last > 0 || isCJK(term);
+    // Each piece, then each window among the bridges.
+    const looked = wholeWord ? termPieces : termPieces.concat(windows(termPieces));
     let candidates = null;
-    for (let i = 0; i <= last; i++) {
-      const piece = termPieces[i];
+    for (let i = 0; i < looked.length; i++) {
+      const piece = looked[i];
       // A short first or last piece of several may be cut from a longer word: it constrains nothing.
       if (last && codePoints(piece).length < 3 && (i === 0 || i === last)) continue;
       // One piece: the words holding it; of several, the first ends a word, the last starts one
-      // and each middle one is a word.
-      const fits = wholeWord ? (word) => word === piece : !last ? (word) => word.includes(piece) : i === 0 ? (word) => word.endsWith(piece)
-        : i < last ? (word) => word === piece : (word) => word.startsWith(piece);
+      // and each middle one is a word; a window: the bridges holding it. A bridge holds a piece
+      // only where one of its pieces does.
+      const fits = wholeWord ? (word) => word === piece : i > last ? (word) => word.includes(piece) && isBridge(word)
+        : (word) => !isBridge(word) && (!last ? word.includes(piece) : i === 0 ? word.endsWith(piece) : i < last ? word === piece : word.startsWith(piece));
       const found = new Uint8Array(this.count), words = await this.words(key(piece));
       // A task's pause before the work on the shard: a keystroke's field matches go first, and are painted.
       if (i === 0 && this.manifest.shards) await new Promise((resolve) => setTimeout(resolve));

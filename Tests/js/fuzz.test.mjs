@@ -126,7 +126,7 @@ function scratch(r) {
   if (r.chance(0.3)) docs.fields.push({ name: "k", values: ["p", "q"], ids: randomString(r, n) });
   if (r.chance(0.2)) docs.fields.push({ name: "s", scope: true });
   const shards = r.chance(0.5) ? 0 : 1 + r.int(3);
-  const m = { version: 4, base: "/", shards, collections: [{ name: "c", title: "C", count: r.chance(0.9) ? n : r.pick([-1, 1e9, 2 ** 32, 1.5]), scopes, docs }] };
+  const m = { version: 5, base: "/", shards, collections: [{ name: "c", title: "C", count: r.chance(0.9) ? n : r.pick([-1, 1e9, 2 ** 32, 1.5]), scopes, docs }] };
   const texts = {};
   if (shards) {
     m.bounds = Array.from({ length: r.chance(0.8) ? shards - 1 : r.int(4) }, () => r.int(4200) - 50).sort((a, b) => a - b);
@@ -203,12 +203,12 @@ test(`sift-core.js on ${CASES} corrupt indexes, seed ${SEED}`, { timeout: 600_00
 
 test("a corrupt manifest or shard rejects with an Error saying the index is bad", async () => {
   const load = (texts) => SiftIndex.load("http://fuzz.test/search/manifest.json", { fetch: memoryFetch(texts) });
-  const crash = `{"version":4,"base":"/","shards":0,"collections":[{"name":"c","title":"C","count":1,"scopes":["X"],"docs":{"scope":"///////////","slugs":[""],"fields":[{"name":"name","values":["a"]}]}}],"words":{}}`;
+  const crash = `{"version":5,"base":"/","shards":0,"collections":[{"name":"c","title":"C","count":1,"scopes":["X"],"docs":{"scope":"///////////","slugs":[""],"fields":[{"name":"name","values":["a"]}]}}],"words":{}}`;
   assert.equal((await (await load({ "manifest.json": crash })).search("a")).total, 1, "a scope code out of range is no scope");
   const bad = { message: "sift: bad index" };
   await assert.rejects(load({ "manifest.json": "{" }), bad);
   await assert.rejects(load({ "manifest.json": "null" }), bad);
-  await assert.rejects(load({ "manifest.json": crash.replace('"version":4', '"version":5') }), (e) => e.message === "sift: bad index" && /version 5/.test(e.cause.message));
+  await assert.rejects(load({ "manifest.json": crash.replace('"version":5', '"version":6') }), (e) => e.message === "sift: bad index" && /version 6/.test(e.cause.message));
   // A count that disagrees with the slugs is refused, as sift search refuses it: no loop trusts it.
   await assert.rejects(load({ "manifest.json": crash.replace('"count":1', '"count":1000000000') }), bad);
   await assert.rejects(load({ "manifest.json": crash.replace('"fields":[', '"fields":[7,') }), bad);

@@ -321,20 +321,24 @@ public struct SearchIndex {
 
     private func searchBodies(_ term: String, wholeWord: Bool) throws -> [Int32: Int] {
         let pieces = wholeWord ? [IndexFormat.Piece(text: term, isWord: true)] : IndexFormat.pieces(term)
+        // Each piece, then each window among the bridges (docs/search-index.md, "Bridges").
+        let windows = wholeWord ? [] : IndexFormat.windows(pieces)
         var result: [Int32: Int]?
-        for (i, piece) in pieces.enumerated() {
+        for (i, piece) in (pieces + windows.map { IndexFormat.Piece(text: $0, isWord: false) }).enumerated() {
             let n = piece.text.unicodeScalars.count
             let fits: (String) -> Bool
-            if wholeWord {
+            if i >= pieces.count {
+                fits = { IndexFormat.contains($0, piece.text) && IndexFormat.isBridge($0) }
+            } else if wholeWord {
                 fits = { $0.utf8.elementsEqual(piece.text.utf8) }
             } else if pieces.count == 1 {
-                fits = { IndexFormat.contains($0, piece.text) }
+                fits = { IndexFormat.contains($0, piece.text) && !IndexFormat.isBridge($0) }
             } else if i == 0 {
                 guard n >= 3 else { continue }
-                fits = { $0.utf8.reversed().starts(with: piece.text.utf8.reversed()) }
+                fits = { $0.utf8.reversed().starts(with: piece.text.utf8.reversed()) && !IndexFormat.isBridge($0) }
             } else if i == pieces.count - 1 {
                 guard n >= 3 else { continue }
-                fits = { $0.utf8.starts(with: piece.text.utf8) }
+                fits = { $0.utf8.starts(with: piece.text.utf8) && !IndexFormat.isBridge($0) }
             } else {
                 fits = { $0.utf8.elementsEqual(piece.text.utf8) }
             }

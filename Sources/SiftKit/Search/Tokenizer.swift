@@ -31,14 +31,17 @@ enum Tokenizer {
         foldedBody(text).withUnsafeBufferPointer { buf in
             set.words.reserve(buf.count / 6)
             var joined = JoinedWord()
+            var bridge = Bridge()
             tokenize(buf) { start, end, isWord, hash in
                 let piece = UnsafeBufferPointer(rebasing: buf[start..<end])
                 set.leads = count < Score.leadWords
                 set.add(piece, hash: hash, counted: isWord)
+                bridge.add(start, end, isWord: isWord, in: buf, into: &set)
                 if isWord { count += 1 }
                 let cjk = isWord && end - start > 2 && piece.contains { $0 >= 0xE1 } && insertGrams(piece, into: &set)
                 joined.add(start, end, isWord: isWord, isCJK: cjk, in: buf, into: &set)
             }
+            bridge.finish(buf, into: &set)
             joined.finish(buf, into: &set)
         }
         set.leads = false
@@ -224,6 +227,78 @@ struct JoinedWord {
         guard let first = bytes.first else { return false }
         let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
         return bytes.count == length
+    }
+}
+
+/// The runs of other code points of a token with the code point on either side, as words: `3.5`,
+/// `e.j` of `node.js`; a run of two or more at the token's start or end with the one beside it:
+/// `c++`, `--h` of `--help`. A term holding other code points is found by them
+/// (docs/search-index.md, "Bridges"), where its pieces alone admitted every body holding a `.` or a `+`.
+struct Bridge {
+    /// The token's last two pieces: the word before the current other run, and that run.
+    private var word: Range<Int>?
+    private var other: Range<Int>?
+    private var lastEnd = -1
+    /// Whether `word` is in the body's lead, for the bridge it starts.
+    private var wordLeads = false
+
+    mutating func add(_ start: Int, _ end: Int, isWord: Bool, in buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
+        if start != lastEnd { finish(buf, into: &set) }
+        lastEnd = end
+        if isWord {
+            if let other {
+                let from = word.map { Self.lastCodePoints(buf, $0) } ?? other.lowerBound
+                if word != nil || Self.codePoints(buf[other]) >= 2 {
+                    emit(from..<Self.firstCodePoints(buf, start..<end), leads: word != nil ? wordLeads : set.leads, buf, &set)
+                }
+            }
+            word = start..<end
+            wordLeads = set.leads
+            other = nil
+        } else {
+            other = start..<end
+        }
+    }
+
+    /// Ends the token: a run of two or more other code points that ends it makes a bridge with the word before.
+    mutating func finish(_ buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
+        if let word, let other, Self.codePoints(buf[other]) >= 2 { emit(Self.lastCodePoints(buf, word)..<other.upperBound, leads: wordLeads, buf, &set) }
+        word = nil
+        other = nil
+    }
+
+    private func emit(_ range: Range<Int>, leads: Bool, _ buf: UnsafeBufferPointer<UInt8>, _ set: inout CountedWords) {
+        let current = set.leads
+        set.leads = leads
+        set.add(UnsafeBufferPointer(rebasing: buf[range]))
+        set.leads = current
+    }
+
+    /// Where the last `IndexFormat.bridgeReach` code points of a piece start.
+    private static func lastCodePoints(_ buf: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> Int {
+        var i = piece.upperBound, n = 0
+        while i > piece.lowerBound && n < IndexFormat.bridgeReach {
+            i -= 1
+            if buf[i] & 0xC0 != 0x80 { n += 1 }
+        }
+        return i
+    }
+
+    /// Where the first `IndexFormat.bridgeReach` code points of a piece end.
+    private static func firstCodePoints(_ buf: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> Int {
+        var i = piece.lowerBound, n = 0
+        while i < piece.upperBound && n < IndexFormat.bridgeReach {
+            i += 1
+            while i < piece.upperBound && buf[i] & 0xC0 == 0x80 { i += 1 }
+            n += 1
+        }
+        return i
+    }
+
+    private static func codePoints(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        var n = 0
+        for b in bytes where b & 0xC0 != 0x80 { n += 1 }
+        return n
     }
 }
 

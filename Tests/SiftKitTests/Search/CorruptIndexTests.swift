@@ -25,13 +25,13 @@ private let table = #"{"slugs":[""],"fields":[{"name":"name","values":["a"]}]}"#
 
 /// A one-collection manifest with `docs` as given.
 private func manifest(docs: String = table, count: Int = 1, scopes: String = "[]", words: String = "{}",
-                      head: String = #""version":4,"base":"/","shards":0"#) -> String {
+                      head: String = #""version":5,"base":"/","shards":0"#) -> String {
     #"{\#(head),"collections":[{"name":"c","title":"C","count":\#(count),"scopes":\#(scopes),"docs":\#(docs)}],"words":\#(words)}"#
 }
 
 @Test func scopeCodeOverflowIsAnErrorNamingTheManifest() throws {
     // Issue 19: eleven digits overflowed into a negative scope id and trapped in SearchIndex.load.
-    let crash = #"{"version":4,"base":"/","shards":0,"collections":[{"name":"c","title":"C","count":1,"scopes":["X"],"docs":{"scope":"///////////","slugs":[""],"fields":[{"name":"name","values":["a"]}]}}],"words":{}}"#
+    let crash = #"{"version":5,"base":"/","shards":0,"collections":[{"name":"c","title":"C","count":1,"scopes":["X"],"docs":{"scope":"///////////","slugs":[""],"fields":[{"name":"name","values":["a"]}]}}],"words":{}}"#
     #expect(try failure(["manifest.json": crash]) == "public/search/manifest.json: error: collection “c”: scope: expected 1 code below 2")
 
     let site = temporaryFolder("sift-crash")
@@ -46,17 +46,17 @@ private func manifest(docs: String = table, count: Int = 1, scopes: String = "[]
 @Test(arguments: [
     ("{", "not valid JSON"),
     ("[]", "expected a JSON object"),
-    (#"{"version":5}"#, "search index version 5 is not supported (expected 4): run `sift build` again"),
-    (manifest(head: #""version":4,"base":7,"shards":0"#), "base: expected a string"),
-    (manifest(head: #""version":4,"base":"/","shards":-1"#), "shards: expected a whole number"),
-    (manifest(head: #""version":4,"base":"/","shards":"2""#), "shards: expected a whole number"),
+    (#"{"version":6}"#, "search index version 6 is not supported (expected 5): run `sift build` again"),
+    (manifest(head: #""version":5,"base":7,"shards":0"#), "base: expected a string"),
+    (manifest(head: #""version":5,"base":"/","shards":-1"#), "shards: expected a whole number"),
+    (manifest(head: #""version":5,"base":"/","shards":"2""#), "shards: expected a whole number"),
     (manifest(words: "[]"), "words: expected an object of strings"),
     (manifest(words: #"{"a":1}"#), "words: expected an object of strings"),
-    (manifest(head: #""version":4,"base":"/","shards":3,"bounds":[5]"#), "bounds: expected 2 numbers for 3 shards"),
-    (manifest(head: #""version":4,"base":"/","shards":3,"bounds":[9,5]"#), "bounds: expected ascending bucket numbers"),
-    (manifest(head: #""version":4,"base":"/","shards":2,"bounds":[-1]"#), "bounds: expected ascending bucket numbers"),
-    (#"{"version":4,"base":"/","shards":0,"collections":{},"words":{}}"#, "collections: expected a list of objects"),
-    (#"{"version":4,"base":"/","shards":0,"collections":[{"count":1}],"words":{}}"#, "collection 0: name: expected a string"),
+    (manifest(head: #""version":5,"base":"/","shards":3,"bounds":[5]"#), "bounds: expected 2 numbers for 3 shards"),
+    (manifest(head: #""version":5,"base":"/","shards":3,"bounds":[9,5]"#), "bounds: expected ascending bucket numbers"),
+    (manifest(head: #""version":5,"base":"/","shards":2,"bounds":[-1]"#), "bounds: expected ascending bucket numbers"),
+    (#"{"version":5,"base":"/","shards":0,"collections":{},"words":{}}"#, "collections: expected a list of objects"),
+    (#"{"version":5,"base":"/","shards":0,"collections":[{"count":1}],"words":{}}"#, "collection 0: name: expected a string"),
     (manifest(count: -1), "collection “c”: count: expected a whole number"),
     (manifest(count: 1_000_000_000_000), "collection “c”: slugs: expected a list of 1000000000000 strings"),
     (manifest(count: 2), "collection “c”: slugs: expected a list of 2 strings"),
@@ -144,7 +144,7 @@ func corruptInlinePostings(postings: String, message: String) throws {
 }
 
 @Test func corruptShards() throws {
-    let one = #""version":4,"base":"/","shards":1,"bounds":[]"#
+    let one = #""version":5,"base":"/","shards":1,"bounds":[]"#
     let m = manifest(head: one)
     #expect(try failure(["manifest.json": m]) == "public/search/shard-0.json: error: cannot read the search index: run `sift build` again")
     #expect(try failure(["manifest.json": m, "shard-0.json": "[]"]) == "public/search/shard-0.json: error: expected an object of strings")
@@ -159,7 +159,7 @@ func corruptInlinePostings(postings: String, message: String) throws {
     // "xchocolate" is filed under "xch", and also, as a secondary entry, in the shard of "cho".
     let (cho, xch) = (IndexFormat.bucket(ofKey: "cho"), IndexFormat.bucket(ofKey: "xch"))
     #expect(cho != xch)
-    let two = manifest(head: #""version":4,"base":"/","shards":2,"bounds":[\#(max(cho, xch))]"#)
+    let two = manifest(head: #""version":5,"base":"/","shards":2,"bounds":[\#(max(cho, xch))]"#)
     let (choShard, xchShard) = cho < xch ? ("shard-0.json", "shard-1.json") : ("shard-1.json", "shard-0.json")
     #expect(try failure(["manifest.json": two, choShard: #"{"xchocolate":"@"}"#, xchShard: "{}"])
             == "public/search/\(choShard): error: “xchocolate”: expected its postings in \(xchShard)")

@@ -287,6 +287,24 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(words["harbour"] == postings([0, 1]))
 }
 
+/// A body's bridges: each run of other code points with the code point on either side, and a run
+/// of two or more at a token's edge with its one neighbour; a one-code-point run at an edge makes none.
+@Test func bridgesAreTheRunsOfOtherCodePointsWithTheirNeighbours() throws {
+    var builder = SearchIndexBuilder()
+    let body = "Use C++, Node.js and gcc-3.5 (see --help). Harbor. 文件，权限 ++"
+    builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "a", title: "A", url: "c/a/", fields: [("name", "A")], body: body)))
+    let dir = temporaryFolder("sift-bridges")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try builder.write(to: dir, baseURL: "/")
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+    let words = (manifest["words"] as! [String: String]).keys
+    #expect(Set(words.filter(IndexFormat.isBridge)) == ["c++,", "e.j", "c-3", "3.5", "--h", "p).", "件,权"])
+    #expect(IndexFormat.windows(IndexFormat.pieces("gcc-3.5")) == ["c-3", "3.5"])
+    #expect(IndexFormat.windows(IndexFormat.pieces("--help.")) == ["--h"])
+    #expect(IndexFormat.windows(IndexFormat.pieces("c++")) == ["c++"])
+    #expect(IndexFormat.windows(IndexFormat.pieces("harbor")) == [])
+}
+
 /// The words of the index are in byte order; sorted by their first 8 bytes first, words that
 /// share those (or are shorter than 8, or hold bytes past 0x7F) still fall into place.
 @Test func wordsAreInByteOrder() throws {
