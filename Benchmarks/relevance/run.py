@@ -55,7 +55,7 @@ def timed(cmd, **kw):
 
 
 def sift_search(site, query, limit):
-    out = subprocess.run([SIFT, "search", query, "--site", site, "--json", "--limit", str(limit)],
+    out = subprocess.run([SIFT, "search", "--site", site, "--json", "--limit", str(limit), "--", query],
                          capture_output=True, text=True, check=True).stdout
     r = json.loads(out)
     return {"total": r["total"], "slugs": [x["slug"] for x in r["results"]],

@@ -13,6 +13,7 @@ enum SearchCommand: Command {
           --sort [-]FIELD   order by a sort field (-FIELD descending) instead of relevance
           --limit N         at most N results
           --json            prints JSON instead of a table
+          --                ends the options: sift search -- --color searches for --color
 
         """
 
@@ -39,12 +40,20 @@ enum SearchCommand: Command {
                 guard let eq = v.firstIndex(of: "="), eq != v.startIndex else { throw UsageError("--filter takes FIELD=VALUE, not '\(v)'") }
                 filters.append((String(v[..<eq]), String(v[v.index(after: eq)...])))
             case "--batch": batch = true
+            case "--":
+                // What follows is the query, however it starts.
+                while let rest = args.next() {
+                    guard query == nil else { throw UsageError("sift search takes one QUERY; quote it: sift search -- \"\(query!) \(rest)\"") }
+                    query = rest
+                }
             case "--limit":
                 let v = try args.value(for: arg)
                 guard let n = Int(v), n >= 0 else { throw UsageError("--limit takes a whole number, not '\(v)'") }
                 limit = n
             default:
-                if arg.hasPrefix("--") && arg.count > 2 { throw UsageError("unknown option '\(arg)' for sift search") }
+                if arg.hasPrefix("--") && arg.count > 2 {
+                    throw UsageError("unknown option '\(arg)' for sift search (a query that starts with --: sift search -- \(arg))")
+                }
                 guard query == nil else { throw UsageError("sift search takes one QUERY; quote it: sift search \"\(query!) \(arg)\"") }
                 query = arg
             }

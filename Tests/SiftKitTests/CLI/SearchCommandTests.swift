@@ -40,3 +40,19 @@ import Testing
     let one = SiftCLI.run(["search", "l", "--scope", "Citrus", "--limit", "1", "--json"], in: site.root).stdout
     #expect(batch.stdout == #"{"scopeTotals":{"All":4,"Citrus":2,"Pome":1,"":1},"# + one.dropFirst())
 }
+
+/// A query that starts with `--` (an option of the page's program, `--color`) follows `--`.
+@Test func aQueryThatStartsWithTwoDashesFollowsTheEndOfOptions() throws {
+    let site = try TestSite([
+        "Content/tools/ls.md": "---\ntitle: ls\n---\nUse --color to colour the names.\n",
+        "Content/tools/cat.md": "---\ntitle: cat\n---\nNo colour here, and - - alone.\n",
+    ])
+    #expect(site.build().status == 0)
+    let found = SiftCLI.run(["search", "--json", "--", "--color"], in: site.root)
+    #expect(found.status == 0)
+    #expect(found.stdout.contains(#""total":1,"#) && found.stdout.contains(#""slug":"ls""#))
+    let refused = SiftCLI.run(["search", "--color"], in: site.root)
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("sift search -- --color"))
+    #expect(SiftCLI.run(["search", "--", "a", "b"], in: site.root).status == 2)
+}
