@@ -287,18 +287,23 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(words["harbour"] == postings([0, 1]))
 }
 
+/// The manifest of an index of one document with this body (small: its words inline).
+private func manifestOfOneBody(_ body: String) throws -> String {
+    var builder = SearchIndexBuilder()
+    builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "a", title: "A", url: "c/a/", fields: [("name", "A")], body: body)))
+    let dir = temporaryFolder("sift-one-body")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try builder.write(to: dir, baseURL: "/")
+    return try String(contentsOf: dir.appendingPathComponent("manifest.json"), encoding: .utf8)
+}
+
 /// A body's bridges: each run of other code points with the code point on either side, and a run
 /// of two or more at a token's edge with its one neighbour; a one-code-point run at an edge makes none.
 @Test func bridgesAreTheRunsOfOtherCodePointsWithTheirNeighbours() throws {
-    var builder = SearchIndexBuilder()
-    let body = "Use C++, Node.js and gcc-3.5 (see --help). Harbor. 文件，权限 ++"
-    builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "a", title: "A", url: "c/a/", fields: [("name", "A")], body: body)))
-    let dir = temporaryFolder("sift-bridges")
-    defer { try? FileManager.default.removeItem(at: dir) }
-    try builder.write(to: dir, baseURL: "/")
-    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
-    let words = (manifest["words"] as! [String: String]).keys
-    #expect(Set(words.filter(IndexFormat.isBridge)) == ["c++,", "e.j", "c-3", "3.5", "--h", "p).", "件,权"])
+    let manifest = try manifestOfOneBody("Use C++, Node.js and gcc-3.5 (see --help). Harbor. 文件，权限 ++")
+    let words = (try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as! [String: Any])["words"] as! [String: String]
+    let bridges = Set(words.keys.filter(IndexFormat.isBridge))
+    #expect(bridges == ["c++,", "e.j", "c-3", "3.5", "--h", "p).", "件,权"])
     #expect(IndexFormat.windows(IndexFormat.pieces("gcc-3.5")) == ["c-3", "3.5"])
     #expect(IndexFormat.windows(IndexFormat.pieces("--help.")) == ["--h"])
     #expect(IndexFormat.windows(IndexFormat.pieces("c++")) == ["c++"])
@@ -308,13 +313,7 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
 /// The words of the index are in byte order; sorted by their first 8 bytes first, words that
 /// share those (or are shorter than 8, or hold bytes past 0x7F) still fall into place.
 @Test func wordsAreInByteOrder() throws {
-    var builder = SearchIndexBuilder()
-    let body = "abcdefghij abcdefgh abcdefghi abcdefgz abcdefg abc ab\u{e9}cdefgh abcdefgh\u{e9} \u{4e2d}\u{6587}\u{5b57} \u{4e2d}\u{6587} zz9 abcdefgha"
-    builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "c", slug: "a", title: "A", url: "c/a/", fields: [("name", "A")], body: body)))
-    let dir = temporaryFolder("sift-order")
-    defer { try? FileManager.default.removeItem(at: dir) }
-    try builder.write(to: dir, baseURL: "/")
-    let manifest = try String(contentsOf: dir.appendingPathComponent("manifest.json"), encoding: .utf8)
+    let manifest = try manifestOfOneBody("abcdefghij abcdefgh abcdefghi abcdefgz abcdefg abc ab\u{e9}cdefgh abcdefgh\u{e9} \u{4e2d}\u{6587}\u{5b57} \u{4e2d}\u{6587} zz9 abcdefgha")
     let words = manifest[manifest.range(of: "\"words\":")!.upperBound...]
     let keys = words.split(separator: "\"").enumerated().filter { $0.offset % 4 == 1 }.map { String($0.element) }
     #expect(keys.count == 16, "\(keys)")
