@@ -14,7 +14,8 @@ const PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;
 const codePoints = (text) => [...text];
 // IndexFormat.isCJKScalar's ranges.
 const CJK_RANGES = "\\u1100-\\u11ff\\u3005-\\u31ff\\u3400-\\u9fff\\uac00-\\ud7ff\\u{20000}-\\u{3134f}";
-const CJK = new RegExp(`[${CJK_RANGES}]`, "u"), CJK_TERM = new RegExp(`^[${CJK_RANGES}]+$`, "u");
+// A CJK term is made of CJK word code points (IndexFormat.isCJKWordScalar): `〜〜` is none.
+const CJK = new RegExp(`[${CJK_RANGES}]`, "u"), CJK_TERM = new RegExp(`^(?:(?=[\\p{L}\\p{M}\\p{N}])[${CJK_RANGES}])+$`, "u");
 // Nonspacing marks but the kana voicing marks (U+3099, U+309A), which tell ガ from カ.
 const DROPPED_MARK = /(?![\u3099\u309a])\p{Mn}/gu;
 
@@ -468,9 +469,9 @@ export class SiftIndex {
       const found = new Uint8Array(this.count), words = await this.words(key(piece));
       // A task's pause before the work on the shard: a keystroke's field matches go first, and are painted.
       if (i === 0 && this.manifest.shards) await new Promise((resolve) => setTimeout(resolve));
-      // A " piece" marker: the union of the "@" words holding the piece is in the union file; they
-      // hold it after their first code point, so inside a word.
-      const union = !last && !wholeWord && " " + piece in words && (await this.unions(key(piece)))[piece];
+      // A " piece" marker: the union of the "@" words holding the piece (or window) is in the union
+      // file; they hold it after their first code point, so inside a word.
+      const union = (!last || i > last) && !wholeWord && " " + piece in words && (await this.unions(key(piece)))[piece];
       // Only the words that fit, each a promise: a one-file index's every word would be one per term.
       await Promise.all(Object.keys(words).filter(fits).map(async (word) => {
         const entry = words[word];

@@ -28,6 +28,10 @@ for (const [name, core] of Object.entries({ source, shipped })) {
   test(`${name} sift-core.js derives slugs as IndexFormat.derivedSlug does`, () => {
     for (const v of vectors.derivedSlug) assert.equal(core.derivedSlug(core.fold(v.title)), v.slug ?? "", v.note ?? v.title);
   });
+
+  test(`${name} sift-core.js tells CJK terms as IndexFormat.isCJK does`, () => {
+    for (const v of vectors.cjkTerms) assert.equal(core.isCJK(v.term), v.cjk, v.note ?? v.term);
+  });
 }
 
 // The score's constants (docs/search-index.md, "Ranking"): Swift's `enum Score` and sift-core.js's

@@ -13,7 +13,7 @@ enum SearchCommand: Command {
           --sort [-]FIELD   order by a sort field (-FIELD descending) instead of relevance
           --limit N         at most N results
           --json            prints JSON instead of a table
-          --                ends the options: sift search -- --color searches for --color
+          --                ends the options: the QUERY after it may start with two dashes
 
         """
 

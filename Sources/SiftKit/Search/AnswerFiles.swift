@@ -176,7 +176,7 @@ struct AnswerFiles {
                     seen.insert(one)
                     guard i + 1 < scalars.count else { continue }
                     let next = scalars[i + 1]
-                    guard !next.properties.isWhitespace, !(IndexFormat.isCJKScalar(s) && IndexFormat.isCJKScalar(next)) else { continue }
+                    guard !next.properties.isWhitespace, !(IndexFormat.isCJKWordScalar(s) && IndexFormat.isCJKWordScalar(next)) else { continue }
                     seen.insert(one + UTF8.encode(next)!)
                 }
             }

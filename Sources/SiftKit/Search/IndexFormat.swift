@@ -36,9 +36,16 @@ enum IndexFormat {
             || (0xAC00...0xD7FF).contains(v) || (0x20000...0x3134F).contains(v)
     }
 
-    /// True when every code point of a term is CJK.
+    /// True when every code point of a term is a CJK word code point (`〜〜`, CJK punctuation, is
+    /// no CJK term: no gram holds it, so as one it would miss the bodies that do).
     static func isCJK(_ term: String) -> Bool {
-        !term.isEmpty && term.unicodeScalars.allSatisfy(isCJKScalar)
+        !term.isEmpty && term.unicodeScalars.allSatisfy(isCJKWordScalar)
+    }
+
+    /// A CJK code point that is a word code point: a CJK term is made of these.
+    @inline(__always)
+    static func isCJKWordScalar(_ s: Unicode.Scalar) -> Bool {
+        isCJKScalar(s) && isWordScalar(s)
     }
 
     @inline(__always)

@@ -121,8 +121,7 @@ struct ShardWriter {
             let w = words.word(g)
             WordList.codePointStarts(w, into: &starts)
             let length = starts.count - 1
-            // A bridge holds a one-piece term only where one of its pieces does, which the union has.
-            guard length >= 4, !IndexFormat.isBridge(utf8: w) else { continue }
+            guard length >= 4 else { continue }
             for o in 1...(length - 3) {
                 guard shardOf[IndexFormat.bucket(ofKeyBytes: w[starts[o]..<starts[o + 3]])] == s else { continue }
                 for end in [o + 3, o + 4] where end <= length {

@@ -168,16 +168,18 @@ struct CountedWords {
                 guard let first = String(decoding: word, as: UTF8.self).unicodeScalars.first, IndexFormat.isWordScalar(first) else { continue }
                 let id = words.insert(word, hash: heading.hashes[w])
                 if id == counts.count { counts.append(0) }
-                counts[id] = max(counts[id] & 0x7F, UInt8(Score.oftenCount)) | counts[id] & Self.lead
+                // A bridge is never often: only windows look for bridges, and they read no marks.
+                let often = IndexFormat.isBridge(utf8: word) ? 1 : UInt8(Score.oftenCount)
+                counts[id] = max(counts[id] & 0x7F, often) | counts[id] & Self.lead
             }
         }
     }
 
-    /// Adds a word that is not a piece of the text (a joined word, a CJK gram).
-    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Adds a word that is not a piece of the text (a joined word, a CJK gram, a bridge: not `counted`).
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, counted: Bool = true) {
         var h = WordHash.seed
         for b in bytes { h = WordHash.adding(b, to: h) }
-        add(bytes, hash: WordHash.finish(h))
+        add(bytes, hash: WordHash.finish(h), counted: counted)
     }
 }
 
@@ -239,21 +241,16 @@ struct Bridge {
     private var word: Range<Int>?
     private var other: Range<Int>?
     private var lastEnd = -1
-    /// Whether `word` is in the body's lead, for the bridge it starts.
-    private var wordLeads = false
 
     mutating func add(_ start: Int, _ end: Int, isWord: Bool, in buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
         if start != lastEnd { finish(buf, into: &set) }
         lastEnd = end
         if isWord {
-            if let other {
+            if let other, word != nil || Self.codePoints(buf[other]) >= 2 {
                 let from = word.map { Self.lastCodePoints(buf, $0) } ?? other.lowerBound
-                if word != nil || Self.codePoints(buf[other]) >= 2 {
-                    emit(from..<Self.firstCodePoints(buf, start..<end), leads: word != nil ? wordLeads : set.leads, buf, &set)
-                }
+                emit(from..<Self.firstCodePoints(buf, start..<end), buf, &set)
             }
             word = start..<end
-            wordLeads = set.leads
             other = nil
         } else {
             other = start..<end
@@ -262,15 +259,16 @@ struct Bridge {
 
     /// Ends the token: a run of two or more other code points that ends it makes a bridge with the word before.
     mutating func finish(_ buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
-        if let word, let other, Self.codePoints(buf[other]) >= 2 { emit(Self.lastCodePoints(buf, word)..<other.upperBound, leads: wordLeads, buf, &set) }
+        if let word, let other, Self.codePoints(buf[other]) >= 2 { emit(Self.lastCodePoints(buf, word)..<other.upperBound, buf, &set) }
         word = nil
         other = nil
     }
 
-    private func emit(_ range: Range<Int>, leads: Bool, _ buf: UnsafeBufferPointer<UInt8>, _ set: inout CountedWords) {
+    /// A bridge is counted once and in no lead: only windows look for it, and they read no marks.
+    private func emit(_ range: Range<Int>, _ buf: UnsafeBufferPointer<UInt8>, _ set: inout CountedWords) {
         let current = set.leads
-        set.leads = leads
-        set.add(UnsafeBufferPointer(rebasing: buf[range]))
+        set.leads = false
+        set.add(UnsafeBufferPointer(rebasing: buf[range]), counted: false)
         set.leads = current
     }
 

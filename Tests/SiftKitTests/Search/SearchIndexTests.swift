@@ -310,6 +310,7 @@ private func manifestOfOneBody(_ body: String) throws -> String {
     #expect(IndexFormat.windows(IndexFormat.pieces("harbor")) == [])
 }
 
+
 /// The words of the index are in byte order; sorted by their first 8 bytes first, words that
 /// share those (or are shorter than 8, or hold bytes past 0x7F) still fall into place.
 @Test func wordsAreInByteOrder() throws {

@@ -64,6 +64,13 @@ struct SearchVectors {
     }
 }
 
+/// Which terms are CJK terms (2 code points of them search bodies); sift-core.js's `isCJK` reads the same vectors.
+@Test func cjkTermVectors() throws {
+    for v in try SearchVectors().root["cjkTerms"] as! [[String: Any]] {
+        #expect(IndexFormat.isCJK(v["term"] as! String) == v["cjk"] as! Bool, "\(v["term"]!)")
+    }
+}
+
 /// Entropy-coded facet columns; sift-facets.js decodes the same codes (Tests/js/format.test.mjs).
 @Test func entropyCodeVectors() throws {
     for v in try SearchVectors().entropyCodes {
@@ -145,6 +152,10 @@ enum UnionCorpus {
                 let stem = stems.randomElement(using: &rng)!
                 words.append(affixes.randomElement(using: &rng)! + stem + affixes.randomElement(using: &rng)!)
             }
+            // C++'s names: bridges `x::h` of many first letters, each in a shard of its own, all holding `::h`.
+            for _ in 0..<12 {
+                words.append("\(Character(Unicode.Scalar(UInt8.random(in: 0x61...0x6C, using: &rng))))::\(stems.randomElement(using: &rng)!)")
+            }
             return SearchDocument(collection: "places", slug: "place-\(i)", title: "Place \(i)", url: "places/place-\(i)/",
                                   scope: nil, fields: [(name: "title", value: "Place \(i)")], body: words.joined(separator: " "))
         }
@@ -178,6 +189,9 @@ enum UnionCorpus {
                 let q = String(stem.dropFirst(o).prefix(n))
                 #expect(try with.search(q).results == without.search(q).results, "\(q)")
             }
+        }
+        for q in ["::" + stem, "e::" + stem, ":" + stem] {
+            #expect(try with.search(q).results == without.search(q).results, "\(q)")
         }
     }
 }
