@@ -14,8 +14,10 @@ const PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;
 const codePoints = (text) => [...text];
 // IndexFormat.isCJKScalar's ranges.
 const CJK_RANGES = "\\u1100-\\u11ff\\u3005-\\u31ff\\u3400-\\u9fff\\uac00-\\ud7ff\\u{20000}-\\u{3134f}";
-// A CJK term is made of CJK word code points (IndexFormat.isCJKWordScalar): `〜〜` is none.
-const CJK = new RegExp(`[${CJK_RANGES}]`, "u"), CJK_TERM = new RegExp(`^(?:(?=[\\p{L}\\p{M}\\p{N}])[${CJK_RANGES}])+$`, "u");
+// A CJK term is made of CJK word code points (IndexFormat.isCJKWordScalar): `〜〜` is none. `CJK`
+// finds any CJK code point: a term holding one is not looked for with typos ("Typos").
+export const CJK = new RegExp(`[${CJK_RANGES}]`, "u");
+const CJK_TERM = new RegExp(`^(?:(?=[\\p{L}\\p{M}\\p{N}])[${CJK_RANGES}])+$`, "u");
 // Nonspacing marks but the kana voicing marks (U+3099, U+309A), which tell ガ from カ.
 const DROPPED_MARK = /(?![\u3099\u309a])\p{Mn}/gu;
 

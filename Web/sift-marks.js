@@ -2,7 +2,7 @@
 // the link's ?mark=) with <mark> elements made around text nodes (never HTML, so the strict CSP
 // holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
 // on such a page.
-import { highlight, isCJK, terms } from "./sift-core.js";
+import { CJK, highlight, terms } from "./sift-core.js";
 import { markedTerms } from "./sift-excerpts.js";
 import { pieces, wordDistance } from "./sift-typos.js";
 
@@ -60,7 +60,7 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
 // it (sift-typos.js's `wordDistance`, whole words), to be marked in its place (`choclate` marks Chocolate).
 function nearWords(term, texts) {
   const pattern = [...term], within = pattern.length >= 8 ? 2 : 1;
-  if (pattern.length < 4 || pattern.some(isCJK) || texts.some((text) => highlight(text.data, term).length)) return [];
+  if (pattern.length < 4 || CJK.test(term) || texts.some((text) => highlight(text.data, term).length)) return [];
   const near = new Set();
   for (const text of texts) {
     for (const [word] of text.data.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {

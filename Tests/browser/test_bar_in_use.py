@@ -350,5 +350,8 @@ def test_arrival_marks_what_a_typo_or_a_long_chinese_term_matched(page):
     with siftsite.served_fixture(site(**{"Content/chocolate.md": chocolate, "Content/chmod.md": chmod}), "sift-use-typo-marks-") as (server, _):
         page.goto(server.url + "/chocolate/?mark=choclate")
         expect(page.locator("main mark")).to_have_text(["Chocolate", "chocolate", "chocolates"])
+        # A term holding a CJK code point (〜, CJK punctuation) is looked for with no typos: its words go unmarked.
+        page.goto(server.url + "/chocolate/?mark=choc%E3%80%9Clate%20cocoa")
+        expect(page.locator("main mark")).to_have_text(["cocoa"])
         page.goto(server.url + "/chmod/?mark=" + "改变文件权限")
         expect(page.locator("main mark")).to_have_text(["改变文件", "权限"])

@@ -43,7 +43,9 @@ enum SearchCommand: Command {
             case "--":
                 // What follows is the query, however it starts.
                 while let rest = args.next() {
-                    guard query == nil else { throw UsageError("sift search takes one QUERY; quote it: sift search -- \"\(query!) \(rest)\"") }
+                    guard query == nil else {
+                        throw UsageError("sift search takes one QUERY after --, and its options before: sift search --site DIR -- QUERY (quote a query of several words)")
+                    }
                     query = rest
                 }
             case "--limit":

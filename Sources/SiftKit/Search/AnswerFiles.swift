@@ -149,7 +149,7 @@ struct AnswerFiles {
 
     /// Every term with an answer (its UTF-8: code points compared, not characters), with the
     /// documents whose fields hold it, ascending: each substring of one or two code points of a
-    /// folded field value that holds no white space and is not a pair of CJK code points (which
+    /// folded field value that holds no white space and is not a pair of CJK word code points (a CJK term, which
     /// searches bodies too).
     static func termsInFields(_ index: SearchIndex) -> [[UInt8]: [Int32]] {
         // Runs of documents on every core, merged in order: each term's documents stay ascending.

@@ -54,5 +54,6 @@ import Testing
     let refused = SiftCLI.run(["search", "--color"], in: site.root)
     #expect(refused.status == 2)
     #expect(refused.stderr.contains("sift search -- --color"))
-    #expect(SiftCLI.run(["search", "--", "a", "b"], in: site.root).status == 2)
+    let after = SiftCLI.run(["search", "--", "--color", "--site", "x"], in: site.root)
+    #expect(after.status == 2 && after.stderr.contains("its options before"))
 }
