@@ -86,8 +86,9 @@ enum IndexFormat {
     }
 
     /// The windows a term of several pieces is looked for by among the bridges
-    /// (docs/search-index.md, "Bridges"): each run of other code points with the pieces beside
-    /// it, and a first or last run of two or more with the piece after or before it.
+    /// (docs/search-index.md, "Bridges"): each run of other code points with the `bridgeReach`
+    /// code points on either side of it, and a first or last run of two or more with those after
+    /// or before it.
     static func windows(_ pieces: [Piece]) -> [String] {
         guard pieces.count > 1 else { return [] }
         let before = { (i: Int) in String(String.UnicodeScalarView(pieces[i].text.unicodeScalars.suffix(bridgeReach))) }
