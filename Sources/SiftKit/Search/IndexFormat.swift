@@ -86,13 +86,12 @@ enum IndexFormat {
     }
 
     /// The windows a term of several pieces is looked for by among the bridges
-    /// (docs/search-index.md, "Bridges"): each run of other code points with the `bridgeReach`
-    /// code points on either side of it, and a first or last run of two or more with those after
-    /// or before it.
+    /// (docs/search-index.md, "Bridges"): each run of other code points with the code point on
+    /// either side of it, and a first or last run of two or more with the one after or before it.
     static func windows(_ pieces: [Piece]) -> [String] {
         guard pieces.count > 1 else { return [] }
-        let before = { (i: Int) in String(String.UnicodeScalarView(pieces[i].text.unicodeScalars.suffix(bridgeReach))) }
-        let after = { (i: Int) in String(String.UnicodeScalarView(pieces[i].text.unicodeScalars.prefix(bridgeReach))) }
+        let before = { (i: Int) in String(pieces[i].text.unicodeScalars.last!) }
+        let after = { (i: Int) in String(pieces[i].text.unicodeScalars.first!) }
         var out: [String] = []
         for i in pieces.indices where !pieces[i].isWord {
             if i > 0 && i + 1 < pieces.count {
@@ -104,38 +103,18 @@ enum IndexFormat {
         return out
     }
 
-    /// How many code points of the word pieces on either side a bridge holds: `node.js` is `e.j`.
-    /// Whole pieces made a bridge of each clause of Chinese, written without spaces, and grew the
-    /// index of Debian's manual pages by 35 % (English) to 125 % (Chinese); this reach by about
-    /// 1 %, and a term's first and last pieces still constrain the rest (docs/performance.md, 2026-12-06).
-    static let bridgeReach = 1
-
-    /// Whether a word is a bridge: it holds word code points and others. Only windows look for
-    /// bridges; a piece is found by the pieces a bridge is made of.
+    /// Whether a word is a bridge: it splits into more than one piece, as sift-core.js's
+    /// `isBridge` says. Only windows look for bridges; a piece is found by the pieces a bridge is made of.
     static func isBridge(_ word: String) -> Bool {
-        isBridge(utf8: word.utf8)
+        var word = word
+        return word.withUTF8 { isBridge(utf8: $0) }
     }
 
     /// `isBridge` of a word's UTF-8 bytes.
-    static func isBridge<C: Collection>(utf8 bytes: C) -> Bool where C.Element == UInt8 {
-        var words = false, others = false
-        var scalar: UInt32 = 0, remaining = 0
-        for b in bytes {
-            if remaining > 0 {
-                scalar = scalar << 6 | UInt32(b & 0x3F)
-                remaining -= 1
-                if remaining > 0 { continue }
-            } else if b < 0x80 {
-                scalar = UInt32(b)
-            } else {
-                remaining = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : 1
-                scalar = UInt32(b & (b >= 0xF0 ? 0x07 : b >= 0xE0 ? 0x0F : 0x1F))
-                continue
-            }
-            if isWordScalar(Unicode.Scalar(scalar) ?? " ") { words = true } else { others = true }
-            if words && others { return true }
-        }
-        return false
+    static func isBridge(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var pieces = 0
+        Tokenizer.tokenize(bytes) { _, _, _, _ in pieces += 1 }
+        return pieces > 1
     }
 
     /// 0 white space, 1 word, 2 other, for each ASCII byte.

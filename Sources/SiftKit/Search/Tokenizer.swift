@@ -225,7 +225,8 @@ struct JoinedWord {
         afterSeparator = false
     }
 
-    private static func isOneScalar(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    /// Whether a run (never empty) is one code point.
+    static func isOneScalar(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard let first = bytes.first else { return false }
         let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
         return bytes.count == length
@@ -236,6 +237,10 @@ struct JoinedWord {
 /// `e.j` of `node.js`; a run of two or more at the token's start or end with the one beside it:
 /// `c++`, `--h` of `--help`. A term holding other code points is found by them
 /// (docs/search-index.md, "Bridges"), where its pieces alone admitted every body holding a `.` or a `+`.
+/// One code point a side, not the pieces: whole pieces made a bridge of each clause of Chinese,
+/// written without spaces, and grew the index of Debian's manual pages by 35 % (English) to 125 %
+/// (Chinese); one code point by about 1 %, and a term's first and last pieces still constrain the
+/// rest (docs/performance.md, 2026-12-06).
 struct Bridge {
     /// The token's last two pieces: the word before the current other run, and that run.
     private var word: Range<Int>?
@@ -246,9 +251,9 @@ struct Bridge {
         if start != lastEnd { finish(buf, into: &set) }
         lastEnd = end
         if isWord {
-            if let other, word != nil || Self.codePoints(buf[other]) >= 2 {
-                let from = word.map { Self.lastCodePoints(buf, $0) } ?? other.lowerBound
-                emit(from..<Self.firstCodePoints(buf, start..<end), buf, &set)
+            if let other, word != nil || !JoinedWord.isOneScalar(buf[other]) {
+                let from = word.map { Self.lastCodePoint(buf, $0) } ?? other.lowerBound
+                emit(from..<Self.firstCodePointEnd(buf, start..<end), buf, &set)
             }
             word = start..<end
             other = nil
@@ -259,7 +264,7 @@ struct Bridge {
 
     /// Ends the token: a run of two or more other code points that ends it makes a bridge with the word before.
     mutating func finish(_ buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
-        if let word, let other, Self.codePoints(buf[other]) >= 2 { emit(Self.lastCodePoints(buf, word)..<other.upperBound, buf, &set) }
+        if let word, let other, !JoinedWord.isOneScalar(buf[other]) { emit(Self.lastCodePoint(buf, word)..<other.upperBound, buf, &set) }
         word = nil
         other = nil
     }
@@ -272,31 +277,18 @@ struct Bridge {
         set.leads = current
     }
 
-    /// Where the last `IndexFormat.bridgeReach` code points of a piece start.
-    private static func lastCodePoints(_ buf: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> Int {
-        var i = piece.upperBound, n = 0
-        while i > piece.lowerBound && n < IndexFormat.bridgeReach {
-            i -= 1
-            if buf[i] & 0xC0 != 0x80 { n += 1 }
-        }
+    /// Where the last code point of a piece starts.
+    private static func lastCodePoint(_ buf: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> Int {
+        var i = piece.upperBound - 1
+        while i > piece.lowerBound && buf[i] & 0xC0 == 0x80 { i -= 1 }
         return i
     }
 
-    /// Where the first `IndexFormat.bridgeReach` code points of a piece end.
-    private static func firstCodePoints(_ buf: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> Int {
-        var i = piece.lowerBound, n = 0
-        while i < piece.upperBound && n < IndexFormat.bridgeReach {
-            i += 1
-            while i < piece.upperBound && buf[i] & 0xC0 == 0x80 { i += 1 }
-            n += 1
-        }
+    /// Where the first code point of a piece ends.
+    private static func firstCodePointEnd(_ buf: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> Int {
+        var i = piece.lowerBound + 1
+        while i < piece.upperBound && buf[i] & 0xC0 == 0x80 { i += 1 }
         return i
-    }
-
-    private static func codePoints(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
-        var n = 0
-        for b in bytes where b & 0xC0 != 0x80 { n += 1 }
-        return n
     }
 }
 
