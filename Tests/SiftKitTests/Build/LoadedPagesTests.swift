@@ -102,4 +102,78 @@ struct LoadedPagesTests {
         let saved = try #require(PageMemo.load(site: site.root, version: SiftCLI.version)).savedPaths.map { ($0 as NSString).lastPathComponent }
         #expect(saved.sorted() == ["note-0.md", "note-1.md", "note-2.md", "note-3.md", "note-4.md", "note-7.md"], "a removed page is not kept")
     }
+
+    /// An edit appends the pages it read again and a new index to the file of saved pages, whose
+    /// earlier bytes stay as they were; a file whose append was cut short (a killed build) is not
+    /// taken; and once the pages its index names are less than half of it, it is written anew.
+    @Test func editsAppendToTheSavedPages() throws {
+        var files: [String: String] = [:]
+        for i in 0..<20 { files["Content/notes/note-\(i).md"] = "---\nkind: k\(i % 3)\n---\nBody \(i), with enough words to weigh something.\n" }
+        let site = try TestSite(files)
+        defer { site.delete() }
+        try settle(site, Array(files.keys), secondsAgo: 60)
+        #expect(site.build().status == 0)
+        let url = PageMemo.file(in: site.root)
+        let first = try Data(contentsOf: url)
+        try site.write("Content/notes/note-3.md", "---\nkind: k0\n---\nA new body for three.\n")
+        try settle(site, ["Content/notes/note-3.md"], secondsAgo: 50)
+        #expect(site.build().status == 0)
+        let second = try Data(contentsOf: url)
+        #expect(second.prefix(first.count) == first, "the last build's bytes are kept")
+        #expect(second.count - first.count < first.count / 4, "only the page read again and an index are added")
+        let memo = try #require(PageMemo.load(site: site.root, version: SiftCLI.version))
+        #expect(memo.savedPaths.count == 20)
+        let three = site.root.appendingPathComponent("Content/notes/note-3.md").path
+        let stamp = try #require(FileStamp(three))
+        let page = try #require(memo.savedPage(three, stamp: stamp, display: "Content/notes/note-3.md", unsafeHTML: false))
+        #expect(page.page.bodyHash == MarkdownSource.hash("A new body for three.\n"))
+
+        // A build killed while appending: what it wrote ends the file, and no index does.
+        try (second + Data(repeating: 7, count: 100)).write(to: url)
+        #expect(PageMemo.load(site: site.root, version: SiftCLI.version) == nil)
+        try site.write("Content/notes/note-4.md", "---\nkind: k1\n---\nFour, changed.\n")
+        try settle(site, ["Content/notes/note-4.md"], secondsAgo: 40)
+        #expect(site.build().status == 0)
+        let built = site.snapshot()
+        #expect(site.build(["--clean"]).status == 0)
+        #expect(built == site.snapshot())
+        #expect(PageMemo.load(site: site.root, version: SiftCLI.version)?.savedPaths.count == 20)
+
+        // Every page edited, round after round: the file is written anew before it passes about
+        // twice the pages it names, instead of growing by every round.
+        var sizes: [Int] = []
+        for round in 0..<6 {
+            for i in 0..<20 { try site.write("Content/notes/note-\(i).md", "---\nkind: k\(i % 3)\n---\nRound \(round) of \(i).\n") }
+            try settle(site, Array(files.keys), secondsAgo: Double(30 - round))
+            #expect(site.build().status == 0)
+            sizes.append(try Data(contentsOf: url).count)
+            #expect(PageMemo.load(site: site.root, version: SiftCLI.version)?.savedPaths.count == 20)
+        }
+        #expect(zip(sizes, sizes.dropFirst()).contains { $1 < $0 }, "written anew at least once: \(sizes)")
+        #expect(sizes.max()! < 4 * first.count, "\(sizes), first \(first.count)")
+    }
+
+    /// One page edited build after build: each build appends an index, and the file is written
+    /// anew once it holds `PageMemo.longestChain` of them, so a load never walks a longer chain.
+    @Test func theChainOfIndexesIsBounded() throws {
+        // Enough pages that the edits' appends stay under the pages' own bytes.
+        var files = ["Content/notes/a.md": "A.\n"]
+        for i in 0..<100 { files["Content/notes/b\(i).md"] = "B \(i).\n" }
+        let site = try TestSite(files)
+        defer { site.delete() }
+        try settle(site, Array(files.keys), secondsAgo: 100)
+        #expect(site.build().status == 0)
+        var chains: [Int] = []
+        for n in 0..<(PageMemo.longestChain + 3) {
+            try site.write("Content/notes/a.md", "A, edit \(n).\n")
+            try settle(site, ["Content/notes/a.md"], secondsAgo: Double(90 - n))
+            #expect(site.build().status == 0)
+            let memo = try #require(PageMemo.load(site: site.root, version: SiftCLI.version))
+            #expect(memo.savedPaths.count == 101)
+            chains.append(memo.chain)
+        }
+        #expect(chains.prefix(PageMemo.longestChain - 1) == ArraySlice(2...PageMemo.longestChain), "\(chains)")
+        #expect(chains.max() == PageMemo.longestChain && chains.contains(1), "\(chains)")
+        #expect(site.page("notes/a/index.html")?.contains("A, edit \(PageMemo.longestChain + 2).") == true)
+    }
 }
