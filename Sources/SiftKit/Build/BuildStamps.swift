@@ -49,6 +49,7 @@ struct BuildStamps {
         for part in [options.version, options.displayRoot, output.path, options.baseURL ?? "\u{0}", options.drafts ? "drafts" : "",
                      options.precompress.map { "\($0)" } ?? "", "\(options.answersFrom) \(options.docsPart)"] { key.string(part) }
         Self.stamp("/proc/self/exe", into: &key)
+        optionsLength = key.bytes.count
         compare()
         for folder in ["Content", "Templates"] {
             let path = options.site.appendingPathComponent(folder).path
@@ -71,9 +72,31 @@ struct BuildStamps {
         changed()
     }
 
+    /// The size of the search index the last build reported, when it built with these options
+    /// and its output folder is still as it left it: what an in-place build adds its change to
+    /// (`SiteBuilder`), instead of walking the index's files again.
+    private(set) var lastIndexBytes: Int?
+    /// Ends the sources of a key saved by a build that could not trust their stamps (a walk
+    /// writes no such number there: each name comes with its stamp).
+    private static let unsettled: UInt64 = 0x5349_4654_554E_5345
+
+    /// How many bytes of the key the options and binary take (compared first).
+    private var optionsLength = 0
+
     /// Tells `changed` now if it was not yet told: a build with sources unchanged may still
     /// have something to do (the output moved, or the last build left no stamps).
-    mutating func finishWalk() {
+    mutating func finishWalk(output: URL) {
+        if let bytes = lastFile {
+            var r = BinaryReader(bytes: bytes)
+            var stamp = BinaryWriter()
+            Self.stamp(output.path, into: &stamp)
+            if let length = r.count(), length >= optionsLength + stamp.bytes.count, r.offset + length <= bytes.count,
+               bytes[r.offset..<r.offset + optionsLength].elementsEqual(key.bytes[0..<optionsLength]),
+               bytes[r.offset + length - stamp.bytes.count..<r.offset + length].elementsEqual(stamp.bytes) {
+                r.offset += length
+                lastIndexBytes = Self.readReport(&r, output: output, start: Date())?.indexBytes
+            }
+        }
         lastFile = nil
         saved = []
         if let changed { self.changed = nil; changed() }
@@ -125,12 +148,13 @@ struct BuildStamps {
         return Self.readReport(&r, output: output, start: start)
     }
 
-    /// Records a build that succeeded, unless a source changed so near the walk that its stamp
-    /// could hide a second change (the next build then goes by the page keys).
+    /// Records a build that succeeded. When a source changed so near the walk that its stamp
+    /// could hide a second change, the key is marked so that no walk matches it (the next build
+    /// then goes by the page keys), and only the report is of use: its index size.
     func save(_ report: SiteBuilder.Report, site: URL, output: URL) {
-        guard newestSource < started.timeIntervalSince1970 - 1 else { return }
         var w = BinaryWriter()
         var full = key
+        if newestSource >= started.timeIntervalSince1970 - 1 { full.u64(Self.unsettled) }
         Self.stamp(output.path, into: &full)
         w.u64(UInt64(full.bytes.count))
         w.bytes += full.bytes

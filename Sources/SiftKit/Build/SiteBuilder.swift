@@ -115,7 +115,7 @@ public struct SiteBuilder: Sendable {
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
         }
-        stamps?.finishWalk()
+        stamps?.finishWalk(output: outputURL)
         // The pages read are saved while the build goes on, and whole before it returns.
         let saving = DispatchGroup()
         defer { saving.wait() }
@@ -128,10 +128,14 @@ public struct SiteBuilder: Sendable {
             var lap = Date()
             // The commit clears .sift-cache/ of the files it does not know: the memo's temporary file among them.
             saving.wait()
-            // The index's size, for the summary and the stamps, is taken from the output in place while the cache is saved.
+            // The index's size, for the summary and the stamps: the last build's with what an
+            // in-place commit changed, else taken from the output in place while the cache is saved.
             var indexBytes: Int?
-            let search = outputURL.appendingPathComponent("search")
-            try target.commit { if stamps != nil && options.mode.writesOutput { indexBytes = BuildCommand.treeSize(search) } }
+            let search = outputURL.appendingPathComponent("search"), last = stamps?.lastIndexBytes
+            try target.commit {
+                guard stamps != nil && options.mode.writesOutput else { return }
+                indexBytes = last.flatMap { last in target.writer.indexChange.map { last + $0 } } ?? BuildCommand.treeSize(search)
+            }
             if options.mode.writesOutput {
                 report.lap("commit", since: &lap)
                 report.indexBytes = indexBytes

@@ -368,18 +368,37 @@ public final class OutputWriter: @unchecked Sendable {
         let (names, entryPoints) = Set(changed.withLock { $0 }).reduce(into: ([String](), [String]())) { lists, rel in
             if rel.hasSuffix(".html") || rel == "search/" + IndexFileNames.manifest { lists.1.append(rel) } else { lists.0.append(rel) }
         }
+        var change = 0
         for rel in names + entryPoints {
             if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
+            if Self.isIndexFile(rel) { change += Self.size(stagingPath + "/" + rel) - Self.size(output.path + "/" + rel) }
             guard rename(stagingPath + "/" + rel, output.path + "/" + rel) == 0 else {
                 throw SiftError("cannot write \(output.path)/\(rel): \(FileSystem.errorText())", at: nil)
             }
         }
         let now = files ?? [:]
         for rel in previous.keys where now[rel] == nil {
+            if Self.isIndexFile(rel) { change -= Self.size(output.path + "/" + rel) }
             _ = unlink(output.path + "/" + rel)
             var dir = FileSystem.parent(of: rel)
             while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d) }
         }
+        indexChange = change
+    }
+
+    /// After an in-place commit, how many bytes the search index's files gained (negative: lost),
+    /// precompressed copies left out as `BuildCommand.treeSize` leaves them; nil after a swap.
+    private(set) var indexChange: Int?
+
+    /// Whether a path of the output is one of the search index's files `treeSize` counts.
+    private static func isIndexFile(_ rel: String) -> Bool {
+        rel.hasPrefix("search/") && !Precompressor.isCompressedCopy(rel)
+    }
+
+    /// A regular file's size, 0 when there is none.
+    private static func size(_ path: String) -> Int {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : 0
     }
 
     /// Throws the staging folder away, and a dry run's scratch folder with it.

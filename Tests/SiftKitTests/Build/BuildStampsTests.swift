@@ -73,7 +73,7 @@ struct BuildStampsTests {
             var told = 0
             var stamps = BuildStamps(options, output: site.output.standardizedFileURL) { told += 1 }
             let unchanged = stamps.unchanged(site: site.root, output: site.output.standardizedFileURL, start: Date()) != nil
-            stamps.finishWalk()
+            stamps.finishWalk(output: site.output.standardizedFileURL)
             return (told, unchanged)
         }
         let nothing = walk()

@@ -18,7 +18,8 @@ struct InPlaceBuildTests {
     }
 
     /// Random edits, each built incrementally in place (share 1) or always swapped (share 0),
-    /// each output compared with a clean build's; precompressed, with bodies long enough that
+    /// each output compared with a clean build's and its index's size in the report with the
+    /// files'; precompressed, with bodies long enough that
     /// their text files get copies (kept, or linked under the new name of their group).
     @Test(arguments: [(7, 1.0, false), (8, 1.0, false), (9, 0.0, false), (10, 1.0, true), (11, 0.0, true)] as [(UInt64, Double, Bool)])
     func editSequencesMatchCleanBuilds(seed: UInt64, share: Double, precompress: Bool) throws {
@@ -38,8 +39,11 @@ struct InPlaceBuildTests {
             let page = "Content/things/\(Slug.make(rows[step % rows.count])).md"
             try site.write(page, "Body with zq\(step) and \(edits.randomText(&rng, words: precompress ? 300 : 3)).\n")
             let folder = try inode(site.output)
-            try SiteBuilder(options: options).build()
+            // Settled, so that each build leaves its stamps and the next adds its change to their index size.
+            try edits.backdate(site)
+            let report = try SiteBuilder(options: options).build()
             #expect((try inode(site.output) == folder) == (share == 1), "in place keeps the folder, a swap replaces it")
+            #expect(report.indexBytes == BuildCommand.treeSize(site.output.appendingPathComponent("search")), "the index's size after \(log)")
             let built = site.snapshot()
             // The clean build keeps its own cache: the next incremental build must find public/'s.
             let cache = DiskCache.folder(in: site.root), kept = site.root.appendingPathComponent("kept-cache")
