@@ -359,14 +359,24 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             try append(index.bytes)
             close(digestFD); digestFD = -1
         }
+        // The page keys and the files' hashes (at 100k items, 300,000 paths and 24 MB, at the end
+        // of the build with the other core idle) encoded on two threads.
+        let pages = self.pages
+        let sections = ParallelMap.map([0, 1]) { section -> [UInt8] in
+            var w = BinaryWriter()
+            let entries = section == 0 ? pages : files
+            w.bytes.reserveCapacity(entries.count * 80)
+            w.u64(UInt64(entries.count))
+            for (p, k) in entries { w.string(p); w.u64(k) }
+            return w.bytes
+        }
         var w = BinaryWriter()
+        w.bytes.reserveCapacity(sections[0].count + sections[1].count + 4096)
         header(&w)
         w.u64(UInt64(written))
-        w.u64(UInt64(pages.count))
-        for (p, k) in pages { w.string(p); w.u64(k) }
+        w.bytes += sections[0]
         (FileStamp(output) ?? FileStamp(folderInode: 0)).write(to: &w)
-        w.u64(UInt64(files.count))
-        for (p, h) in files { w.string(p); w.u64(h) }
+        w.bytes += sections[1]
         let records = indexFiles.withLock { $0 }
         w.u64(UInt64(records.texts.count))
         for t in records.texts { w.u64(t.key); w.u64(t.hash); w.u64(t.group) }

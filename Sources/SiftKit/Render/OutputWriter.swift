@@ -221,18 +221,18 @@ public final class OutputWriter: @unchecked Sendable {
 
     /// Links many files of the previous output, each under its old name or a new one (in
     /// place, those under their old name are kept with one lock taken); for each, whether it was.
+    /// On every core: at 100k items an edit keeps 100,000 text files.
     func linkFromPrevious(_ files: [(old: String, new: String)]) -> [Bool] {
-        guard let inPlace, let recorded else { return files.map { linkFromPrevious($0.old, as: $0.new) } }
-        var kept: [(String, UInt64)] = []
-        kept.reserveCapacity(files.count)
-        let done = files.map { old, new -> Bool in
-            guard old == new else { return linkFromPrevious(old, as: new) }
-            guard let hash = inPlace[old], stillThere(old) else { return false }
-            kept.append((old, hash))
-            return true
+        guard let inPlace, let recorded else { return ParallelMap.map(files) { linkFromPrevious($0.old, as: $0.new) } }
+        let done = ParallelMap.map(files) { old, new -> (linked: Bool, kept: UInt64?) in
+            guard old == new else { return (linkFromPrevious(old, as: new), nil) }
+            guard let hash = inPlace[old], stillThere(old) else { return (false, nil) }
+            return (true, hash)
         }
-        recorded.withLock { r in for (rel, hash) in kept { r[rel] = hash } }
-        return done
+        recorded.withLock { r in
+            for (file, d) in zip(files, done) { if let hash = d.kept { r[file.old] = hash } }
+        }
+        return done.map(\.linked)
     }
 
     /// Whether this build kept a file of the previous output as it was (a hard link to it, or
@@ -377,7 +377,10 @@ public final class OutputWriter: @unchecked Sendable {
             }
         }
         let now = files ?? [:]
-        for rel in previous.keys where now[rel] == nil {
+        // Looked up on every core: 200,000 paths at 100k items.
+        let keys = Array(previous.keys)
+        let gone = ParallelMap.map(keys) { now[$0] == nil }
+        for (rel, gone) in zip(keys, gone) where gone {
             if Self.isIndexFile(rel) { change -= Self.size(output.path + "/" + rel) }
             _ = unlink(output.path + "/" + rel)
             var dir = FileSystem.parent(of: rel)
