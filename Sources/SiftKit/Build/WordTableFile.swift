@@ -10,7 +10,7 @@ import Foundation
 /// one's), then as raw arrays (`BinaryWriter.raw`): the words' UTF-8, where each ends, their
 /// hashes; where each word's entries start, the entries; per word its encoded and suffix
 /// lengths, its primary bucket, how many other buckets it has, and those buckets one after the other;
-/// last, the `StableHasher` hash of every byte before it, so that a damaged file is not read (its
+/// last, the `WideHasher` hash of every byte before it, so that a damaged file is not read (its
 /// arrays' lengths are checked, not every entry, and entries out of order crashed the next build).
 enum WordTableFile {
     /// What a file must start with to be read.
@@ -77,7 +77,7 @@ enum WordTableFile {
         guard fd >= 0 else { throw SiftError("cannot write \(path): \(FileSystem.errorText())", at: nil) }
         defer { close(fd) }
         // Each array as it lies in memory, after its count: no copy of the whole file.
-        var hasher = StableHasher()
+        var hasher = WideHasher()
         func put(_ buffer: UnsafeRawBufferPointer, hashed: Bool = true) throws {
             if hashed { hasher.combine(bytes: buffer) }
             var done = 0
@@ -114,7 +114,7 @@ enum WordTableFile {
         let written = trailer.u64()
         bytes.removeLast(8)
         // Hashed as `write` hashed them: the header, then each array's count and its elements.
-        var hasher = StableHasher()
+        var hasher = WideHasher()
         bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<expected.bytes.count])) }
         var r = BinaryReader(bytes: bytes, offset: expected.bytes.count)
         func array<T: FixedWidthInteger>(_ type: T.Type) -> [T]? {
