@@ -76,8 +76,8 @@ struct BuildStamps {
     /// and its output folder is still as it left it: what an in-place build adds its change to
     /// (`SiteBuilder`), instead of walking the index's files again.
     private(set) var lastIndexBytes: Int?
-    /// Ends the sources of a key saved by a build that could not trust their stamps (a walk
-    /// writes no such number there: each name comes with its stamp).
+    /// Follows the options of a key saved by a build that could not trust its sources' stamps
+    /// (a walk writes no such number there: it starts with a count of names).
     private static let unsettled: UInt64 = 0x5349_4654_554E_5345
 
     /// How many bytes of the key the options and binary take (compared first).
@@ -154,7 +154,12 @@ struct BuildStamps {
     func save(_ report: SiteBuilder.Report, site: URL, output: URL) {
         var w = BinaryWriter()
         var full = key
-        if newestSource >= started.timeIntervalSince1970 - 1 { full.u64(Self.unsettled) }
+        if newestSource >= started.timeIntervalSince1970 - 1 {
+            // Right after the options, so that the next walk tells of a change at its first source.
+            full.bytes = Array(key.bytes[..<optionsLength])
+            full.u64(Self.unsettled)
+            full.bytes += key.bytes[optionsLength...]
+        }
         Self.stamp(output.path, into: &full)
         w.u64(UInt64(full.bytes.count))
         w.bytes += full.bytes

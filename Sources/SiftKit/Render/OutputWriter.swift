@@ -368,10 +368,15 @@ public final class OutputWriter: @unchecked Sendable {
         let (names, entryPoints) = Set(changed.withLock { $0 }).reduce(into: ([String](), [String]())) { lists, rel in
             if rel.hasSuffix(".html") || rel == "search/" + IndexFileNames.manifest { lists.1.append(rel) } else { lists.0.append(rel) }
         }
-        var change = 0
+        var change = 0, measured = true
         for rel in names + entryPoints {
             if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
-            if Self.isIndexFile(rel) { change += Self.size(stagingPath + "/" + rel) - Self.size(output.path + "/" + rel) }
+            if Self.isIndexFile(rel) {
+                let old = Self.size(output.path + "/" + rel)
+                // A file of the last build's gone from the output: its total no longer describes it.
+                if old == nil && previous[rel] != nil { measured = false }
+                change += (Self.size(stagingPath + "/" + rel) ?? 0) - (old ?? 0)
+            }
             guard rename(stagingPath + "/" + rel, output.path + "/" + rel) == 0 else {
                 throw SiftError("cannot write \(output.path)/\(rel): \(FileSystem.errorText())", at: nil)
             }
@@ -381,16 +386,19 @@ public final class OutputWriter: @unchecked Sendable {
         let keys = Array(previous.keys)
         let gone = ParallelMap.map(keys) { now[$0] == nil }
         for (rel, gone) in zip(keys, gone) where gone {
-            if Self.isIndexFile(rel) { change -= Self.size(output.path + "/" + rel) }
+            if Self.isIndexFile(rel) {
+                if let old = Self.size(output.path + "/" + rel) { change -= old } else { measured = false }
+            }
             _ = unlink(output.path + "/" + rel)
             var dir = FileSystem.parent(of: rel)
             while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d) }
         }
-        indexChange = change
+        indexChange = measured ? change : nil
     }
 
     /// After an in-place commit, how many bytes the search index's files gained (negative: lost),
-    /// precompressed copies left out as `BuildCommand.treeSize` leaves them; nil after a swap.
+    /// precompressed copies left out as `BuildCommand.treeSize` leaves them; nil after a swap, or
+    /// when a file the last build left in the index was gone from the output (someone removed it).
     private(set) var indexChange: Int?
 
     /// Whether a path of the output is one of the search index's files `treeSize` counts.
@@ -398,10 +406,10 @@ public final class OutputWriter: @unchecked Sendable {
         rel.hasPrefix("search/") && !Precompressor.isCompressedCopy(rel)
     }
 
-    /// A regular file's size, 0 when there is none.
-    private static func size(_ path: String) -> Int {
+    /// A regular file's size, nil when there is none.
+    private static func size(_ path: String) -> Int? {
         var st = stat()
-        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : 0
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : nil
     }
 
     /// Throws the staging folder away, and a dry run's scratch folder with it.

@@ -85,6 +85,14 @@ struct BuildStampsTests {
         try edits.backdate(site)
         _ = BuildStamps(options, output: site.output.standardizedFileURL) { told += 1 }
         #expect(told == 1, "told during the walk, once")
+        // A build whose sources were too fresh to trust leaves stamps no walk matches, and the
+        // next walk says so at its first source, not at its end.
+        try site.write("Content/things/two.md", "Body two, edited.\n")
+        #expect(SiftCLI.run(["build"], in: site.root).status == 0)
+        told = 0
+        let fresh = BuildStamps(options, output: site.output.standardizedFileURL) { told += 1 }
+        #expect(told == 1, "told during the walk")
+        #expect(fresh.unchanged(site: site.root, output: site.output.standardizedFileURL, start: Date()) == nil)
     }
 
     @Test func anEditOfTheSameSizeOrARemovedOutputIsNoticed() throws {

@@ -94,6 +94,29 @@ struct InPlaceBuildTests {
         #expect(site.snapshot() == expected)
     }
 
+    /// A file of the index someone deleted from the output since the last build (the output
+    /// folder's own stamp unchanged) is written again, and the index's size in the summary is the
+    /// files', then and after the next edit: not the last build's figure with the file counted twice.
+    @Test func theIndexSizeHoldsWhenAnIndexFileWasDeleted() throws {
+        let edits = IncrementalBuildTests()
+        let rows = (0..<8).map { "Thing \($0) \(IncrementalBuildTests.words[$0])" }
+        let site = try edits.thingsSite(rows: rows, page: "Some *text* about harbors.\n")
+        defer { site.delete() }
+        let options = options(site, share: 1, precompress: false)
+        try edits.backdate(site)
+        try SiteBuilder(options: options).build()
+        let search = site.output.appendingPathComponent("search")
+        let victim = try #require(FileManager.default.contentsOfDirectory(atPath: search.appendingPathComponent(IndexFileNames.folder).path)
+            .sorted().first { $0.hasPrefix("facets") || $0.hasPrefix("shard") || $0.hasPrefix("docs") })
+        try FileManager.default.removeItem(at: search.appendingPathComponent(IndexFileNames.folder + victim))
+        for body in ["Another body about volcanoes.\n", "A third body about glaciers.\n"] {
+            try site.write("Content/things/thing-0-harbor.md", body)
+            try edits.backdate(site)
+            let report = try SiteBuilder(options: options).build()
+            #expect(report.indexBytes == BuildCommand.treeSize(search), "\(victim) deleted, then \(body)")
+        }
+    }
+
     /// An in-place commit removes the cache before it renames anything: a build killed while
     /// renaming leaves no cache, and the next build renders everything and swaps it in whole,
     /// whatever mix of files the killed one left.
