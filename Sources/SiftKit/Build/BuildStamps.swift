@@ -51,6 +51,10 @@ struct BuildStamps {
         Self.stamp("/proc/self/exe", into: &key)
         optionsLength = key.bytes.count
         compare()
+        // The last build could not trust its sources' stamps: a change, told before the walk.
+        if saved.count >= optionsLength + 8, saved.dropFirst(optionsLength).prefix(8).elementsEqual(withUnsafeBytes(of: Self.unsettled.littleEndian, Array.init)) {
+            tell()
+        }
         for folder in ["Content", "Templates"] {
             let path = options.site.appendingPathComponent(folder).path
             if let id = FolderIdentity(path) { walked.insert(id) }
@@ -83,6 +87,11 @@ struct BuildStamps {
     /// How many bytes of the key the options and binary take (compared first).
     private var optionsLength = 0
 
+    /// Tells `changed` now, if it was not yet told.
+    private mutating func tell() {
+        if let changed { self.changed = nil; changed() }
+    }
+
     /// Tells `changed` now if it was not yet told: a build with sources unchanged may still
     /// have something to do (the output moved, or the last build left no stamps).
     mutating func finishWalk(output: URL) {
@@ -99,7 +108,7 @@ struct BuildStamps {
         }
         lastFile = nil
         saved = []
-        if let changed { self.changed = nil; changed() }
+        tell()
     }
 
     private mutating func walk(_ path: String) {
@@ -110,10 +119,20 @@ struct BuildStamps {
         // looked up in the open folder rather than its whole path from the root.
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if folder >= 0 { close(folder) } }
-        let stats = ParallelMap.map(names) { name -> stat? in
-            var st = stat()
-            return folder >= 0 && fstatat(folder, name, &st, 0) == 0 ? st : nil
+        // In chunks, each compared as it comes: a change near the start of a large folder is
+        // told (and the build's caches read) without waiting for the whole folder's stamps.
+        for chunk in stride(from: 0, to: names.count, by: 8192) {
+            let part = Array(names[chunk..<min(chunk + 8192, names.count)])
+            let stats = ParallelMap.map(part) { name -> stat? in
+                var st = stat()
+                return folder >= 0 && fstatat(folder, name, &st, 0) == 0 ? st : nil
+            }
+            stamp(part, stats, in: path)
         }
+    }
+
+    /// Adds a chunk of a folder's entries to the key (walking into folders), comparing as it goes.
+    private mutating func stamp(_ names: [String], _ stats: [stat?], in path: String) {
         for (name, st) in zip(names, stats) {
             let child = path + "/" + name
             guard let st else { key.string("?" + name); continue }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -130,7 +131,7 @@ final class PageMemo: @unchecked Sendable {
         var r = BinaryReader(bytes: savedBytes, offset: s.range.lowerBound)
         guard var page = SiteLoader.LoadedPage(reading: &r), r.offset == s.range.upperBound else { return nil }
         page.page.version = nextVersion()
-        taken.withLock { $0 += 1 }
+        taken.wrappingAdd(1, ordering: .relaxed)
         return page
     }
 
@@ -199,7 +200,7 @@ final class PageMemo: @unchecked Sendable {
     /// build was neither taken nor read again (its file is gone, or the load failed): `save` then
     /// goes through every path.
     private func change(_ read: [String: Entry]) -> Change? {
-        let taken = self.taken.withLock { $0 }
+        let taken = self.taken.load(ordering: .relaxed)
         var change = Change(live: savedLive)
         var readSaved = 0
         var w = BinaryWriter()
@@ -258,7 +259,7 @@ final class PageMemo: @unchecked Sendable {
     private(set) var chain = 0
     private var savedLive = 0
     /// How many of the last build's pages this load took (`savedPage`).
-    private let taken = Locked(0)
+    private let taken = Atomic<Int>(0)
 
     /// Appends `bytes` to the file at `path` when it still is `length` bytes long, the file this
     /// memo was loaded from. A build killed while appending leaves a file that does not end with
