@@ -46,10 +46,10 @@ struct CollectionJoin {
 
     /// The collection's items in list order (before any `sort`): rows with their pages joined,
     /// then pages without a row by weight, then title.
-    mutating func items(pages: consuming [Result<SiteLoader.LoadedPage, SiftError>]) -> [Item] {
+    mutating func items(pages: [Result<SiteLoader.LoadedPage, SiftError>]) -> [Item] {
         var (items, bySlug) = rowItems()
         var (joins, ownItems) = sortOut(pages, rows: bySlug)
-        join(joins, pages: &pages, into: &items)
+        join(joins, pages: pages, into: &items)
         ownItems.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
         // Appended in place: `items + ownItems` copied every item into a new array.
         items += ownItems
@@ -129,47 +129,38 @@ struct CollectionJoin {
         return (joins, ownItems)
     }
 
-    /// Joins rows and their pages on every core; each join makes a different item, updated in
-    /// place, and takes its page out of `pages` (at 100k items, copying each row's item and each
-    /// page, and every string they hold, took a tenth of a one-page edit's load stage).
-    /// What a page taken out of `pages` by its join leaves there.
-    private static let taken = SiftError("taken by its join", at: nil)
-
-    private func join(_ joins: [Join], pages: inout [Result<SiteLoader.LoadedPage, SiftError>], into items: inout [Item]) {
+    /// Joins rows and their pages on every core; each join makes a different item.
+    private func join(_ joins: [Join], pages: [Result<SiteLoader.LoadedPage, SiftError>], into items: inout [Item]) {
         let joinedBefore = memo?.joined(folderPath) ?? [:]
-        let keyed: [(slug: String, key: PageMemo.JoinKey)?] = items.withUnsafeMutableBufferPointer { itemsBuffer in
-            pages.withUnsafeMutableBufferPointer { pagesBuffer in
-                let box = UncheckedBox((itemsBuffer, pagesBuffer))
-                return ParallelMap.map(joins) { (index, k) -> (slug: String, key: PageMemo.JoinKey)? in
-                    let (items, pages) = box.value
-                    guard case .success(let page) = (pages.baseAddress! + k).move() else { preconditionFailure("only pages read join rows") }
-                    (pages.baseAddress! + k).initialize(to: .failure(Self.taken))
-                    let fm = page.frontMatter ?? Fields()
-                    // `sift serve`: the same row of the same dataset read, joined to the same page read.
-                    let joinKey = page.page.version == 0 ? nil
-                        : remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
-                    if let joinKey, let known = joinedBefore[page.slug], known.key == joinKey {
-                        items[index] = known.item
-                        return (page.slug, joinKey)
-                    }
-                    items[index].fields.merge(page.fields)
-                    items[index].page = page.page
-                    if let t = page.title, fm["title"] != nil || items[index].title.isEmpty {
-                        items[index].title = t
-                        items[index].titleFromHeading = page.titleFromHeading
-                    }
-                    items[index].date = fm["date"]?.text
-                    items[index].weight = fm["weight"]?.doubleValue
-                    items[index].searchable = fm["search"]?.boolValue ?? true
-                    return joinKey.map { (page.slug, $0) }
-                }
-            }
+        let rows = items
+        func loaded(_ k: Int) -> SiteLoader.LoadedPage {
+            guard case .success(let page) = pages[k] else { preconditionFailure("only pages read join rows") }
+            return page
         }
-        guard memo != nil else { return }
+        var joined = ParallelMap.map(joins) { (index, k) -> (item: Item, key: PageMemo.JoinKey?) in
+            let page = loaded(k), fm = page.frontMatter ?? Fields()
+            // `sift serve`: the same row of the same dataset read, joined to the same page read.
+            let joinKey = page.page.version == 0 ? nil
+                : remembered.map { PageMemo.JoinKey(dataset: $0.generation, named: namedKey, row: index, page: page.page.version) }
+            if let joinKey, let known = joinedBefore[page.slug], known.key == joinKey { return (known.item, joinKey) }
+            var item = rows[index]
+            item.fields.merge(page.fields)
+            item.page = page.page
+            if let t = page.title, fm["title"] != nil || item.title.isEmpty {
+                item.title = t
+                item.titleFromHeading = page.titleFromHeading
+            }
+            item.date = fm["date"]?.text
+            item.weight = fm["weight"]?.doubleValue
+            item.searchable = fm["search"]?.boolValue ?? true
+            return (item, joinKey)
+        }
         var joinedNow: [String: (key: PageMemo.JoinKey, item: Item)] = [:]
-        joinedNow.reserveCapacity(joinedBefore.count)
-        for (n, k) in keyed.enumerated() {
-            if let k { joinedNow[k.slug] = (k.key, items[joins[n].index]) }
+        if memo != nil { joinedNow.reserveCapacity(joinedBefore.count) }
+        for n in joined.indices {
+            if let key = joined[n].key { joinedNow[loaded(joins[n].page).slug] = (key, joined[n].item) }
+            // Swapped in, not copied: a copy retains every string and dictionary of the item.
+            swap(&items[joins[n].index], &joined[n].item)
         }
         memo?.setJoined(folderPath, joinedNow)
     }

@@ -237,7 +237,7 @@ public struct SiteLoader: Sendable {
         let titleFieldPosition = settings.titleField.map { _ in positions["title_field"] ?? SourcePosition(path: display("\(rel)/collection.yml"), line: 0) }
         var join = CollectionJoin(name: name, dataset: datasets.first, records: records, named: named, titleField: titleField, titleFieldPosition: titleFieldPosition,
                                   includeDrafts: includeDrafts, memo: memo, folderPath: folderPath, remembered: remembered, namedKey: namedKey)
-        var items = join.items(pages: consume loadedPages)
+        var items = join.items(pages: loadedPages)
         errors += join.errors
         if let field = settings.sortField {
             items = Self.sorted(items, by: field, descending: settings.sortDescending)
