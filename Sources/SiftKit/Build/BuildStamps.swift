@@ -95,7 +95,8 @@ struct BuildStamps {
     /// Tells `changed` now if it was not yet told: a build with sources unchanged may still
     /// have something to do (the output moved, or the last build left no stamps).
     mutating func finishWalk(output: URL) {
-        if let bytes = lastFile {
+        // An output folder that cannot be stat'ed has no stamp to match (nor a size to add to).
+        if let bytes = lastFile, FileStamp(output.path) != nil {
             var r = BinaryReader(bytes: bytes)
             var stamp = BinaryWriter()
             Self.stamp(output.path, into: &stamp)
