@@ -327,16 +327,8 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     }
 
     private func append(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buf in
-            var done = 0
-            while done < buf.count {
-                let n = write(digestFD, buf.baseAddress! + done, buf.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil)
-                }
-                done += n
-            }
+        guard bytes.withUnsafeBytes({ FileSystem.writeAll($0, to: digestFD) }) else {
+            throw SiftError("cannot write \(digestTemp): \(FileSystem.errorText())", at: nil)
         }
         written += bytes.count
     }

@@ -80,13 +80,7 @@ enum WordTableFile {
         var hasher = WideHasher()
         func put(_ buffer: UnsafeRawBufferPointer, hashed: Bool = true) throws {
             if hashed { hasher.combine(bytes: buffer) }
-            var done = 0
-            while done < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw SiftError("cannot write \(path): \(FileSystem.errorText())", at: nil) }
-                done += n
-            }
+            guard FileSystem.writeAll(buffer, to: fd) else { throw SiftError("cannot write \(path): \(FileSystem.errorText())", at: nil) }
         }
         func put<T: FixedWidthInteger>(_ a: [T]) throws {
             try withUnsafeBytes(of: UInt64(a.count).littleEndian) { try put($0) }

@@ -269,21 +269,11 @@ final class PageMemo: @unchecked Sendable {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, Int(st.st_size) == length else { return false }
-        var done = 0
-        return bytes.withUnsafeBytes { buf in
-            while done < buf.count {
-                let n = pwrite(fd, buf.baseAddress! + done, buf.count - done, off_t(length + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    // Cut back to the old length: its index is still the file's last bytes.
-                    _ = ftruncate(fd, off_t(length))
-                    return false
-                }
-                done += n
-            }
-            return true
-        }
+        guard fstat(fd, &st) == 0, Int(st.st_size) == length, lseek(fd, off_t(length), SEEK_SET) == off_t(length) else { return false }
+        if bytes.withUnsafeBytes({ FileSystem.writeAll($0, to: fd) }) { return true }
+        // Cut back to the old length: its index is still the file's last bytes.
+        _ = ftruncate(fd, off_t(length))
+        return false
     }
 
     /// The pages the last `sift build` of the site saved, each decoded when a load asks for it;
@@ -302,7 +292,7 @@ final class PageMemo: @unchecked Sendable {
         bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[Int(at)..<trailer])) }
         guard hasher.finalize() == hash else { return nil }
         // The chain of indexes, the last first; each lies after the pages it names.
-        var indexes: [Int] = []
+        var indexes: [[(String, SavedPage?)]] = []
         var next = Int(at), end = trailer, chain = 0
         let memo = PageMemo()
         memo.lastIndex = next
@@ -320,25 +310,20 @@ final class PageMemo: @unchecked Sendable {
             }
             guard let previous = r.u64(), let depth = r.u64(), indexes.isEmpty ? r.offset == end : r.offset <= end else { return nil }
             if indexes.isEmpty { chain = Int(depth) }
-            indexes.append(next)
-            memo.pending.append(entries)
+            indexes.append(entries)
             if previous == wholeIndex { break }
             guard previous >= UInt64(headerEnd), previous < UInt64(next), indexes.count < longestChain + 1 else { return nil }
             end = next
             next = Int(previous)
         }
-        for entries in memo.pending.reversed() {
+        for entries in indexes.reversed() {
             for (path, page) in entries { memo.saved[path] = page }
         }
-        memo.pending = []
         memo.chain = chain
         memo.savedLive = memo.saved.reduce(0) { $0 + $1.value.range.count + entryBytes($1.key, $1.value.display) }
         memo.savedBytes = bytes
         return memo
     }
-
-    /// The indexes `load` read, the last first, before it applies them.
-    private var pending: [[(String, SavedPage?)]] = []
 
     /// Remembers a page just read, giving it a version of its own; returns it so.
     func set(_ path: String, stamp: FileStamp, display: String, unsafeHTML: Bool, page: SiteLoader.LoadedPage) -> SiteLoader.LoadedPage {

@@ -93,15 +93,20 @@ public enum FileSystem {
         }
         guard fd >= 0 else { throw failure() }
         defer { close(fd) }
+        guard writeAll(buffer, to: fd) else { throw failure() }
+    }
+
+    /// Writes all of `buffer` to an open file at its position, again after an interrupted
+    /// `write`; false (with `errno` telling why) when it cannot.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
         var done = 0
         while done < buffer.count {
             let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure()
-            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
             done += n
         }
+        return true
     }
 
     /// The folder part of a path (`a/b` of `a/b/c`); nil for a path without one (`c`, `/c`).
