@@ -52,7 +52,7 @@ struct BuildStamps {
         optionsLength = key.bytes.count
         compare()
         // The last build could not trust its sources' stamps: a change, told before the walk.
-        if saved.count >= optionsLength + 8, saved.dropFirst(optionsLength).prefix(8).elementsEqual(withUnsafeBytes(of: Self.unsettled.littleEndian, Array.init)) {
+        if saved.dropFirst(optionsLength).starts(with: Self.unsettled) {
             tell()
         }
         for folder in ["Content", "Templates"] {
@@ -82,7 +82,11 @@ struct BuildStamps {
     private(set) var lastIndexBytes: Int?
     /// Follows the options of a key saved by a build that could not trust its sources' stamps
     /// (a walk writes no such number there: it starts with a count of names).
-    private static let unsettled: UInt64 = 0x5349_4654_554E_5345
+    private static let unsettled: [UInt8] = {
+        var w = BinaryWriter()
+        w.u64(0x5349_4654_554E_5345)
+        return w.bytes
+    }()
 
     /// How many bytes of the key the options and binary take (compared first).
     private var optionsLength = 0
@@ -96,10 +100,10 @@ struct BuildStamps {
     /// have something to do (the output moved, or the last build left no stamps).
     mutating func finishWalk(output: URL) {
         // An output folder that cannot be stat'ed has no stamp to match (nor a size to add to).
-        if let bytes = lastFile, FileStamp(output.path) != nil {
+        if let bytes = lastFile, let outputStamp = FileStamp(output.path) {
             var r = BinaryReader(bytes: bytes)
             var stamp = BinaryWriter()
-            Self.stamp(output.path, into: &stamp)
+            outputStamp.write(to: &stamp)
             if let length = r.count(), length >= optionsLength + stamp.bytes.count, r.offset + length <= bytes.count,
                bytes[r.offset..<r.offset + optionsLength].elementsEqual(key.bytes[0..<optionsLength]),
                bytes[r.offset + length - stamp.bytes.count..<r.offset + length].elementsEqual(stamp.bytes) {
@@ -176,9 +180,7 @@ struct BuildStamps {
         var full = key
         if newestSource >= started.timeIntervalSince1970 - 1 {
             // Right after the options, so that the next walk tells of a change at its first source.
-            full.bytes = Array(key.bytes[..<optionsLength])
-            full.u64(Self.unsettled)
-            full.bytes += key.bytes[optionsLength...]
+            full.bytes = Array(key.bytes[..<optionsLength]) + Self.unsettled + key.bytes[optionsLength...]
         }
         Self.stamp(output.path, into: &full)
         w.u64(UInt64(full.bytes.count))
