@@ -27,6 +27,10 @@ public struct SiteBuilder: Sendable {
         /// The documents from which the index carries short terms' answers (`SearchIndexBuilder.answersFrom`);
         /// the environment's `SIFT_ANSWERS_FROM` when set, for tests that build a small site with them.
         var answersFrom = ProcessInfo.processInfo.environment["SIFT_ANSWERS_FROM"].flatMap { Int($0) } ?? SearchIndexBuilder.answersFromDefault
+        /// The documents from which the index takes the ranked layout (`SearchIndexBuilder.rankedFrom`,
+        /// version 6); the environment's `SIFT_RANKED_FROM` when set, for tests: off by default
+        /// until sift-core.js reads it.
+        var rankedFrom = ProcessInfo.processInfo.environment["SIFT_RANKED_FROM"].flatMap { Int($0) } ?? SearchIndexBuilder.rankedFromDefault
         /// The documents of a part of a document table (`SearchIndexBuilder.docsPart`); the
         /// environment's `SIFT_DOCS_PART` sets it, as the tests do to split small sites' tables.
         var docsPart = ProcessInfo.processInfo.environment["SIFT_DOCS_PART"].flatMap { Int($0) }.map { max(1, $0) } ?? SearchIndexBuilder.docsPartDefault
@@ -317,6 +321,7 @@ public struct SiteBuilder: Sendable {
         let reuse = previous.map(ShardReuse.init)
         var builder = options.indexSharding.map { SearchIndexBuilder(shardThreshold: $0.threshold, shardTarget: $0.target) } ?? SearchIndexBuilder()
         builder.answersFrom = options.answersFrom
+        builder.rankedFrom = options.rankedFrom
         builder.docsPart = options.docsPart
         let siteFolder = options.site
         var stored: (@Sendable (Int) -> [(words: WordSet, stored: StoredPostings)]?)?

@@ -112,7 +112,7 @@ struct AnswerFiles {
             let doc = index.docs[hit.doc], c = index.collections[doc.collection]
             out.raw(first ? "[" : ",[")
             first = false
-            out.raw("\(cell),\(hit.doc - c.first),")
+            out.raw("\(cell),\(doc.position),")
             out.string(doc.title)
             let derived = IndexFormat.derivedSlug(doc.title) ?? ""
             let usual = doc.url.utf8.elementsEqual("\(c.name)/\(doc.slug)/".utf8)

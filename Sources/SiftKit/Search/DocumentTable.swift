@@ -74,7 +74,7 @@ enum DocumentTable {
     }
 
     /// Every searched field name in order of appearance; the title's first.
-    private static func fieldNames(_ docs: [SearchDigest]) -> [String] {
+    static func fieldNames(_ docs: [SearchDigest]) -> [String] {
         var names: [String] = []
         for d in docs { for n in d.fieldNames where !names.contains(n) { names.append(n) } }
         return names.isEmpty ? ["title"] : names

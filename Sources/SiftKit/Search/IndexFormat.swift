@@ -5,6 +5,9 @@ import Foundation
 enum IndexFormat {
     /// Bumped whenever a client written for the old layout would misread the new one.
     static let version = 5
+    /// The version of the ranked layout (docs/search-index.md, "Version 6: the ranked layout"):
+    /// documents in index order, their records in the text files, no document tables.
+    static let rankedVersion = 6
 
     // MARK: Character classes
 

@@ -136,7 +136,8 @@ extension SearchIndex {
             if x.group < .scored && xLength != yLength { return xLength < yLength }
             if x.score != y.score { return x.score > y.score }
             if xLength != yLength { return xLength < yLength }
-            return x.doc < y.doc
+            let xDoc = docs[x.doc], yDoc = docs[y.doc]
+            return xDoc.collection != yDoc.collection ? xDoc.collection < yDoc.collection : xDoc.position < yDoc.position
         }
         guard let k, scored.count > k else { return scored.sorted(by: before).map(\.0) }
         var kept: [(Hit, Int)] = []

@@ -21,6 +21,8 @@ public struct SearchIndex {
         var folded: [String]
         /// The body's length in words, from its code ("Ranking").
         var bodyLength: Double
+        /// Its place in its collection's list: ties go by it ("Ranking").
+        var position: Int
     }
 
     let directory: URL
@@ -35,6 +37,9 @@ public struct SearchIndex {
     private(set) var averageBodyLength = 1.0
     /// Documents per text file (docs/search-index.md, "Excerpts"); 0 without text files.
     private(set) var textsPerFile = 0
+    /// The documents in list order, collection by collection: the index's order but in the
+    /// ranked layout (version 6), whose index order goes by length first.
+    private(set) var listOrder: [Int] = []
 
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
@@ -59,8 +64,8 @@ public struct SearchIndex {
         guard let manifest = try store.object(file) as? [String: Any] else {
             throw store.corrupt(file, "expected a JSON object")
         }
-        guard let version = manifest["version"] as? Int, version == IndexFormat.version else {
-            throw store.corrupt(file, "search index version \(manifest["version"] ?? "none") is not supported (expected \(IndexFormat.version)): run `sift build` again")
+        guard let version = manifest["version"] as? Int, version == IndexFormat.version || version == IndexFormat.rankedVersion else {
+            throw store.corrupt(file, "search index version \(manifest["version"] ?? "none") is not supported (expected \(IndexFormat.version) or \(IndexFormat.rankedVersion)): run `sift build` again")
         }
         guard let base = manifest["base"] as? String ?? (manifest["base"] == nil ? "/" : nil) else {
             throw store.corrupt(file, "base: expected a string")
@@ -100,17 +105,23 @@ public struct SearchIndex {
         guard let collections = manifest["collections"] as? [[String: Any]] else {
             throw store.corrupt(file, "collections: expected a list of objects")
         }
+        if version == IndexFormat.rankedVersion {
+            try loadRanked(collections, lengthSums: manifest["lengthSums"])
+            listOrder = docs.indices.sorted { a, b in
+                docs[a].collection != docs[b].collection ? docs[a].collection < docs[b].collection : docs[a].position < docs[b].position
+            }
+            return
+        }
         for (i, c) in collections.enumerated() { try load(c, number: i) }
         if !docs.isEmpty {
             averageTitleLength = max(1, Double(docs.reduce(0) { $0 + ($1.folded.first?.utf16.count ?? 0) }) / Double(docs.count))
             averageBodyLength = docs.reduce(0) { $0 + $1.bodyLength } / Double(docs.count)
         }
+        listOrder = Array(docs.indices)
     }
 
-    /// Reads one collection and its document table (inline, in a file, or in parts, one file
-    /// each), checking every count, code and length against the table's before anything of that
-    /// size is built.
-    private mutating func load(_ c: [String: Any], number: Int) throws {
+    /// A collection's name, count, scopes and facets file, as the manifest gives them.
+    private func collectionHeader(_ c: [String: Any], number: Int) throws -> Collection {
         let manifest = "manifest.json"
         guard let name = c["name"] as? String else { throw store.corrupt(manifest, "collection \(number): name: expected a string") }
         let what = "collection “\(name)”"
@@ -122,6 +133,89 @@ public struct SearchIndex {
         guard c["facets"] == nil || facetsFile != nil else {
             throw store.corrupt(manifest, "\(what): facets: expected a file name")
         }
+        return Collection(name: name, title: c["title"] as? String ?? name, scopes: scopes, first: docs.count, count: count, facetsFile: facetsFile)
+    }
+
+    /// Reads the ranked layout (docs/search-index.md, "Version 6"): each collection's fields and
+    /// groups from the manifest, then every document's record from the text files, in index
+    /// order; the averages from the sums the manifest gives. Every record is checked against its group.
+    private mutating func loadRanked(_ manifestCollections: [[String: Any]], lengthSums: Any?) throws {
+        let manifest = "manifest.json"
+        guard let sums = lengthSums as? [String: Any], let titles = sums["title"] as? Int, let bodies = sums["body"] as? Int, titles >= 0, bodies >= 0 else {
+            throw store.corrupt(manifest, "lengthSums: expected the whole numbers title and body")
+        }
+        // Per document in index order: its collection, length code and folded title length.
+        var runs: [(collection: Int, q: Int, t: Int)] = []
+        var fieldCounts: [Int] = [], cells: [(collection: Int, scope: String?)] = []
+        for (i, c) in manifestCollections.enumerated() {
+            var collection = try collectionHeader(c, number: i)
+            collection.first = runs.count
+            let what = "collection “\(collection.name)”"
+            guard let fields = c["fields"] as? [String], !fields.isEmpty else { throw store.corrupt(manifest, "\(what): fields: expected a list of names") }
+            guard let groups = c["groups"] as? [Int], groups.count % 3 == 0,
+                  stride(from: 0, to: groups.count, by: 3).allSatisfy({ (0..<64).contains(groups[$0]) && groups[$0 + 1] >= 0 && groups[$0 + 2] >= 1 }),
+                  stride(from: 2, to: groups.count, by: 3).reduce(0, { $0 + groups[$1] }) == collection.count else {
+                throw store.corrupt(manifest, "\(what): groups: expected a length code below 64, a title length and a count of 1 or more per group, \(plural(collection.count, "document")) in all")
+            }
+            // No more documents than the text files the manifest names hold, before anything of that size is built.
+            let named = store.files.keys.filter { $0.hasPrefix("texts-") }.count * store.textGroup * textsPerFile
+            guard runs.count + collection.count <= named else {
+                throw store.corrupt(manifest, "\(what): count: expected at most the \(named) documents its text files hold")
+            }
+            for k in stride(from: 0, to: groups.count, by: 3) {
+                runs += repeatElement((collection: i, q: groups[k], t: groups[k + 1]), count: groups[k + 2])
+            }
+            fieldCounts.append(fields.count)
+            cells += collection.scopes.map { (i, $0) } + [(i, nil)]
+            collections.append(collection)
+        }
+        guard runs.isEmpty || textsPerFile > 0 else { throw store.corrupt(manifest, "texts: expected a whole number above 0") }
+        docs.reserveCapacity(runs.count)
+        var placed = collections.map { [Bool](repeating: false, count: $0.count) }
+        for n in 0..<(runs.isEmpty ? 0 : (runs.count + textsPerFile - 1) / textsPerFile) {
+            let name = IndexFormat.textFileName(n), count = min(textsPerFile, runs.count - n * textsPerFile)
+            guard let file = try store.object(name) as? [[Any]], file.count == count else {
+                throw store.corrupt(name, "expected a list of \(count == 1 ? "1 entry" : "\(count) entries"), each a record and strings")
+            }
+            var entries: [[String]] = []
+            entries.reserveCapacity(count)
+            for (k, entry) in file.enumerated() {
+                let run = runs[n * textsPerFile + k], c = collections[run.collection]
+                guard let record = entry.first as? [Any], let texts = Array(entry.dropFirst()) as? [String], texts.isEmpty || texts.count % 3 == 1 else {
+                    throw store.corrupt(name, "entry \(k): expected a record, then a text, an id, a title and a text per section")
+                }
+                guard (3...5).contains(record.count), let cell = record[0] as? Int, cells.indices.contains(cell), cells[cell].collection == run.collection,
+                      let position = record[1] as? Int, (0..<c.count).contains(position), !placed[run.collection][position],
+                      let values = record[2] as? [String], values.count == fieldCounts[run.collection],
+                      record.count < 4 || record[3] is String, record.count < 5 || record[4] is String else {
+                    throw store.corrupt(name, "entry \(k): expected a record of collection “\(c.name)”: a cell, a place in its list not taken, \(plural(fieldCounts[run.collection], "field")), a slug and a URL")
+                }
+                let folded = values.map(Fold.fold)
+                guard folded[0].utf16.count == run.t else {
+                    throw store.corrupt(name, "entry \(k): expected a title of \(run.t) UTF-16 code units folded, as its group says")
+                }
+                placed[run.collection][position] = true
+                let given = record.count > 3 ? record[3] as! String : ""
+                let slug = given.isEmpty ? (IndexFormat.derivedSlug(values[0]) ?? "") : given
+                docs.append(Doc(collection: run.collection, slug: slug, title: values[0],
+                                url: record.count > 4 ? record[4] as! String : "\(c.name)/\(slug)/", scope: cells[cell].scope,
+                                folded: folded, bodyLength: IndexFormat.bodyLength(code: run.q), position: position))
+                entries.append(texts)
+            }
+            store.texts[n] = entries
+        }
+        let count = Double(max(1, docs.count))
+        averageTitleLength = max(1, Double(titles) / count)
+        averageBodyLength = Double(bodies) / 4 / count
+    }
+
+    /// Reads one collection and its document table (inline, in a file, or in parts, one file
+    /// each), checking every count, code and length against the table's before anything of that
+    /// size is built.
+    private mutating func load(_ c: [String: Any], number: Int) throws {
+        let manifest = "manifest.json"
+        let header = try collectionHeader(c, number: number)
+        let name = header.name, count = header.count, what = "collection “\(name)”"
         let tables: [(file: String, table: Any?)]
         if let parts = c["docs"] as? [String], !parts.isEmpty {
             // Each part holds a document at least, and is read once: a manifest naming one small
@@ -136,8 +230,7 @@ public struct SearchIndex {
             tables = [(manifest, c["docs"])]
         }
         let ci = collections.count
-        collections.append(Collection(name: name, title: c["title"] as? String ?? name, scopes: scopes,
-                                      first: docs.count, count: count, facetsFile: facetsFile))
+        collections.append(header)
         for (n, (file, table)) in tables.enumerated() {
             guard let table = table as? [String: Any] else { throw store.corrupt(file, "\(what): docs: expected a document table") }
             // The documents still to come: those read so far are at most `count`, which may be any number.
@@ -210,7 +303,7 @@ public struct SearchIndex {
             docs.append(Doc(collection: ci, slug: slug, title: title,
                             url: urls[String(i)] ?? "\(name)/\(slug)/", scope: scopeOf(i),
                             folded: columns.map { Fold.fold($0[i]) },
-                            bodyLength: IndexFormat.bodyLength(code: lengths[i])))
+                            bodyLength: IndexFormat.bodyLength(code: lengths[i]), position: docs.count - c.first))
         }
     }
 
@@ -267,7 +360,7 @@ public struct SearchIndex {
 
     /// "Matching": the documents of the collection asked for, then of the scope asked for.
     private func consideredDocuments(scope: String?, collection: String?) throws -> [Int] {
-        var pool = Array(docs.indices)
+        var pool = listOrder
         if let collection {
             guard let c = collections.firstIndex(where: { Self.same($0.name, collection) }) else {
                 let known = collections.map(\.name).joined(separator: ", ")

@@ -16,8 +16,10 @@ extension SearchIndexBuilder {
     /// entries each, in groups of `perGroup` files named by the group's hash; nil when no
     /// document has text. With the documents' search keys, a file `reuse` finds as the last build
     /// left it is linked there under its new name and left out of `files`.
-    static func textFiles(_ documents: [SearchDigest], keys: [UInt64]? = nil, reuse: TextFileReuse? = nil) throws -> TextFiles? {
-        let bytes = documents.reduce(0) { $0 + $1.excerptBytes }
+    /// With `records` (the ranked layout's, one a document), each entry starts with its document's
+    /// record, and there are text files even when no document has text.
+    static func textFiles(_ documents: [SearchDigest], keys: [UInt64]? = nil, reuse: TextFileReuse? = nil, records: [String]? = nil) throws -> TextFiles? {
+        let bytes = documents.reduce(0) { $0 + $1.excerptBytes } + (records?.reduce(0) { $0 + $1.utf8.count } ?? 0)
         guard bytes > 0 else { return nil }
         let perFile = max(1, min(documents.count, textFileTarget * documents.count / bytes))
         let starts = Array(stride(from: 0, to: documents.count, by: perFile))
@@ -27,7 +29,15 @@ extension SearchIndexBuilder {
             j.raw("[")
             for d in start..<min(start + perFile, documents.count) {
                 if d > start { j.raw(",") }
-                do { j.strings(try documents[d].excerpt()) } catch { failures.set(error) }
+                do {
+                    if let records {
+                        j.raw("["); j.raw(records[d])
+                        for text in try documents[d].excerpt() { j.raw(","); j.string(text) }
+                        j.raw("]")
+                    } else {
+                        j.strings(try documents[d].excerpt())
+                    }
+                } catch { failures.set(error) }
             }
             j.raw("]\n")
             return Array(j.out.utf8)

@@ -45,6 +45,10 @@ public struct SearchIndexBuilder {
     public var answersFrom = SearchIndexBuilder.answersFromDefault
     /// Where a site's first keystrokes cost more than a small file: about 1 MB of document tables at 50,000.
     public static let answersFromDefault = 50_000
+    /// From this many documents on, the index takes the ranked layout (version 6, docs/search-index.md):
+    /// off by default until sift-core.js reads it (Benchmarks/ranked_index_plan.md, step 3).
+    public var rankedFrom = SearchIndexBuilder.rankedFromDefault
+    public static let rankedFromDefault = Int.max
     /// How many documents will be added in all, when known (0: unknown): the word tables then
     /// make room for them once instead of doubling.
     var expectedDocuments = 0
@@ -168,6 +172,10 @@ public struct SearchIndexBuilder {
         var members: [[Int]]
         /// Each document's number in the index (collection by collection), when that differs from add order.
         var renumber: [Int32]?
+        /// The ranked layout's: per collection, its documents' places in its list, in index order,
+        /// and its runs of documents of one length code and title length (`[q, t, n, …]`).
+        var positions: [[Int]]?
+        var groups: [[Int]]?
 
         /// A collection's documents; `docs` itself, not a copy of a million digests, when it holds them all.
         func documents(_ c: Int, in docs: [SearchDigest]) -> [SearchDigest] {
@@ -190,16 +198,44 @@ public struct SearchIndexBuilder {
             }
             members[byName[collection]!].append(i)
         }
+        // The ranked layout's index order: in each collection by body length code, folded title
+        // length, then list order, so that runs of equal codes and lengths (`groups`) give every
+        // document's without a column per document.
+        var positions: [[Int]]?, groups: [[Int]]?
+        if isRanked {
+            let codes = ParallelMap.map(Array(docs.indices)) { i in
+                (IndexFormat.lengthCode(docs[i].bodyWords), Fold.fold(docs[i].title).utf16.count)
+            }
+            positions = members.map { m in
+                Array(m.indices).sorted { a, b in
+                    let x = codes[m[a]], y = codes[m[b]]
+                    return x.0 != y.0 ? x.0 < y.0 : x.1 != y.1 ? x.1 < y.1 : a < b
+                }
+            }
+            groups = []
+            for (c, m) in members.enumerated() {
+                var runs: [Int] = []
+                for p in positions![c] {
+                    let (q, t) = codes[m[p]]
+                    if runs.count >= 3 && runs[runs.count - 3] == q && runs[runs.count - 2] == t { runs[runs.count - 1] += 1 } else { runs += [q, t, 1] }
+                }
+                groups!.append(runs)
+                members[c] = positions![c].map { m[$0] }
+            }
+        }
         // Postings hold the order of `add`; documents are numbered collection by collection.
         var number = [Int32](repeating: 0, count: docs.count)
         var next: Int32 = 0
         for m in members { for i in m { number[i] = next; next += 1 } }
         let renumber = number.enumerated().contains { $0.offset != Int($0.element) }
-        return Layout(collections: order, members: members, renumber: renumber ? number : nil)
+        return Layout(collections: order, members: members, renumber: renumber ? number : nil, positions: positions, groups: groups)
     }
 
-    /// Whether the index carries answers: `answersFrom` documents or more.
-    var hasAnswers: Bool { docs.count >= answersFrom && !docs.isEmpty }
+    /// Whether the index carries answers: `answersFrom` documents or more (not yet in the ranked layout).
+    var hasAnswers: Bool { docs.count >= answersFrom && !docs.isEmpty && !isRanked }
+
+    /// Whether the index takes the ranked layout: `rankedFrom` documents or more.
+    var isRanked: Bool { docs.count >= rankedFrom && !docs.isEmpty }
 
     /// The index files by name, in a fixed order, with the answers files from `answersFrom` documents on.
     mutating func render(baseURL: String) throws -> [(String, [UInt8])] {
@@ -301,12 +337,14 @@ public struct SearchIndexBuilder {
         flush()
         keptShards = [:]
         let layout = layout()
-        let reusable = live != nil && layout.renumber == nil
-        if layout.renumber != nil { for t in tables { t.unstore() } }
+        // The ranked layout renders every file again: its records and order move with other documents.
+        let rankedLayout = layout.groups != nil
+        let reusable = live != nil && layout.renumber == nil && !rankedLayout
+        if layout.renumber != nil || rankedLayout { for t in tables { t.unstore() } }
         let words = WordList(tables: tables, renumber: layout.renumber)
         // Stored on other threads while the files are made: both only read the tables from here on.
         var storing: Background<Void>?
-        if let store = wordTableStore, live == nil, layout.renumber == nil {
+        if let store = wordTableStore, live == nil, layout.renumber == nil, !rankedLayout {
             let tables = tables
             storing = Background {
                 // A cache: a build that cannot store its tables still writes its index.
@@ -322,13 +360,13 @@ public struct SearchIndexBuilder {
         let inOrder = layout.renumber == nil
         let textDocs = inOrder ? docs : order.map { docs[$0] }
         let textDocKeys = keys.count == docs.count ? (inOrder ? keys : order.map { keys[$0] }) : nil
-        let textReuse = self.textReuse
-        let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse) } }
-        let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
-        // Each collection's documents once: a copy of a digest retains a dozen strings and arrays.
+        let textReuse = rankedLayout ? nil : self.textReuse
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
+        let records = rankedLayout ? Self.records(layout, collectionDocs) : nil
+        let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
+        let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         var made: [String: IndexTableRecord] = [:]
-        let documentTables = documentTables(layout, collectionDocs, reusable: reusable, made: &made)
+        let documentTables = rankedLayout ? [] : documentTables(layout, collectionDocs, reusable: reusable, made: &made)
         let facetTables = collectionDocs.indices.map { c -> String? in
             guard FacetTable.isNeeded(collectionDocs[c]) else { return nil }
             return IndexTableReuse.table("facets-\(c)", key: FacetTable.key(collectionDocs[c]), reuse: tableReuse, made: &made) {
@@ -338,12 +376,23 @@ public struct SearchIndexBuilder {
         tablesMade = made
         let tables = (docs: documentTables, facets: facetTables)
         var m = JSONWriter()
-        m.raw("{\"version\":\(IndexFormat.version),")
+        m.raw("{\"version\":\(rankedLayout ? IndexFormat.rankedVersion : IndexFormat.version),")
         m.key("base"); m.string(Self.normalizedBase(baseURL))
         let texts = try making.take().get()
         textGroups = texts?.groups ?? []
         textsPerGroup = texts?.perGroup ?? 1
         if let texts { m.raw(",\"texts\":\(texts.perFile),\"textGroup\":\(texts.perGroup)") }
+        if rankedLayout {
+            // What the score averages over every document, which a client of the ranked layout
+            // never all reads: whole numbers, which every JSON reader reads exactly (Foundation's
+            // JSONSerialization misreads the last digit of some fractions), the bodies' in quarter words.
+            let titles = docs.reduce(0) { $0 + Fold.fold($1.title).utf16.count }
+            let bodies = docs.reduce(0) { sum, d in
+                let q = IndexFormat.lengthCode(d.bodyWords)
+                return sum + (4 + q % 4) << (q / 4)
+            }
+            m.raw(",\"lengthSums\":{\"title\":\(titles),\"body\":\(bodies)}")
+        }
         var files: [(String, [UInt8])] = texts?.files ?? []
         if words.entryBytes <= shardThreshold {
             m.raw(",\"shards\":0")
@@ -412,16 +461,19 @@ public struct SearchIndexBuilder {
             m.raw(","); m.key("title"); m.string(info.title)
             m.raw(",\"count\":\(layout.members[c].count),"); m.key("scopes")
             m.strings(DocumentTable.scopes(info, docs[c]))
-            m.raw(",\"docs\":")
-            if tables[c].count > 1 {
+            if let groups = layout.groups {
+                // The ranked layout's documents are in the text files' records instead.
+                m.raw(",\"fields\":"); m.strings(DocumentTable.fieldNames(docs[c]))
+                m.raw(",\"groups\":"); m.ints(groups[c])
+            } else if tables[c].count > 1 {
                 let names = tables[c].indices.map { "docs-\(c)-\($0).json" }
-                m.strings(names)
+                m.raw(",\"docs\":"); m.strings(names)
                 for (name, table) in zip(names, tables[c]) { files.append((name, Array((table + "\n").utf8))) }
             } else if inline || tables[c][0].utf8.count < 16 * 1024 {
-                m.raw(tables[c][0])
+                m.raw(",\"docs\":"); m.raw(tables[c][0])
             } else {
                 let name = "docs-\(c).json"
-                m.string(name)
+                m.raw(",\"docs\":"); m.string(name)
                 files.append((name, Array((tables[c][0] + "\n").utf8)))
             }
             if let facets = made.facets[c] {
@@ -433,6 +485,31 @@ public struct SearchIndexBuilder {
             m.raw("}")
         }
         m.raw("]")
+    }
+
+    /// The ranked layout's records (docs/search-index.md, "Version 6"), one JSON array a document
+    /// in index order: `[cell, position, [fields…]]`, then its slug when not the derived one
+    /// (`""` when it is), then its URL when not `name/slug/`.
+    private static func records(_ layout: Layout, _ docs: [[SearchDigest]]) -> [String] {
+        var out: [String] = []
+        var firstCell = 0
+        for (c, info) in layout.collections.enumerated() {
+            let scopes = DocumentTable.scopes(info, docs[c]), fields = DocumentTable.fieldNames(docs[c])
+            let scopeNumbers = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            out += ParallelMap.map(Array(docs[c].indices)) { i in
+                let d = docs[c][i]
+                var j = JSONWriter()
+                j.raw("[\(firstCell + (d.scope.flatMap { scopeNumbers[$0] } ?? scopes.count)),\(layout.positions![c][i]),")
+                j.strings(fields.enumerated().map { f, name in f == 0 ? d.title : d.fieldNames.firstIndex(of: name).map { d.fieldValues[$0] } ?? "" })
+                let ownURL = d.url != "\(info.name)/\(d.slug)/", ownSlug = IndexFormat.derivedSlug(d.title) != d.slug
+                if ownSlug || ownURL { j.raw(","); j.string(ownSlug ? d.slug : "") }
+                if ownURL { j.raw(","); j.string(d.url) }
+                j.raw("]")
+                return j.out
+            }
+            firstCell += scopes.count + 1
+        }
+        return out
     }
 
     /// The most bytes of a collection's `facetOutline`: a facet of many values leaves it out.

@@ -70,7 +70,9 @@ struct WordList {
             if t.keepsPairs && renumber == nil {
                 t.memo = (part.encoded, part.bucket, part.secondary, part.often)
             } else {
-                t.pairs = []
+                // A live table renumbered keeps its pairs, which `SearchIndexBuilder.update` edits
+                // (the ranked layout's index order); only its encodings, in other numbers, go.
+                if !t.keepsPairs { t.pairs = [] }
                 t.memo = nil
             }
             t.dirty = []
@@ -200,8 +202,9 @@ struct WordList {
         var part = Part()
         part.encoded.reserveCapacity(t.count)
         let postings = t.postings()
-        // What a table that is not kept needs from here on is in `postings`.
-        if !t.keepsPairs || renumber != nil { t.pairs = [] }
+        // What a table that is not kept needs from here on is in `postings`; a live one keeps its
+        // pairs, in add order, for the next render's `update`, renumbered or not.
+        if !t.keepsPairs { t.pairs = [] }
         for w in 0..<t.count {
             var ids = postings.all[w], often = postings.often[w], lead = postings.lead[w]
             if let renumber {

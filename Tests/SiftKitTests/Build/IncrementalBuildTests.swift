@@ -92,9 +92,10 @@ struct IncrementalBuildTests {
 
     /// `sift serve` keeps its last build in memory and updates the output in place; after any
     /// edit, a failed build included, the output is what a clean build writes. The third
-    /// sequence's index carries answers (docs/search-index.md, "Answers"), which the session keeps.
-    @Test(arguments: [(4, false), (5, false), (6, true)] as [(UInt64, Bool)])
-    func serveSessionEditSequencesMatchCleanBuilds(seed: UInt64, answers: Bool) throws {
+    /// sequence's index carries answers (docs/search-index.md, "Answers"), which the session keeps;
+    /// the fourth's takes the ranked layout (version 6), which the session renders whole.
+    @Test(arguments: [(4, false, false), (5, false, false), (6, true, false), (7, false, true)] as [(UInt64, Bool, Bool)])
+    func serveSessionEditSequencesMatchCleanBuilds(seed: UInt64, answers: Bool, ranked: Bool) throws {
         var rng = SeededRNG(state: seed)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }
         let site = try thingsSite(rows: rows, page: "Some *text* about harbors.\n")
@@ -102,10 +103,12 @@ struct IncrementalBuildTests {
         var options = SiteBuilder.Options(site: site.root, baseURL: "/")
         options.mode = .serve(BuildSession())
         options.answersFrom = answers ? 0 : .max
+        options.rankedFrom = ranked ? 0 : .max
         try SiteBuilder(options: options).build()
         var clean = SiteBuilder.Options(site: site.root, output: site.root.appendingPathComponent("clean"), baseURL: "/")
         clean.mode = .clean
         clean.answersFrom = options.answersFrom
+        clean.rankedFrom = options.rankedFrom
         var log: [String] = []
         for step in 0..<14 {
             log.append(try edit(site, &rng, rows: &rows))

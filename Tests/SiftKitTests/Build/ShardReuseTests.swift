@@ -22,11 +22,12 @@ struct ShardReuseTests {
 
     /// With `answers`, the index carries the answers of short terms (docs/search-index.md, "Answers").
     @discardableResult
-    func build(_ site: TestSite, clean: Bool = false, answers: Bool = false) throws -> SiteBuilder.Report {
+    func build(_ site: TestSite, clean: Bool = false, answers: Bool = false, ranked: Bool = false) throws -> SiteBuilder.Report {
         var options = SiteBuilder.Options(site: site.root)
         options.mode = clean ? .clean : .incremental
         options.indexSharding = (threshold: 0, target: 600)
         options.answersFrom = answers ? 0 : .max
+        options.rankedFrom = ranked ? 0 : .max
         return try SiteBuilder(options: options).build()
     }
 
@@ -95,15 +96,16 @@ struct ShardReuseTests {
         #expect(ShardReuse.boundsAndFiles(Array("{\"bounds\":[],\"files\":{}}".utf8))?.bounds == [])
     }
 
-    /// The third sequence's index carries answers, which a build keeps while no title or field changes.
-    @Test(arguments: [(41, false), (42, false), (43, true)] as [(UInt64, Bool)])
-    func editSequencesOfAShardedIndexMatchCleanBuilds(seed: UInt64, answers: Bool) throws {
+    /// The third sequence's index carries answers, which a build keeps while no title or field
+    /// changes; the fourth's takes the ranked layout (version 6), whose every file is made again.
+    @Test(arguments: [(41, false, false), (42, false, false), (43, true, false), (44, false, true)] as [(UInt64, Bool, Bool)])
+    func editSequencesOfAShardedIndexMatchCleanBuilds(seed: UInt64, answers: Bool, ranked: Bool) throws {
         var rng = SeededRNG(state: seed)
         var (site, rows) = try makeSite(&rng)
         defer { site.delete() }
         let clean = try TestSite([:])
         defer { clean.delete() }
-        try build(site, answers: answers)
+        try build(site, answers: answers, ranked: ranked)
         var log: [String] = []
         for step in 0..<10 {
             if step % 2 == 0 { log.append(try edits.edit(site, &rng, rows: &rows)) }
@@ -121,10 +123,11 @@ struct ShardReuseTests {
                 }
             }
             try edits.backdate(site)
-            try build(site, answers: answers)
+            try build(site, answers: answers, ranked: ranked)
             try chained.mirror(site, into: clean)
-            try build(clean, clean: true, answers: answers)
+            try build(clean, clean: true, answers: answers, ranked: ranked)
             let got = site.snapshot(), expected = clean.snapshot()
+            #expect(!ranked || got.keys.contains { $0.contains("search/immutable/text-") }, "seed \(seed): the ranked layout's records")
             #expect(!answers || got.keys.contains { $0.contains("search/immutable/answers.") }, "seed \(seed): answers written")
             #expect(got.keys.sorted() == expected.keys.sorted(), "seed \(seed) after \(log)")
             for (path, bytes) in expected where got[path] != bytes {

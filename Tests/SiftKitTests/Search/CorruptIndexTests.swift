@@ -46,7 +46,7 @@ private func manifest(docs: String = table, count: Int = 1, scopes: String = "[]
 @Test(arguments: [
     ("{", "not valid JSON"),
     ("[]", "expected a JSON object"),
-    (#"{"version":6}"#, "search index version 6 is not supported (expected 5): run `sift build` again"),
+    (#"{"version":7}"#, "search index version 7 is not supported (expected 5 or 6): run `sift build` again"),
     (manifest(head: #""version":5,"base":7,"shards":0"#), "base: expected a string"),
     (manifest(head: #""version":5,"base":"/","shards":-1"#), "shards: expected a whole number"),
     (manifest(head: #""version":5,"base":"/","shards":"2""#), "shards: expected a whole number"),

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import SiftKit
+
+/// The same documents written in the format of the day (version 5) and in the ranked layout
+/// (version 6: index order, records in the text files, no document tables), `sharded` or in one
+/// file: three collections, scopes, facets and a sort field, titles and bodies of many lengths
+/// (so that documents of one title length and body length code make groups), some without a
+/// body, one at a URL of its own, one whose slug is not its title's, text with sections.
+private func sites(seed: UInt64, sharded: Bool) throws -> (v5: URL, v6: URL) {
+    var rng = SeededRNG(state: seed)
+    let words = ["Choco", "bar", "Hard", "drop", "Côte", "d'Ivoire", "ab", "a", "俄罗斯", "カナ", "x-ray", "Ωmega", "b", "harbor", "arbor", "node.js", "c++"]
+    var documents: [SearchDocument] = []
+    for i in 0..<300 {
+        let title = (0..<Int.random(in: 1...4, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+        let collection = ["candies", "places", "notes"][i % 3]
+        let slug = i == 7 ? "own-slug" : (IndexFormat.derivedSlug(title).map { $0 + "-\(i)" } ?? "p\(i)")
+        let scope = collection == "candies" ? ["Chocolate", "Hard", nil].randomElement(using: &rng)! : nil
+        let body = i % 5 == 0 ? "" : (0..<Int.random(in: 1...60, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+        var document = SearchDocument(
+            collection: collection, slug: slug, title: title, url: i == 11 ? "elsewhere/" : "\(collection)/\(slug)/", scope: scope,
+            fields: [("title", title), ("note", words.randomElement(using: &rng)!)], body: body)
+        if !body.isEmpty { document.excerptText = i % 2 == 0 ? [body] : ["Lead.", "part-\(i)", "Part", body] }
+        if collection == "candies" {
+            let flavour = ["Sweet", "Sour", nil].randomElement(using: &rng)!
+            document.facets = [("flavour", flavour.map { [$0] } ?? [])]
+            document.sortValues = [("weight", Bool.random(using: &rng) ? "\(Int.random(in: 1...9, using: &rng))" : "")]
+        }
+        documents.append(document)
+    }
+    func write(ranked: Bool) throws -> URL {
+        var builder = sharded ? SearchIndexBuilder(shardThreshold: 1024, shardTarget: 2048) : SearchIndexBuilder()
+        if ranked { builder.rankedFrom = 0 }
+        builder.addCollection(SearchCollectionInfo(name: "candies", title: "Candies", scopes: ["Chocolate", "Hard"]))
+        builder.addCollection(SearchCollectionInfo(name: "places", title: "Places"))
+        for d in documents { builder.add(SearchIndexBuilder.digest(d)) }
+        let dir = temporaryFolder("sift-ranked")
+        try builder.write(to: dir, baseURL: "/base/")
+        return dir
+    }
+    return (try write(ranked: false), try write(ranked: true))
+}
+
+private func manifest(_ dir: URL) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+}
+
+@Test(arguments: [(UInt64(1), false), (2, true), (3, true)])
+func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) throws {
+    let (v5, v6) = try sites(seed: seed, sharded: sharded)
+    #expect(try manifest(v5)["version"] as? Int == 5)
+    let ranked = try manifest(v6)
+    #expect(ranked["version"] as? Int == 6)
+    #expect((ranked["collections"] as! [[String: Any]]).allSatisfy { $0["docs"] == nil && $0["groups"] != nil })
+    #expect(((ranked["shards"] as! Int) > 0) == sharded)
+    let old = try SearchIndex(directory: v5), new = try SearchIndex(directory: v6)
+    var rng = SeededRNG(state: seed + 100)
+    var queries = ["", " ", "a", "ab", "bar", "cho", "choco bar", "harbor", "arbor", "rbo", "côte d'iv", "俄罗", "俄", "カナ", "x-ray", "node.js",
+                   "c++", "ωmega", "chocolat", "harbr", "ivoir", "b a", "hard drop bar", "zzz"]
+    for _ in 0..<40 {
+        let title = old.docs.randomElement(using: &rng)!.title
+        let scalars = Array(title.unicodeScalars)
+        let start = Int.random(in: 0..<max(1, scalars.count), using: &rng)
+        queries.append(String(String.UnicodeScalarView(scalars[start..<min(scalars.count, start + Int.random(in: 1...8, using: &rng))])))
+    }
+    let asks: [(scope: String?, collection: String?, filters: [(field: String, value: String)], sort: String?, limit: Int?)] = [
+        (nil, nil, [], nil, nil), ("Chocolate", nil, [], nil, nil), (nil, "places", [], nil, 5), ("Hard", "candies", [], nil, nil),
+        (nil, "candies", [("flavour", "Sweet")], nil, nil), (nil, "candies", [], "-weight", 10), (nil, nil, [], nil, 0),
+    ]
+    for query in queries {
+        for ask in asks {
+            let a = try old.search(query, scope: ask.scope, collection: ask.collection, filters: ask.filters, sort: ask.sort, limit: ask.limit)
+            let b = try new.search(query, scope: ask.scope, collection: ask.collection, filters: ask.filters, sort: ask.sort, limit: ask.limit)
+            let what = "“\(query)” \(ask.scope ?? "All") \(ask.collection ?? "every collection") \(ask.sort ?? "")"
+            // The first result told apart, not two lists of 300.
+            let apart = zip(a.results, b.results).first { $0 != $1 }
+            #expect(apart == nil && a.results.count == b.results.count, "\(what): \(String(describing: apart))")
+            #expect(a.total == b.total && a.facets == b.facets, "\(what): totals and counts")
+            #expect(try old.excerpts(a, count: 10).results.map(\.excerpt) == new.excerpts(b, count: 10).results.map(\.excerpt), "\(what): excerpts")
+        }
+    }
+}
+
+@Test func aRankedIndexNumbersItsDocumentsByLengthsInGroups() throws {
+    let (_, v6) = try sites(seed: 4, sharded: false)
+    let index = try SearchIndex(directory: v6)
+    // Within a collection: the body length code, then the folded title's length, then the list.
+    for c in index.collections {
+        let docs = index.docs[c.first..<(c.first + c.count)]
+        let keys = docs.map { ($0.bodyLength, $0.folded[0].utf16.count, $0.position) }
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }, "\(c.name)")
+        #expect(Set(docs.map(\.position)) == Set(0..<c.count))
+    }
+    #expect(index.listOrder != Array(index.docs.indices))
+}
+
+@Test func aRankedIndexThatIsNotWhatSiftWritesIsRefusedNamingItsFile() throws {
+    let (_, v6) = try sites(seed: 5, sharded: false)
+    let url = v6.appendingPathComponent("manifest.json")
+    let good = try Data(contentsOf: url)
+    func refused(_ edit: (inout [String: Any]) -> Void) -> String {
+        var m = try! JSONSerialization.jsonObject(with: good) as! [String: Any]
+        edit(&m)
+        try! JSONSerialization.data(withJSONObject: m).write(to: url)
+        defer { try! good.write(to: url) }
+        do {
+            _ = try SearchIndex(directory: v6)
+            return ""
+        } catch {
+            return "\(error)"
+        }
+    }
+    #expect(refused { $0["lengthSums"] = nil }.contains("lengthSums: expected"))
+    #expect(refused { m in
+        var c = m["collections"] as! [[String: Any]]
+        var groups = c[0]["groups"] as! [Int]
+        groups[2] += 1
+        c[0]["groups"] = groups
+        m["collections"] = c
+    }.contains("groups: expected"))
+    // A title length moved from one group to the next: the first record no longer fits its group.
+    #expect(refused { m in
+        var c = m["collections"] as! [[String: Any]]
+        var groups = c[1]["groups"] as! [Int]
+        groups[1] += 1
+        c[1]["groups"] = groups
+        m["collections"] = c
+    }.contains("as its group says"))
+    #expect(refused { m in
+        var c = m["collections"] as! [[String: Any]]
+        c[0]["count"] = 1_000_000_000
+        c[0]["groups"] = [0, 0, 1_000_000_000]
+        m["collections"] = c
+    }.contains("expected at most"))
+}
