@@ -40,6 +40,10 @@ public struct SearchIndex {
     /// The documents in list order, collection by collection: the index's order but in the
     /// ranked layout (version 6), whose index order goes by length first.
     private(set) var listOrder: [Int] = []
+    /// The ranked layout's: each document's cell, which every postings there come with, and how
+    /// many cells there are (0 in version 5).
+    private var cellOf: [Int] = []
+    private var cellCount = 0
 
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
@@ -195,6 +199,7 @@ public struct SearchIndex {
                     throw store.corrupt(name, "entry \(k): expected a title of \(run.t) UTF-16 code units folded, as its group says")
                 }
                 placed[run.collection][position] = true
+                cellOf.append(cell)
                 let given = record.count > 3 ? record[3] as! String : ""
                 let slug = given.isEmpty ? (IndexFormat.derivedSlug(values[0]) ?? "") : given
                 docs.append(Doc(collection: run.collection, slug: slug, title: values[0],
@@ -204,6 +209,7 @@ public struct SearchIndex {
             }
             store.texts[n] = entries
         }
+        cellCount = cells.count
         let count = Double(max(1, docs.count))
         averageTitleLength = max(1, Double(titles) / count)
         averageBodyLength = Double(bodies) / 4 / count
@@ -440,10 +446,17 @@ public struct SearchIndex {
             var found: [Int32: Int] = [:]
             let (file, words) = try words(for: IndexFormat.key(piece.text))
             for (word, value) in words where fits(word) {
-                let (from, entry) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
+                let (from, whole) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
+                // The ranked layout's postings come with their documents' cells, after a `;`.
+                let cut = whole.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+                let entry = cut[0]
                 let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
                 guard let ids = IndexFormat.decodePostings(String(parts[0]), below: docs.count) else {
                     throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
+                }
+                guard (cut.count == 2) == (cellCount > 0), cut.count == 1
+                        || IndexFormat.decodeCodes(String(cut[1]), count: ids.count, limit: cellCount).map({ $0.elementsEqual(ids.lazy.map { self.cellOf[Int($0)] }) }) == true else {
+                    throw store.corrupt(from, "“\(word)”: expected \(cellCount > 0 ? "the cells of its \(plural(ids.count, "document"))" : "no cells") after its postings")
                 }
                 let starts = word.utf8.starts(with: piece.text.utf8)
                 let marks = alwaysWhole || word.utf8.elementsEqual(piece.text.utf8) ? Score.wholeWord

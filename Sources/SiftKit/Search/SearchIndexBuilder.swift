@@ -341,12 +341,12 @@ public struct SearchIndexBuilder {
         let rankedLayout = layout.groups != nil
         let reusable = live != nil && layout.renumber == nil && !rankedLayout
         if layout.renumber != nil || rankedLayout { for t in tables { t.unstore() } }
-        let words = WordList(tables: tables, renumber: layout.renumber)
+        var words = WordList(tables: tables, renumber: layout.renumber)
         // Stored on other threads while the files are made: both only read the tables from here on.
         var storing: Background<Void>?
         if let store = wordTableStore, live == nil, layout.renumber == nil, !rankedLayout {
             let tables = tables
-            storing = Background {
+            storing = Background { [words] in
                 // A cache: a build that cannot store its tables still writes its index.
                 do { try WordTableFile.write(words, tables: tables, header: store.header, to: store.paths) } catch {
                     for path in store.paths { FileSystem.remove(path) }
@@ -363,6 +363,7 @@ public struct SearchIndexBuilder {
         let textReuse = rankedLayout ? nil : self.textReuse
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
         let records = rankedLayout ? Self.records(layout, collectionDocs) : nil
+        if rankedLayout { words.cells = Self.cells(layout, collectionDocs) }
         let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         var made: [String: IndexTableRecord] = [:]
@@ -485,6 +486,19 @@ public struct SearchIndexBuilder {
             m.raw("}")
         }
         m.raw("]")
+    }
+
+    /// Each document's cell, by its number in the index, and how many cells there are: a
+    /// collection's scopes in order, then its documents without one (docs/search-index.md, "Answers").
+    private static func cells(_ layout: Layout, _ docs: [[SearchDigest]]) -> (of: [Int32], count: Int) {
+        var of: [Int32] = [], first = 0
+        for (c, info) in layout.collections.enumerated() {
+            let scopes = DocumentTable.scopes(info, docs[c])
+            let number = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            of += docs[c].map { Int32(first + ($0.scope.flatMap { number[$0] } ?? scopes.count)) }
+            first += scopes.count + 1
+        }
+        return (of, first)
     }
 
     /// The ranked layout's records (docs/search-index.md, "Version 6"), one JSON array a document

@@ -104,7 +104,8 @@ struct ShardWriter {
                 decoded[g] = ids
                 return ids
             }
-            out.append((gram, IndexFormat.encodePostings(Self.union(postings))))
+            let union = Self.union(postings)
+            out.append((gram, IndexFormat.encodePostings(union) + String(decoding: words.cellCodes(union), as: UTF8.self)))
         }
         return out.sorted { $0.gram.lexicographicallyPrecedes($1.gram) }
     }

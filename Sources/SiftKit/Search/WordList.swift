@@ -45,6 +45,23 @@ struct WordList {
 
     var count: Int { table.count }
 
+    /// The ranked layout's (docs/search-index.md, "Version 6"): each document's cell, by its
+    /// number, and how many cells there are; every postings of an entry or union are then
+    /// followed by `;` and their documents' cells, a code each. Nil in version 5.
+    var cells: (of: [Int32], count: Int)?
+
+    /// `;` and the cells of `ids` as codes, in the ranked layout; nothing in version 5.
+    func cellCodes(_ ids: [Int32]) -> [UInt8] {
+        guard let cells else { return [] }
+        return [UInt8(ascii: ";")] + Array(IndexFormat.codes(ids.map { Int(cells.of[Int($0)]) }, limit: cells.count).utf8)
+    }
+
+    /// Every document of a word, decoded from its postings when this render did not keep them.
+    func allDocuments(_ g: Int) -> [Int32] {
+        let all = documents(g).all
+        return all.isEmpty ? IndexFormat.decodePostings(String(decoding: encoded(g), as: UTF8.self)) : all
+    }
+
     /// One table's words as this render computed them.
     private struct Part {
         var encoded: [[UInt8]] = []
@@ -356,7 +373,13 @@ struct WordList {
             JSONWriter.string(word(g), into: &out)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "\""))
-            if primary { out += encoded(g); out += suffix(g) } else if encodedLength[g] <= 8 { out += encoded(g) } else { out.append(UInt8(ascii: "@")) }
+            if primary || encodedLength[g] <= 8 {
+                out += encoded(g)
+                if primary { out += suffix(g) }
+                if cells != nil { out += cellCodes(allDocuments(g)) }
+            } else {
+                out.append(UInt8(ascii: "@"))
+            }
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "}"))

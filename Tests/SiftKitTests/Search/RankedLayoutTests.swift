@@ -133,3 +133,45 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
         m["collections"] = c
     }.contains("expected at most"))
 }
+
+/// Every postings of a ranked index, in its shards and its union files, come with their
+/// documents' cells: what a client counts scopes by without a record of each document.
+@Test func everyPostingsOfARankedIndexComeWithTheirCells() throws {
+    // Words that share their inner letters, in many shards: unions.
+    var rng = SeededRNG(state: 6)
+    let letters = Array("abcdefghij")
+    let vocabulary = (0..<300).map { k in String(letters[k % 10]) + "harbor" + String((0..<3).map { _ in letters.randomElement(using: &rng)! }) }
+    var builder = SearchIndexBuilder(shardThreshold: 0, shardTarget: 600)
+    builder.rankedFrom = 0
+    builder.unionFanOut = 1
+    builder.addCollection(SearchCollectionInfo(name: "candies", title: "Candies", scopes: ["Chocolate", "Hard"]))
+    for i in 0..<400 {
+        let body = (0..<20).map { _ in vocabulary.randomElement(using: &rng)! }.joined(separator: " ")
+        let collection = i % 4 == 0 ? "places" : "candies"
+        builder.add(SearchIndexBuilder.digest(SearchDocument(collection: collection, slug: "d\(i)", title: "D \(i)", url: "\(collection)/d\(i)/",
+                                                             scope: collection == "candies" ? ["Chocolate", "Hard", nil].randomElement(using: &rng)! : nil,
+                                                             fields: [("title", "D \(i)")], body: body)))
+    }
+    let v6 = temporaryFolder("sift-ranked-cells")
+    try builder.write(to: v6, baseURL: "/")
+    let index = try SearchIndex(directory: v6)
+    var firstCells: [Int] = [], next = 0
+    for c in index.collections { firstCells.append(next); next += c.scopes.count + 1 }
+    let cellOf = index.docs.map { d in
+        firstCells[d.collection] + (d.scope.flatMap { s in index.collections[d.collection].scopes.firstIndex(of: s) } ?? index.collections[d.collection].scopes.count)
+    }
+    let folder = v6.appendingPathComponent(IndexFileNames.folder)
+    var checked = (entries: 0, unions: 0)
+    for name in FileSystem.list(folder) where name.hasPrefix("shard.") || name.hasPrefix("union.") {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name))) as! [String: String]
+        for (word, value) in object where value != "@" && !word.hasPrefix(" ") {
+            let cut = value.split(separator: ";", omittingEmptySubsequences: false)
+            #expect(cut.count == 2, "\(name) “\(word)”")
+            let ids = IndexFormat.decodePostings(String(cut[0].split(separator: ":", omittingEmptySubsequences: false)[0]))
+            let cells = IndexFormat.decodeCodes(String(cut.last!), count: ids.count, limit: next)
+            #expect(cells == ids.map { cellOf[Int($0)] }, "\(name) “\(word)”")
+            if name.hasPrefix("union.") { checked.unions += 1 } else { checked.entries += 1 }
+        }
+    }
+    #expect(checked.entries > 100 && checked.unions > 0, "\(checked)")
+}
