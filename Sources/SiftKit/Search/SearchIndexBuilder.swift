@@ -363,7 +363,15 @@ public struct SearchIndexBuilder {
         let textReuse = rankedLayout ? nil : self.textReuse
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
         let records = rankedLayout ? Self.records(layout, collectionDocs) : nil
-        if rankedLayout { words.cells = Self.cells(layout, collectionDocs) }
+        var fieldEntries: [ShardWriter.FieldEntry]?
+        if rankedLayout {
+            words.cells = Self.cells(layout, collectionDocs)
+            fieldEntries = Self.fieldEntries(collectionDocs, records: records!)
+            for f in fieldEntries! {
+                words.addBytes(f.word.count + f.records.count + 6, toBucket: Int(f.bucket), primary: true)
+                for b in f.secondary { words.addBytes(f.word.count + 9, toBucket: Int(b), primary: false) }
+            }
+        }
         let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         var made: [String: IndexTableRecord] = [:]
@@ -401,6 +409,10 @@ public struct SearchIndexBuilder {
             var bytes = Array(m.out.utf8)
             bytes += Array(",\"words\":".utf8)
             words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes)
+            if let fieldEntries {
+                bytes += Array(",\"fields\":".utf8)
+                ShardWriter.writeFields(fieldEntries, ShardWriter.fieldEntries(fieldEntries, shardOf: [Int32](repeating: 0, count: IndexFormat.buckets), count: 1)[0], into: &bytes)
+            }
             bytes += Array("}\n".utf8)
             return [("manifest.json", bytes)] + files
         }
@@ -412,11 +424,11 @@ public struct SearchIndexBuilder {
         writeCollections(layout, collectionDocs, tables, into: &m, files: &files)
         m.raw("}\n")
         files.insert(("manifest.json", Array(m.out.utf8)), at: 0)
-        let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut)
+        let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fieldEntries)
         let shards: ShardWriter.Files
         if reusable, let cache = live!.shards, cache.bounds == bounds, let touched = words.touchedBuckets {
             shards = writer.files(rank: ranked, touching: touched, previous: cache.files)
-        } else if live == nil, let last = shardReuse?.last(bounds) {
+        } else if live == nil, !rankedLayout, let last = shardReuse?.last(bounds) {
             // A shard kept is linked, never read: what stands in for its bytes is left out below.
             let count = bounds.count + 1
             let stand = ShardWriter.Files(shards: (0..<count).map { (IndexFormat.shardFileName($0), []) }, unions: Array(repeating: [], count: count))
@@ -501,6 +513,44 @@ public struct SearchIndexBuilder {
         return (of, first)
     }
 
+    /// The ranked layout's field entries (docs/search-index.md, "Version 6"): every word of some
+    /// document's field values, filed as a body word is, with the records of the documents
+    /// holding it (`records`, by document number, the number put first), in index order.
+    private static func fieldEntries(_ docs: [[SearchDigest]], records: [String]) -> [ShardWriter.FieldEntry] {
+        let all = Array(docs.joined())
+        var fieldNames: [[String]] = []
+        for c in docs.indices { fieldNames += repeatElement(DocumentTable.fieldNames(docs[c]), count: docs[c].count) }
+        let wordsOf = ParallelMap.map(Array(all.indices)) { d in Tokenizer.fieldWords(recordValues(all[d], fieldNames[d])) }
+        var holders: [[UInt8]: [Int32]] = [:]
+        for (d, words) in wordsOf.enumerated() { for w in words { holders[w, default: []].append(Int32(d)) } }
+        let sorted = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        return ParallelMap.map(sorted) { word in
+            var starts: [Int] = []
+            WordList.codePointStarts(word, into: &starts)
+            let length = starts.count - 1
+            let bucket = Int32(IndexFormat.bucket(ofKeyBytes: word[0..<starts[min(3, length)]]))
+            var secondary: [Int32] = []
+            if length >= 4 {
+                for o in 1...(length - 3) {
+                    let b = Int32(IndexFormat.bucket(ofKeyBytes: word[starts[o]..<starts[o + 3]]))
+                    if b != bucket && !secondary.contains(b) { secondary.append(b) }
+                }
+            }
+            var out: [UInt8] = [UInt8(ascii: "[")]
+            for (k, d) in holders[word]!.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                out += Array("[\(d),".utf8) + records[Int(d)].utf8.dropFirst()
+            }
+            out.append(UInt8(ascii: "]"))
+            return ShardWriter.FieldEntry(word: word, bucket: bucket, secondary: secondary, records: out)
+        }
+    }
+
+    /// A document's searched field values in its collection's field order, the title first (`""` for one it has not).
+    private static func recordValues(_ d: SearchDigest, _ fields: [String]) -> [String] {
+        fields.enumerated().map { f, name in f == 0 ? d.title : d.fieldNames.firstIndex(of: name).map { d.fieldValues[$0] } ?? "" }
+    }
+
     /// The ranked layout's records (docs/search-index.md, "Version 6"), one JSON array a document
     /// in index order: `[cell, position, [fields…]]`, then its slug when not the derived one
     /// (`""` when it is), then its URL when not `name/slug/`.
@@ -514,7 +564,7 @@ public struct SearchIndexBuilder {
                 let d = docs[c][i]
                 var j = JSONWriter()
                 j.raw("[\(firstCell + (d.scope.flatMap { scopeNumbers[$0] } ?? scopes.count)),\(layout.positions![c][i]),")
-                j.strings(fields.enumerated().map { f, name in f == 0 ? d.title : d.fieldNames.firstIndex(of: name).map { d.fieldValues[$0] } ?? "" })
+                j.strings(recordValues(d, fields))
                 let ownURL = d.url != "\(info.name)/\(d.slug)/", ownSlug = IndexFormat.derivedSlug(d.title) != d.slug
                 if ownSlug || ownURL { j.raw(","); j.string(ownSlug ? d.slug : "") }
                 if ownURL { j.raw(","); j.string(d.url) }

@@ -73,7 +73,11 @@ final class ShardStore {
     func shard(_ n: Int) throws -> [String: String] {
         if let s = shards[n] { return s }
         let name = IndexFormat.shardFileName(n)
-        guard let s = try object(name) as? [String: String] else { throw corrupt(name, "expected an object of strings") }
+        let object = try object(name)
+        // The ranked layout's shard holds its words beside its field entries, which `sift search` reads from the text files.
+        guard let s = object as? [String: String] ?? (object as? [String: Any])?["words"] as? [String: String] else {
+            throw corrupt(name, "expected an object of strings")
+        }
         shards[n] = s
         return s
     }

@@ -11,10 +11,22 @@ struct ShardWriter {
         var unions: [[UInt8]]
     }
 
+    /// The ranked layout's entry of a field word (docs/search-index.md, "Version 6"): the buckets
+    /// it is filed under, as a body word's, and the records of the documents whose fields hold it.
+    struct FieldEntry {
+        var word: [UInt8]
+        var bucket: Int32
+        var secondary: [Int32]
+        /// A JSON list of records, each `[document, cell, position, [fields…], slug, url]`.
+        var records: [UInt8]
+    }
+
     let words: WordList
     /// The first bucket of every shard but the first.
     let bounds: [Int]
     var unionFanOut = ShardWriter.unionFanOut
+    /// The ranked layout's field entries, which each shard then holds beside its words; nil in version 5.
+    var fields: [FieldEntry]? = nil
 
     private var shardCount: Int { bounds.count + 1 }
 
@@ -36,12 +48,51 @@ struct ShardWriter {
             position = byRank
         }
         let lists = entries(shardOf: shardOf)
+        let fieldLists = fields.map { Self.fieldEntries($0, shardOf: shardOf, count: count) }
         let written = ParallelMap.map(Array(0..<count)) { s -> ((String, [UInt8]), [UInt8]) in
             if !redo[s], let previous { return (previous.shards[s], previous.unions[s]) }
             let list = position.map { p in lists[s].sorted { p[$0.0] < p[$1.0] } } ?? lists[s].sorted { words.less($0.0, $1.0) }
-            return shard(s, list, shardOf: shardOf)
+            var (file, union) = shard(s, list, shardOf: shardOf)
+            if let fields, let fieldLists {
+                // The ranked layout's shard: `{"words":{…},"fields":{…}}`.
+                var bytes = Array("{\"words\":".utf8) + file.1.dropLast()
+                bytes += Array(",\"fields\":".utf8)
+                Self.writeFields(fields, fieldLists[s], into: &bytes)
+                bytes += Array("}\n".utf8)
+                file.1 = bytes
+            }
+            return (file, union)
         }
         return Files(shards: written.map(\.0), unions: written.map(\.1))
+    }
+
+    /// Per shard, its field entries: (entry, true) where its bucket files it, (entry, false) where
+    /// one of its other trigrams does; in the order of their words' bytes.
+    static func fieldEntries(_ fields: [FieldEntry], shardOf: [Int32], count: Int) -> [[(Int, Bool)]] {
+        var lists = [[(Int, Bool)]](repeating: [], count: count)
+        for (i, f) in fields.enumerated() {
+            let primary = Int(shardOf[Int(f.bucket)])
+            lists[primary].append((i, true))
+            var seen: [Int] = []
+            for b in f.secondary {
+                let s = Int(shardOf[Int(b)])
+                if s != primary && !seen.contains(s) { seen.append(s); lists[s].append((i, false)) }
+            }
+        }
+        return lists.map { $0.sorted { fields[$0.0].word.lexicographicallyPrecedes(fields[$1.0].word) } }
+    }
+
+    /// A JSON object of field entries: a word's records where it is filed, `"@"` where another
+    /// trigram of it is (its records are in the shard of its first three code points).
+    static func writeFields(_ fields: [FieldEntry], _ list: [(Int, Bool)], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (k, (i, primary)) in list.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.string(fields[i].word, into: &out)
+            out.append(UInt8(ascii: ":"))
+            out += primary ? fields[i].records : Array("\"@\"".utf8)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Per shard, whether a bucket of `touching` is in it: the shards `files(touching:previous:)` lays out again.

@@ -23,6 +23,22 @@ enum Tokenizer {
                             wordCounts: set.counts, bodyWords: bodyWords)
     }
 
+    /// The distinct words of a document's field values, made as a body's are (pieces, CJK grams,
+    /// joined words, bridges): what the ranked layout files its records under (docs/search-index.md, "Version 6").
+    static func fieldWords(_ values: [String]) -> [[UInt8]] {
+        var set = CountedWords()
+        // A line apart: white space, which no word crosses.
+        addWords(of: values.joined(separator: "\n"), to: &set)
+        let words = set.words
+        var out: [[UInt8]] = [], start = 0
+        out.reserveCapacity(words.count)
+        for end in words.ends {
+            out.append(Array(words.bytes[start..<Int(end)]))
+            start = Int(end)
+        }
+        return out
+    }
+
     /// Adds the words of `text` (folded: pieces, CJK grams, joined words) to `set`; returns its
     /// number of word pieces.
     @discardableResult

@@ -50,6 +50,14 @@ struct WordList {
     /// followed by `;` and their documents' cells, a code each. Nil in version 5.
     var cells: (of: [Int32], count: Int)?
 
+    /// Counts an entry that is not a word's (the ranked layout's field entries) in a bucket's bytes,
+    /// so that the shards are cut with it.
+    mutating func addBytes(_ bytes: Int, toBucket b: Int, primary: Bool) {
+        bucketBytes[b] += bytes
+        estimatedBytes += bytes
+        if primary { entryBytes += bytes }
+    }
+
     /// `;` and the cells of `ids` as codes, in the ranked layout; nothing in version 5.
     func cellCodes(_ ids: [Int32]) -> [UInt8] {
         guard let cells else { return [] }

@@ -97,12 +97,11 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
 @Test func aRankedIndexThatIsNotWhatSiftWritesIsRefusedNamingItsFile() throws {
     let (_, v6) = try sites(seed: 5, sharded: false)
     let url = v6.appendingPathComponent("manifest.json")
-    let good = try Data(contentsOf: url)
-    func refused(_ edit: (inout [String: Any]) -> Void) -> String {
-        var m = try! JSONSerialization.jsonObject(with: good) as! [String: Any]
-        edit(&m)
-        try! JSONSerialization.data(withJSONObject: m).write(to: url)
-        defer { try! good.write(to: url) }
+    let good = try String(contentsOf: url, encoding: .utf8)
+    // Edited as text: the rest of the manifest keeps its bytes.
+    func refused(_ edit: (String) -> String) -> String {
+        try! edit(good).write(to: url, atomically: true, encoding: .utf8)
+        defer { try! good.write(to: url, atomically: true, encoding: .utf8) }
         do {
             _ = try SearchIndex(directory: v6)
             return ""
@@ -110,27 +109,24 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
             return "\(error)"
         }
     }
-    #expect(refused { $0["lengthSums"] = nil }.contains("lengthSums: expected"))
-    #expect(refused { m in
-        var c = m["collections"] as! [[String: Any]]
-        var groups = c[0]["groups"] as! [Int]
-        groups[2] += 1
-        c[0]["groups"] = groups
-        m["collections"] = c
-    }.contains("groups: expected"))
+    /// The manifest with the `n`th collection's groups (0 first) edited.
+    func groups(_ n: Int, _ change: @escaping (inout [Int]) -> Void) -> (String) -> String {
+        { text in
+            var parts = text.components(separatedBy: "\"groups\":[")
+            let close = parts[n + 1].firstIndex(of: "]")!
+            var numbers = parts[n + 1][..<close].split(separator: ",").map { Int($0)! }
+            change(&numbers)
+            parts[n + 1] = numbers.map(String.init).joined(separator: ",") + parts[n + 1][close...]
+            return parts.joined(separator: "\"groups\":[")
+        }
+    }
+    #expect(refused { $0.replacingOccurrences(of: "\"lengthSums\"", with: "\"other\"") }.contains("lengthSums: expected"))
+    #expect(refused(groups(0) { $0[2] += 1 }).contains("groups: expected"))
     // A title length moved from one group to the next: the first record no longer fits its group.
-    #expect(refused { m in
-        var c = m["collections"] as! [[String: Any]]
-        var groups = c[1]["groups"] as! [Int]
-        groups[1] += 1
-        c[1]["groups"] = groups
-        m["collections"] = c
-    }.contains("as its group says"))
-    #expect(refused { m in
-        var c = m["collections"] as! [[String: Any]]
-        c[0]["count"] = 1_000_000_000
-        c[0]["groups"] = [0, 0, 1_000_000_000]
-        m["collections"] = c
+    #expect(refused(groups(1) { $0[1] += 1 }).contains("as its group says"))
+    #expect(refused { text in
+        let count = text.range(of: #""count":\d+"#, options: .regularExpression)!
+        return groups(0) { $0 = [0, 0, 1_000_000_000] }(text.replacingCharacters(in: count, with: "\"count\":1000000000"))
     }.contains("expected at most"))
 }
 
@@ -163,7 +159,8 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
     let folder = v6.appendingPathComponent(IndexFileNames.folder)
     var checked = (entries: 0, unions: 0)
     for name in FileSystem.list(folder) where name.hasPrefix("shard.") || name.hasPrefix("union.") {
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name))) as! [String: String]
+        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name))) as! [String: Any]
+        let object = file["words"] as? [String: String] ?? file as! [String: String]
         for (word, value) in object where value != "@" && !word.hasPrefix(" ") {
             let cut = value.split(separator: ";", omittingEmptySubsequences: false)
             #expect(cut.count == 2, "\(name) “\(word)”")
@@ -174,4 +171,44 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
         }
     }
     #expect(checked.entries > 100 && checked.unions > 0, "\(checked)")
+}
+
+/// A term's field matches are all among the field entries its key's shard holds (a word holding
+/// it there, its records there or, `@`, in the shard of the word's own key), each record the one
+/// its text file gives: what a client of the ranked layout finds them by, without the tables.
+@Test(arguments: [UInt64(2), 3])
+func aTermsFieldMatchesAreInTheFieldEntriesOfItsShard(seed: UInt64) throws {
+    let (_, v6) = try sites(seed: seed, sharded: true)
+    let index = try SearchIndex(directory: v6)
+    let manifest = try manifest(v6)
+    let bounds = manifest["bounds"] as! [Int]
+    func fields(_ key: String) throws -> [String: Any] {
+        let n = IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds)
+        return (try index.store.object(IndexFormat.shardFileName(n)) as! [String: Any])["fields"] as! [String: Any]
+    }
+    var rng = SeededRNG(state: seed)
+    var terms = ["harbor", "arbor", "rbo", "cho", "côte", "ωme", "俄罗斯", "罗斯", "ray", "ivoire", "ode"]
+    for _ in 0..<60 {
+        let value = index.docs.randomElement(using: &rng)!.folded.randomElement(using: &rng)!
+        let words = value.split { !IndexFormat.isWordScalar($0.unicodeScalars.first!) }.map { Array($0.unicodeScalars) }.filter { $0.count >= 3 }
+        guard let word = words.randomElement(using: &rng) else { continue }
+        let start = Int.random(in: 0...(word.count - 3), using: &rng), end = Int.random(in: (start + 3)...word.count, using: &rng)
+        terms.append(String(String.UnicodeScalarView(word[start..<end])))
+    }
+    for term in terms {
+        let wanted = Set(index.docs.indices.filter { d in index.docs[d].folded.contains { IndexFormat.contains($0, term) } })
+        var found: [Int: [Any]] = [:]
+        for (word, entry) in try fields(IndexFormat.key(term)) where IndexFormat.contains(word, term) {
+            let records = try entry as? [[Any]] ?? fields(IndexFormat.key(word))[word] as! [[Any]]
+            for record in records { found[record[0] as! Int] = Array(record.dropFirst()) }
+        }
+        #expect(wanted.isSubset(of: found.keys), "“\(term)”: \(wanted.subtracting(found.keys).map { index.docs[$0].title })")
+        for (d, record) in found {
+            let doc = index.docs[d], values = record[2] as! [String]
+            let scopes = index.collections[doc.collection].scopes
+            let cell = index.collections[..<doc.collection].reduce(0) { $0 + $1.scopes.count + 1 } + (doc.scope.flatMap { scopes.firstIndex(of: $0) } ?? scopes.count)
+            #expect(record[0] as? Int == cell && record[1] as? Int == doc.position && values.first == doc.title && values.map(Fold.fold) == doc.folded,
+                    "“\(term)”: \(doc.title)")
+        }
+    }
 }
