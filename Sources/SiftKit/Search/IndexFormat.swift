@@ -172,6 +172,19 @@ enum IndexFormat {
         return h
     }
 
+    /// The ranked layout's buckets (docs/search-index.md, "Version 6"): fine enough for shards of
+    /// about 12 KB at a million documents, grouped by `preFiles` files that name their shards.
+    static let rankedBuckets = 1 << 20
+    static let preFiles = 512
+
+    /// A key's bucket in the ranked layout: FNV-1a of its UTF-8 modulo `rankedBuckets`.
+    @inline(__always)
+    static func rankedBucket<C: Collection>(ofKeyBytes key: C) -> Int where C.Element == UInt8 { Int(fnv1a(key) % UInt32(rankedBuckets)) }
+
+    /// The pre file naming the shards of a ranked bucket: its run of `rankedBuckets / preFiles`.
+    static func preFile(ofBucket b: Int) -> Int { b / (rankedBuckets / preFiles) }
+    static func preFileName(_ n: Int) -> String { "pre-\(n).json" }
+
     /// The bucket of a key: FNV-1a of its UTF-8 modulo `buckets`.
     static func bucket(ofKey key: String) -> Int { bucket(ofKeyBytes: key.utf8) }
 

@@ -44,6 +44,8 @@ public struct SearchIndex {
     /// many cells there are (0 in version 5).
     private var cellOf: [Int] = []
     private var cellCount = 0
+    /// Whether the index is in the ranked layout (version 6).
+    private var isRanked = false
 
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
@@ -75,6 +77,7 @@ public struct SearchIndex {
             throw store.corrupt(file, "base: expected a string")
         }
         self.base = base
+        isRanked = version == IndexFormat.rankedVersion
         guard let files = manifest["files"] as? [String: String] ?? (manifest["files"] == nil ? [:] : nil),
               files.values.allSatisfy(IndexFormat.isHexDigits) else {
             throw store.corrupt(file, "files: expected an object of hashes")
@@ -97,6 +100,8 @@ public struct SearchIndex {
                 throw store.corrupt(file, "words: expected an object of strings")
             }
             store.inline = words
+        } else if version == IndexFormat.rankedVersion {
+            try loadPreFiles()
         } else {
             guard let bounds = manifest["bounds"] as? [Int], bounds.count == shardCount - 1 else {
                 throw store.corrupt(file, "bounds: expected \(plural(shardCount - 1, "number")) for \(plural(shardCount, "shard"))")
@@ -122,6 +127,49 @@ public struct SearchIndex {
             averageBodyLength = docs.reduce(0) { $0 + $1.bodyLength } / Double(docs.count)
         }
         listOrder = Array(docs.indices)
+    }
+
+    /// Reads the ranked layout's pre files (docs/search-index.md, "Version 6"): the shards they
+    /// name, in bucket order, become `bounds` and the shard and union files' names. Each pre file
+    /// must name exactly the shards its run of buckets meets, as a client reads only one.
+    private mutating func loadPreFiles() throws {
+        let run = IndexFormat.rankedBuckets / IndexFormat.preFiles
+        var shards: [Int: (shard: String, union: String?)] = [:]
+        var named: [[Int]] = []
+        for p in 0..<IndexFormat.preFiles {
+            let name = IndexFormat.preFileName(p)
+            guard let list = try store.object(name) as? [[Any]], !list.isEmpty else { throw store.corrupt(name, "expected a list of shards") }
+            var starts: [Int] = []
+            for entry in list {
+                guard (2...3).contains(entry.count), let start = entry[0] as? Int, (0..<IndexFormat.rankedBuckets).contains(start),
+                      let shard = entry[1] as? String, IndexFormat.isHexDigits(shard), entry.count == 2 || (entry[2] as? String).map(IndexFormat.isHexDigits) == true,
+                      starts.last.map({ $0 < start }) ?? true else {
+                    throw store.corrupt(name, "expected shards in bucket order, each its first bucket, its hash and its union's")
+                }
+                let union = entry.count == 3 ? entry[2] as? String : nil
+                if let known = shards[start], known.shard != shard || known.union != union {
+                    throw store.corrupt(name, "shard at bucket \(start): expected the hashes other pre files give it")
+                }
+                shards[start] = (shard, union)
+                starts.append(start)
+            }
+            named.append(starts)
+        }
+        let starts = shards.keys.sorted()
+        guard starts.first == 0, starts.count == shardCount else {
+            throw store.corrupt("manifest.json", "shards: expected the \(starts.count) shards the pre files name, from bucket 0")
+        }
+        bounds = Array(starts.dropFirst())
+        for (p, listed) in named.enumerated() {
+            let first = IndexFormat.shard(ofBucket: p * run, bounds: bounds), last = IndexFormat.shard(ofBucket: p * run + run - 1, bounds: bounds)
+            guard listed == Array(starts[first...last]) else {
+                throw store.corrupt(IndexFormat.preFileName(p), "expected the \(last - first + 1) shards of buckets \(p * run) to \(p * run + run - 1)")
+            }
+        }
+        for (n, start) in starts.enumerated() {
+            store.files[IndexFormat.shardFileName(n)] = shards[start]!.shard
+            if let union = shards[start]!.union { store.files[IndexFormat.unionFileName(n)] = union }
+        }
     }
 
     /// A collection's name, count, scopes and facets file, as the manifest gives them.
@@ -454,9 +502,9 @@ public struct SearchIndex {
                 guard let ids = IndexFormat.decodePostings(String(parts[0]), below: docs.count) else {
                     throw store.corrupt(from, "“\(word)”: expected postings of document numbers below \(docs.count)")
                 }
-                guard (cut.count == 2) == (cellCount > 0), cut.count == 1
+                guard (cut.count == 2) == isRanked, cut.count == 1
                         || IndexFormat.decodeCodes(String(cut[1]), count: ids.count, limit: cellCount).map({ $0.elementsEqual(ids.lazy.map { self.cellOf[Int($0)] }) }) == true else {
-                    throw store.corrupt(from, "“\(word)”: expected \(cellCount > 0 ? "the cells of its \(plural(ids.count, "document"))" : "no cells") after its postings")
+                    throw store.corrupt(from, "“\(word)”: expected \(isRanked ? "the cells of its \(plural(ids.count, "document"))" : "no cells") after its postings")
                 }
                 let starts = word.utf8.starts(with: piece.text.utf8)
                 let marks = alwaysWhole || word.utf8.elementsEqual(piece.text.utf8) ? Score.wholeWord
@@ -480,8 +528,14 @@ public struct SearchIndex {
     /// The file holding the words filed under `key`, and its entries.
     func words(for key: String) throws -> (file: String, words: [String: String]) {
         if shardCount == 0 { return ("manifest.json", store.inline) }
-        let n = IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds)
+        let n = shard(for: key)
         return (IndexFormat.shardFileName(n), try store.shard(n))
+    }
+
+    /// The number of the shard a key is filed in (a sharded index's).
+    func shard(for key: String) -> Int {
+        let bucket = isRanked ? IndexFormat.rankedBucket(ofKeyBytes: key.utf8) : IndexFormat.bucket(ofKey: key)
+        return IndexFormat.shard(ofBucket: bucket, bounds: bounds)
     }
 
     /// The postings of a word whose entry in `file` says `@`: its entry in its primary shard.

@@ -149,7 +149,13 @@ public struct SearchIndexBuilder {
             IndexFormat.textFileNumber(file.0).map { n in (IndexFileNames.textPath(n, group: groups[n / textsPerGroup].1), file.1) }
         }
         let kept = keptShards.sorted { $0.key < $1.key }
-        let files = IndexFileNames.named(rendered.filter { !IndexFormat.isTextFileName($0.0) }, hashes: groups + kept.map { ($0.key, $0.value) }) + texts
+        // The ranked layout's shards and unions are named by its pre files, not `files`.
+        let ranked = isRanked
+        let byPre = { (name: String) in ranked && (name.hasPrefix("shard-") || name.hasPrefix("union-")) }
+        // Files of the same bytes are one file, written once (`IndexFileNames.named`).
+        var seen: Set<String> = []
+        let shards = rendered.filter { byPre($0.0) }.map { (IndexFileNames.path($0.0, hash: ContentHash.of($0.1)), $0.1) }.filter { seen.insert($0.0).inserted }
+        let files = IndexFileNames.named(rendered.filter { !IndexFormat.isTextFileName($0.0) && !byPre($0.0) }, hashes: groups + kept.map { ($0.key, $0.value) }) + texts + shards
         // A kept file shares its path with any file of the same bytes this render wrote.
         let paths = Set(files.map(\.0))
         for path in Set(kept.map { IndexFileNames.path($0.key, hash: $0.value) }) where !paths.contains(path) {
@@ -367,10 +373,7 @@ public struct SearchIndexBuilder {
         if rankedLayout {
             words.cells = Self.cells(layout, collectionDocs)
             fieldEntries = Self.fieldEntries(collectionDocs, records: records!)
-            for f in fieldEntries! {
-                words.addBytes(f.word.count + f.records.count + 6, toBucket: Int(f.bucket), primary: true)
-                for b in f.secondary { words.addBytes(f.word.count + 9, toBucket: Int(b), primary: false) }
-            }
+            words.addEntryBytes(fieldEntries!.reduce(0) { $0 + $1.word.count + $1.records.count + 6 })
         }
         let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
@@ -411,10 +414,15 @@ public struct SearchIndexBuilder {
             words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes)
             if let fieldEntries {
                 bytes += Array(",\"fields\":".utf8)
-                ShardWriter.writeFields(fieldEntries, ShardWriter.fieldEntries(fieldEntries, shardOf: [Int32](repeating: 0, count: IndexFormat.buckets), count: 1)[0], into: &bytes)
+                ShardWriter.writeFields(fieldEntries, ShardWriter.fieldEntries(fieldEntries, shardOf: [Int32](repeating: 0, count: IndexFormat.rankedBuckets), count: 1)[0], into: &bytes)
             }
             bytes += Array("}\n".utf8)
             return [("manifest.json", bytes)] + files
+        }
+        if let fieldEntries {
+            var collectionFiles: [(String, [UInt8])] = []
+            let shards = rankedShards(words, fieldEntries, manifest: &m) { m in writeCollections(layout, collectionDocs, tables, into: &m, files: &collectionFiles) }
+            return shards + files + collectionFiles
         }
         // Past about 1,024 shards the target doubles, in steps, so an edit leaves it alone.
         var target = shardTarget
@@ -441,6 +449,55 @@ public struct SearchIndexBuilder {
         }
         if live != nil { live!.shards = (bounds, shards) }
         files += shards.shards.filter { keptShards[$0.0] == nil }
+        for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
+        return files
+    }
+
+    /// The ranked layout's shards (docs/search-index.md, "Version 6"): words and field entries
+    /// cut at `shardTarget` over `IndexFormat.rankedBuckets`, whatever the site's size, and the pre
+    /// files that name them, each for its run of buckets: `[[first bucket, shard hash, union hash], …]`
+    /// (the union's only when the shard has unions). The manifest, finished by `collections`,
+    /// comes first; its `files` name the pre files, not the shards.
+    private func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], manifest m: inout JSONWriter,
+                              collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
+        let ranked = ParallelMap.map(Array(0..<words.count)) { ShardWriter.rankedBuckets(words.word($0)) }
+        var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
+        for g in 0..<words.count {
+            // Postings, then about as many characters of cells.
+            let length = words.word(g).count, encoded = words.encodedCount(g)
+            bytes[Int(ranked[g].0)] += length + 2 * encoded + words.suffixCount(g) + 7
+            for b in ranked[g].1 { bytes[Int(b)] += length + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6 }
+        }
+        for f in fields {
+            bytes[Int(f.bucket)] += f.word.count + f.records.count + 6
+            for b in f.secondary { bytes[Int(b)] += f.word.count + 9 }
+        }
+        let bounds = WordList.pack(bytes, target: shardTarget)
+        let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fields,
+                                 ranked: (ranked.map(\.0), ranked.map(\.1)))
+        let shards = writer.files()
+        let starts = [0] + bounds, run = IndexFormat.rankedBuckets / IndexFormat.preFiles
+        var pre = [[UInt8]](repeating: [UInt8(ascii: "[")], count: IndexFormat.preFiles)
+        for (n, shard) in shards.shards.enumerated() {
+            var entry = Array("[\(starts[n]),".utf8)
+            JSONWriter.string(ContentHash.of(shard.1).utf8, into: &entry)
+            if !shards.unions[n].isEmpty {
+                entry.append(UInt8(ascii: ","))
+                JSONWriter.string(ContentHash.of(shards.unions[n]).utf8, into: &entry)
+            }
+            entry.append(UInt8(ascii: "]"))
+            let last = n + 1 < starts.count ? starts[n + 1] - 1 : IndexFormat.rankedBuckets - 1
+            for p in (starts[n] / run)...(last / run) {
+                if pre[p].count > 1 { pre[p].append(UInt8(ascii: ",")) }
+                pre[p] += entry
+            }
+        }
+        m.raw(",\"shards\":\(shards.shards.count)")
+        collections(&m)
+        m.raw("}\n")
+        var files: [(String, [UInt8])] = [("manifest.json", Array(m.out.utf8))]
+        files += pre.enumerated().map { (IndexFormat.preFileName($0.offset), $0.element + Array("]\n".utf8)) }
+        files += shards.shards
         for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
         return files
     }
@@ -525,17 +582,7 @@ public struct SearchIndexBuilder {
         for (d, words) in wordsOf.enumerated() { for w in words { holders[w, default: []].append(Int32(d)) } }
         let sorted = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
         return ParallelMap.map(sorted) { word in
-            var starts: [Int] = []
-            WordList.codePointStarts(word, into: &starts)
-            let length = starts.count - 1
-            let bucket = Int32(IndexFormat.bucket(ofKeyBytes: word[0..<starts[min(3, length)]]))
-            var secondary: [Int32] = []
-            if length >= 4 {
-                for o in 1...(length - 3) {
-                    let b = Int32(IndexFormat.bucket(ofKeyBytes: word[starts[o]..<starts[o + 3]]))
-                    if b != bucket && !secondary.contains(b) { secondary.append(b) }
-                }
-            }
+            let (bucket, secondary) = ShardWriter.rankedBuckets(word[...])
             var out: [UInt8] = [UInt8(ascii: "[")]
             for (k, d) in holders[word]!.enumerated() {
                 if k > 0 { out.append(UInt8(ascii: ",")) }

@@ -27,16 +27,53 @@ struct ShardWriter {
     var unionFanOut = ShardWriter.unionFanOut
     /// The ranked layout's field entries, which each shard then holds beside its words; nil in version 5.
     var fields: [FieldEntry]? = nil
+    /// The ranked layout's buckets of each word (`IndexFormat.rankedBucket`), which `bounds` and
+    /// the field entries' buckets are then in; nil in version 5, whose words' buckets are the word list's.
+    var ranked: (primary: [Int32], secondary: [[Int32]])? = nil
 
     private var shardCount: Int { bounds.count + 1 }
+
+    /// How many buckets `bounds` cut.
+    private var bucketCount: Int { ranked == nil ? IndexFormat.buckets : IndexFormat.rankedBuckets }
+
+    /// A word's bucket, and the buckets of its other trigrams.
+    private func buckets(of g: Int) -> (Int32, [Int32]) {
+        ranked.map { ($0.primary[g], $0.secondary[g]) } ?? (words.bucket[g], words.secondary[g])
+    }
+
+    /// The bucket of a key given as UTF-8.
+    private func bucket(ofKeyBytes key: ArraySlice<UInt8>) -> Int {
+        ranked == nil ? IndexFormat.bucket(ofKeyBytes: key) : IndexFormat.rankedBucket(ofKeyBytes: key)
+    }
+
+    /// A word's bucket and those of its trigrams at code point offsets 1 … length−3 in the ranked
+    /// layout, each once, the word's own left out.
+    static func rankedBuckets(_ word: ArraySlice<UInt8>) -> (Int32, [Int32]) {
+        var starts: [Int] = []
+        WordList.codePointStarts(word, into: &starts)
+        let length = starts.count - 1
+        let bucket = Int32(IndexFormat.rankedBucket(ofKeyBytes: word[starts[0]..<starts[min(3, length)]]))
+        var secondary: [Int32] = []
+        if length >= 4 {
+            for o in 1...(length - 3) {
+                let b = Int32(IndexFormat.rankedBucket(ofKeyBytes: word[starts[o]..<starts[o + 3]]))
+                if b != bucket && !secondary.contains(b) { secondary.append(b) }
+            }
+        }
+        return (bucket, secondary)
+    }
 
     /// Every word in the shard of its bucket, and as a secondary entry in the shards of its
     /// other trigrams. With `touching` and `previous` (the files of the last render, cut at the
     /// same bounds), only the shards of those buckets are written again.
     func files(rank known: [Int]? = nil, touching: Set<Int32>? = nil, previous: Files? = nil) -> Files {
         let count = shardCount
-        var shardOf = [Int32](repeating: 0, count: IndexFormat.buckets)
-        for b in 0..<IndexFormat.buckets { shardOf[b] = Int32(IndexFormat.shard(ofBucket: b, bounds: bounds)) }
+        var shardOf = [Int32](repeating: 0, count: bucketCount)
+        var next = 0
+        for b in 0..<bucketCount {
+            while next < bounds.count && bounds[next] <= b { next += 1 }
+            shardOf[b] = Int32(next)
+        }
         var redo = [Bool](repeating: true, count: count)
         if let touching, let previous, previous.shards.count == count, previous.unions.count == count { redo = laidOut(touching: touching) }
         // A global rank by bytes makes every shard's order a sort of integers; when most shards
@@ -107,10 +144,11 @@ struct ShardWriter {
     private func entries(shardOf: [Int32]) -> [[(Int, Bool)]] {
         var lists = [[(Int, Bool)]](repeating: [], count: shardCount)
         for g in 0..<words.count {
-            let primary = Int(shardOf[Int(words.bucket[g])])
+            let (bucket, secondary) = buckets(of: g)
+            let primary = Int(shardOf[Int(bucket)])
             lists[primary].append((g, true))
             var seen: [Int] = []
-            for b in words.secondary[g] {
+            for b in secondary {
                 let s = Int(shardOf[Int(b)])
                 if s != primary && !seen.contains(s) { seen.append(s); lists[s].append((g, false)) }
             }
@@ -147,7 +185,7 @@ struct ShardWriter {
         var decoded: [Int: [Int32]] = [:]
         for (gram, members) in containing(list, shard: s, shardOf: shardOf) {
             var homes = Set<Int32>()
-            for g in members { homes.insert(shardOf[Int(words.bucket[g])]) }
+            for g in members { homes.insert(shardOf[Int(buckets(of: g).0)]) }
             guard homes.count > unionFanOut else { continue }
             let postings = members.map { g -> [Int32] in
                 if !words.ids[g].isEmpty { return words.ids[g] }
@@ -175,7 +213,7 @@ struct ShardWriter {
             let length = starts.count - 1
             guard length >= 4 else { continue }
             for o in 1...(length - 3) {
-                guard shardOf[IndexFormat.bucket(ofKeyBytes: w[starts[o]..<starts[o + 3]])] == s else { continue }
+                guard shardOf[bucket(ofKeyBytes: w[starts[o]..<starts[o + 3]])] == s else { continue }
                 for end in [o + 3, o + 4] where end <= length {
                     let gram = w[starts[o]..<starts[end]]
                     if gram.count <= 7 {

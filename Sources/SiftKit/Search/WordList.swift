@@ -50,12 +50,10 @@ struct WordList {
     /// followed by `;` and their documents' cells, a code each. Nil in version 5.
     var cells: (of: [Int32], count: Int)?
 
-    /// Counts an entry that is not a word's (the ranked layout's field entries) in a bucket's bytes,
-    /// so that the shards are cut with it.
-    mutating func addBytes(_ bytes: Int, toBucket b: Int, primary: Bool) {
-        bucketBytes[b] += bytes
-        estimatedBytes += bytes
-        if primary { entryBytes += bytes }
+    /// Counts the bytes of entries that are not words' (the ranked layout's field entries), which
+    /// decide, with the words', whether the index is sharded.
+    mutating func addEntryBytes(_ bytes: Int) {
+        entryBytes += bytes
     }
 
     /// `;` and the cells of `ids` as codes, in the ranked layout; nothing in version 5.
@@ -338,19 +336,23 @@ struct WordList {
     /// on the buckets near it: an edit moves no bound away from the buckets it changed, and the
     /// shards between keep their bytes and names (docs/search-index.md, "Sharding"). A shard that
     /// would pass 1.5 × `target` ends there instead, so no first query pays for a heavy shard.
-    func packBuckets(target: Int) -> [Int] {
+    func packBuckets(target: Int) -> [Int] { Self.pack(bucketBytes, target: target) }
+
+    /// `packBuckets` over any number of buckets, given the bytes of each.
+    static func pack(_ bucketBytes: [Int], target: Int) -> [Int] {
+        let buckets = bucketBytes.count
         let reach = max(1, target / 2)
-        var starts = [Int](repeating: 0, count: IndexFormat.buckets + 1) // bytes before bucket b
-        for b in 0..<IndexFormat.buckets { starts[b + 1] = starts[b] + bucketBytes[b] }
-        let total = starts[IndexFormat.buckets]
+        var starts = [Int](repeating: 0, count: buckets + 1) // bytes before bucket b
+        for b in 0..<buckets { starts[b + 1] = starts[b] + bucketBytes[b] }
+        let total = starts[buckets]
         var bounds: [Int] = []
         var low = 0 // the first bucket within reach of b
-        for b in 1..<IndexFormat.buckets where starts[b] >= reach && total - starts[b] >= reach {
+        for b in 1..<max(1, buckets) where starts[b] >= reach && total - starts[b] >= reach {
             while starts[low] < starts[b] - reach { low += 1 }
             var first = true
             var c = low
-            while first && c < IndexFormat.buckets && starts[c] <= starts[b] + reach {
-                if c != b && Self.landmark(c) < Self.landmark(b) { first = false }
+            while first && c < buckets && starts[c] <= starts[b] + reach {
+                if c != b && landmark(c) < landmark(b) { first = false }
                 c += 1
             }
             if first || starts[b] - starts[bounds.last ?? 0] + bucketBytes[b] > target * 3 / 2 { bounds.append(b) }

@@ -180,11 +180,8 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
 func aTermsFieldMatchesAreInTheFieldEntriesOfItsShard(seed: UInt64) throws {
     let (_, v6) = try sites(seed: seed, sharded: true)
     let index = try SearchIndex(directory: v6)
-    let manifest = try manifest(v6)
-    let bounds = manifest["bounds"] as! [Int]
     func fields(_ key: String) throws -> [String: Any] {
-        let n = IndexFormat.shard(ofBucket: IndexFormat.bucket(ofKey: key), bounds: bounds)
-        return (try index.store.object(IndexFormat.shardFileName(n)) as! [String: Any])["fields"] as! [String: Any]
+        (try index.store.object(IndexFormat.shardFileName(index.shard(for: key))) as! [String: Any])["fields"] as! [String: Any]
     }
     var rng = SeededRNG(state: seed)
     var terms = ["harbor", "arbor", "rbo", "cho", "côte", "ωme", "俄罗斯", "罗斯", "ray", "ivoire", "ode"]
@@ -211,4 +208,24 @@ func aTermsFieldMatchesAreInTheFieldEntriesOfItsShard(seed: UInt64) throws {
                     "“\(term)”: \(doc.title)")
         }
     }
+}
+
+/// The pre files name every shard of their run of buckets, and no other: a client reads one.
+@Test func aPreFileThatMisplacesAShardIsRefused() throws {
+    let (_, v6) = try sites(seed: 7, sharded: true)
+    let files = try manifest(v6)["files"] as! [String: String]
+    #expect(try manifest(v6)["bounds"] == nil)
+    // A pre file of more than one shard, its last one moved to a bucket it does not start at.
+    for p in 0..<IndexFormat.preFiles {
+        let url = v6.appendingPathComponent(IndexFileNames.path(IndexFormat.preFileName(p), hash: files[IndexFormat.preFileName(p)]!))
+        let list = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [[Any]]
+        guard list.count > 1 else { continue }
+        let good = try Data(contentsOf: url)
+        try Data(String(decoding: good, as: UTF8.self).replacingOccurrences(of: ",[\(list.last![0] as! Int),", with: ",[\(list.last![0] as! Int)0000000,").utf8).write(to: url)
+        #expect(throws: SiftError.self) { try SearchIndex(directory: v6) }
+        try good.write(to: url)
+        _ = try SearchIndex(directory: v6)
+        return
+    }
+    Issue.record("no pre file names two shards")
 }
