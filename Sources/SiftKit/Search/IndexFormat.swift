@@ -184,6 +184,10 @@ enum IndexFormat {
     /// The pre file naming the shards of a ranked bucket: its run of `rankedBuckets / preFiles`.
     static func preFile(ofBucket b: Int) -> Int { b / (rankedBuckets / preFiles) }
     static func preFileName(_ n: Int) -> String { "pre-\(n).json" }
+    /// Past this many bytes, a ranked layout's entry is a file of its own, `post.HASH.json` (a
+    /// word's postings) or `frec.HASH.json` (a field word's records), and the shard says `=HASH`.
+    static let heavyEntry = 2048
+    static let postFileName = "post.json", fieldRecordsFileName = "frec.json"
 
     /// The bucket of a key: FNV-1a of its UTF-8 modulo `buckets`.
     static func bucket(ofKey key: String) -> Int { bucket(ofKeyBytes: key.utf8) }

@@ -494,7 +494,15 @@ public struct SearchIndex {
             var found: [Int32: Int] = [:]
             let (file, words) = try words(for: IndexFormat.key(piece.text))
             for (word, value) in words where fits(word) {
-                let (from, whole) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
+                var (from, whole) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
+                // A heavy entry of the ranked layout is a file of its own.
+                if isRanked, whole.hasPrefix("=") {
+                    let hash = String(whole.dropFirst())
+                    guard let postings = try store.outside(IndexFormat.postFileName, hash: hash) as? String else {
+                        throw store.corrupt(from, "“\(word)”: expected its postings in post.\(hash).json")
+                    }
+                    whole = postings
+                }
                 // The ranked layout's postings come with their documents' cells, after a `;`.
                 let cut = whole.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
                 let entry = cut[0]

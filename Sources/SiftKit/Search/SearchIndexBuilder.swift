@@ -151,7 +151,9 @@ public struct SearchIndexBuilder {
         let kept = keptShards.sorted { $0.key < $1.key }
         // The ranked layout's shards and unions are named by its pre files, not `files`.
         let ranked = isRanked
-        let byPre = { (name: String) in ranked && (name.hasPrefix("shard-") || name.hasPrefix("union-")) }
+        let byPre = { (name: String) in
+            ranked && (name.hasPrefix("shard-") || name.hasPrefix("union-") || name == IndexFormat.postFileName || name == IndexFormat.fieldRecordsFileName)
+        }
         // Files of the same bytes are one file, written once (`IndexFileNames.named`).
         var seen: Set<String> = []
         let shards = rendered.filter { byPre($0.0) }.map { (IndexFileNames.path($0.0, hash: ContentHash.of($0.1)), $0.1) }.filter { seen.insert($0.0).inserted }
@@ -412,12 +414,14 @@ public struct SearchIndexBuilder {
             var bytes = Array(m.out.utf8)
             bytes += Array(",\"words\":".utf8)
             words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes)
+            var outside: [(String, [UInt8])] = []
             if let fieldEntries {
                 bytes += Array(",\"fields\":".utf8)
-                ShardWriter.writeFields(fieldEntries, ShardWriter.fieldEntries(fieldEntries, shardOf: [Int32](repeating: 0, count: IndexFormat.rankedBuckets), count: 1)[0], into: &bytes)
+                ShardWriter.writeFields(fieldEntries, ShardWriter.fieldEntries(fieldEntries, shardOf: [Int32](repeating: 0, count: IndexFormat.rankedBuckets), count: 1)[0],
+                                        into: &bytes, outside: &outside)
             }
             bytes += Array("}\n".utf8)
-            return [("manifest.json", bytes)] + files
+            return [("manifest.json", bytes)] + files + outside
         }
         if let fieldEntries {
             var collectionFiles: [(String, [UInt8])] = []
@@ -464,12 +468,13 @@ public struct SearchIndexBuilder {
         var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
         for g in 0..<words.count {
             // Postings, then about as many characters of cells.
-            let length = words.word(g).count, encoded = words.encodedCount(g)
-            bytes[Int(ranked[g].0)] += length + 2 * encoded + words.suffixCount(g) + 7
+            let length = words.word(g).count, encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
+            // A heavy entry is a file of its own, and the shard holds its name (`IndexFormat.heavyEntry`).
+            bytes[Int(ranked[g].0)] += length + (value > IndexFormat.heavyEntry ? 14 : value) + 6
             for b in ranked[g].1 { bytes[Int(b)] += length + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6 }
         }
         for f in fields {
-            bytes[Int(f.bucket)] += f.word.count + f.records.count + 6
+            bytes[Int(f.bucket)] += f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6
             for b in f.secondary { bytes[Int(b)] += f.word.count + 9 }
         }
         let bounds = WordList.pack(bytes, target: shardTarget)
@@ -499,7 +504,7 @@ public struct SearchIndexBuilder {
         files += pre.enumerated().map { (IndexFormat.preFileName($0.offset), $0.element + Array("]\n".utf8)) }
         files += shards.shards
         for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
-        return files
+        return files + shards.outside
     }
 
     /// Each collection's document table as JSON; a live builder's from the last render while

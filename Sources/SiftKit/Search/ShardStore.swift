@@ -46,7 +46,17 @@ final class ShardStore {
         if textGroup > 0, let n = IndexFormat.textFileNumber(name) {
             return files[IndexFormat.textGroupKey(n / textGroup)].map { IndexFileNames.textPath(n, group: $0) } ?? name
         }
+        // A heavy entry's file (`outside`): its kind's name, `=`, its hash.
+        if let equals = name.firstIndex(of: "="), let hash = files[name] { return IndexFileNames.path(String(name[..<equals]), hash: hash) }
         return files[name].map { IndexFileNames.path(name, hash: $0) } ?? name
+    }
+
+    /// The ranked layout's file of one heavy entry (`IndexFormat.heavyEntry`), `name` its kind's
+    /// (`post.json`) and `hash` what its entry says after `=`.
+    func outside(_ name: String, hash: String) throws -> Any {
+        guard IndexFormat.isHexDigits(hash) else { throw corrupt(name, "expected the hash of a file after “=”") }
+        files[name + "=" + hash] = hash
+        return try object(name + "=" + hash)
     }
 
     func object(_ name: String) throws -> Any {
@@ -65,7 +75,8 @@ final class ShardStore {
             throw corrupt(name, "cannot read the search index: run `sift build` again")
         }
         read.append((path(name), data.count))
-        do { return try JSONSerialization.jsonObject(with: data) } catch {
+        // A heavy entry of the ranked layout is one JSON string (`outside`), which JSON allows at the top.
+        do { return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) } catch {
             throw corrupt(name, "not valid JSON")
         }
     }

@@ -5,10 +5,12 @@ struct ShardWriter {
     /// for a common substring, for a larger index (the trade measured in docs/search-bar.md).
     static let unionFanOut = 8
 
-    /// A render's files: per shard its file, and its union file (empty when it has none).
+    /// A render's files: per shard its file, and its union file (empty when it has none); and the
+    /// ranked layout's entries that are files of their own (`IndexFormat.heavyEntry`).
     struct Files {
         var shards: [(String, [UInt8])]
         var unions: [[UInt8]]
+        var outside: [(String, [UInt8])] = []
     }
 
     /// The ranked layout's entry of a field word (docs/search-index.md, "Version 6"): the buckets
@@ -86,21 +88,22 @@ struct ShardWriter {
         }
         let lists = entries(shardOf: shardOf)
         let fieldLists = fields.map { Self.fieldEntries($0, shardOf: shardOf, count: count) }
-        let written = ParallelMap.map(Array(0..<count)) { s -> ((String, [UInt8]), [UInt8]) in
-            if !redo[s], let previous { return (previous.shards[s], previous.unions[s]) }
+        let written = ParallelMap.map(Array(0..<count)) { s -> ((String, [UInt8]), [UInt8], [(String, [UInt8])]) in
+            if !redo[s], let previous { return (previous.shards[s], previous.unions[s], []) }
             let list = position.map { p in lists[s].sorted { p[$0.0] < p[$1.0] } } ?? lists[s].sorted { words.less($0.0, $1.0) }
-            var (file, union) = shard(s, list, shardOf: shardOf)
+            var outside: [(String, [UInt8])] = []
+            var (file, union) = shard(s, list, shardOf: shardOf, outside: &outside)
             if let fields, let fieldLists {
                 // The ranked layout's shard: `{"words":{…},"fields":{…}}`.
                 var bytes = Array("{\"words\":".utf8) + file.1.dropLast()
                 bytes += Array(",\"fields\":".utf8)
-                Self.writeFields(fields, fieldLists[s], into: &bytes)
+                Self.writeFields(fields, fieldLists[s], into: &bytes, outside: &outside)
                 bytes += Array("}\n".utf8)
                 file.1 = bytes
             }
-            return (file, union)
+            return (file, union, outside)
         }
-        return Files(shards: written.map(\.0), unions: written.map(\.1))
+        return Files(shards: written.map(\.0), unions: written.map(\.1), outside: written.flatMap(\.2))
     }
 
     /// Per shard, its field entries: (entry, true) where its bucket files it, (entry, false) where
@@ -121,13 +124,22 @@ struct ShardWriter {
 
     /// A JSON object of field entries: a word's records where it is filed, `"@"` where another
     /// trigram of it is (its records are in the shard of its first three code points).
-    static func writeFields(_ fields: [FieldEntry], _ list: [(Int, Bool)], into out: inout [UInt8]) {
+    /// Records past `IndexFormat.heavyEntry` bytes go to `outside`, a file of their own, and the entry is `"=HASH"`.
+    static func writeFields(_ fields: [FieldEntry], _ list: [(Int, Bool)], into out: inout [UInt8], outside: inout [(String, [UInt8])]) {
         out.append(UInt8(ascii: "{"))
         for (k, (i, primary)) in list.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.string(fields[i].word, into: &out)
             out.append(UInt8(ascii: ":"))
-            out += primary ? fields[i].records : Array("\"@\"".utf8)
+            if !primary {
+                out += Array("\"@\"".utf8)
+            } else if fields[i].records.count > IndexFormat.heavyEntry {
+                let file = fields[i].records + [0x0A]
+                JSONWriter.string(("=" + ContentHash.of(file)).utf8, into: &out)
+                outside.append((IndexFormat.fieldRecordsFileName, file))
+            } else {
+                out += fields[i].records
+            }
         }
         out.append(UInt8(ascii: "}"))
     }
@@ -157,10 +169,10 @@ struct ShardWriter {
     }
 
     /// One shard's file and union file.
-    private func shard(_ s: Int, _ list: [(Int, Bool)], shardOf: [Int32]) -> ((String, [UInt8]), [UInt8]) {
+    private func shard(_ s: Int, _ list: [(Int, Bool)], shardOf: [Int32], outside: inout [(String, [UInt8])]) -> ((String, [UInt8]), [UInt8]) {
         let unions = self.unions(list, shard: Int32(s), shardOf: shardOf)
         var bytes: [UInt8] = []
-        words.writeObject(list, markers: unions.map(\.gram), into: &bytes)
+        words.writeObject(list, markers: unions.map(\.gram), into: &bytes, outside: &outside)
         bytes.append(0x0A)
         var unionFile: [UInt8] = []
         if !unions.isEmpty {

@@ -371,7 +371,15 @@ struct WordList {
     /// `{"word":"postings",…}` for the given words, each with its postings (primary) or as a
     /// secondary entry (postings when they take at most 8 characters, else `@`), after the
     /// union markers (`" gram":""`).
+    ///
+    /// In the ranked layout (`cells`), a primary entry past `IndexFormat.heavyEntry` bytes goes to
+    /// `outside` as a file of its own (its value as a JSON string) and the entry is `=` and its hash.
     func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8]) {
+        var outside: [(String, [UInt8])] = []
+        writeObject(list, markers: markers, into: &out, outside: &outside)
+    }
+
+    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8], outside: inout [(String, [UInt8])]) {
         out.append(UInt8(ascii: "{"))
         for (k, gram) in markers.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
@@ -384,9 +392,17 @@ struct WordList {
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "\""))
             if primary || encodedLength[g] <= 8 {
-                out += encoded(g)
-                if primary { out += suffix(g) }
-                if cells != nil { out += cellCodes(allDocuments(g)) }
+                var value = encoded(g)
+                if primary { value += suffix(g) }
+                if cells != nil { value += cellCodes(allDocuments(g)) }
+                if primary && cells != nil && value.count > IndexFormat.heavyEntry {
+                    var file: [UInt8] = []
+                    JSONWriter.string(value, into: &file)
+                    file.append(0x0A)
+                    value = Array(("=" + ContentHash.of(file)).utf8)
+                    outside.append((IndexFormat.postFileName, file))
+                }
+                out += value
             } else {
                 out.append(UInt8(ascii: "@"))
             }

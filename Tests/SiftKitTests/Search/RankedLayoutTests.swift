@@ -41,6 +41,12 @@ private func sites(seed: UInt64, sharded: Bool) throws -> (v5: URL, v6: URL) {
     return (try write(ranked: false), try write(ranked: true))
 }
 
+/// An entry of a ranked index as its shard gives it, or from its own file when it says `=HASH`.
+private func resolved(_ entry: Any, _ kind: String, in index: SearchIndex) throws -> Any {
+    guard let text = entry as? String, text.hasPrefix("=") else { return entry }
+    return try index.store.outside(kind, hash: String(text.dropFirst()))
+}
+
 private func manifest(_ dir: URL) throws -> [String: Any] {
     try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
 }
@@ -141,8 +147,9 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
     builder.rankedFrom = 0
     builder.unionFanOut = 1
     builder.addCollection(SearchCollectionInfo(name: "candies", title: "Candies", scopes: ["Chocolate", "Hard"]))
-    for i in 0..<400 {
-        let body = (0..<20).map { _ in vocabulary.randomElement(using: &rng)! }.joined(separator: " ")
+    // Enough documents holding `harbor` that its entry is a file of its own (`IndexFormat.heavyEntry`).
+    for i in 0..<2_200 {
+        let body = "harbor " + (0..<20).map { _ in vocabulary.randomElement(using: &rng)! }.joined(separator: " ")
         let collection = i % 4 == 0 ? "places" : "candies"
         builder.add(SearchIndexBuilder.digest(SearchDocument(collection: collection, slug: "d\(i)", title: "D \(i)", url: "\(collection)/d\(i)/",
                                                              scope: collection == "candies" ? ["Chocolate", "Hard", nil].randomElement(using: &rng)! : nil,
@@ -157,11 +164,13 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
         firstCells[d.collection] + (d.scope.flatMap { s in index.collections[d.collection].scopes.firstIndex(of: s) } ?? index.collections[d.collection].scopes.count)
     }
     let folder = v6.appendingPathComponent(IndexFileNames.folder)
-    var checked = (entries: 0, unions: 0)
+    var checked = (entries: 0, unions: 0, outside: 0)
     for name in FileSystem.list(folder) where name.hasPrefix("shard.") || name.hasPrefix("union.") {
         let file = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name))) as! [String: Any]
         let object = file["words"] as? [String: String] ?? file as! [String: String]
-        for (word, value) in object where value != "@" && !word.hasPrefix(" ") {
+        for (word, entry) in object where entry != "@" && !word.hasPrefix(" ") {
+            let value = try resolved(entry, IndexFormat.postFileName, in: index) as! String
+            if entry.hasPrefix("=") { checked.outside += 1 }
             let cut = value.split(separator: ";", omittingEmptySubsequences: false)
             #expect(cut.count == 2, "\(name) “\(word)”")
             let ids = IndexFormat.decodePostings(String(cut[0].split(separator: ":", omittingEmptySubsequences: false)[0]))
@@ -170,7 +179,9 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool) thro
             if name.hasPrefix("union.") { checked.unions += 1 } else { checked.entries += 1 }
         }
     }
-    #expect(checked.entries > 100 && checked.unions > 0, "\(checked)")
+    #expect(checked.entries > 100 && checked.unions > 0 && checked.outside > 0, "\(checked)")
+    // `sift search` reads a heavy entry from its file.
+    #expect(try index.search("harbor").total == 2_200)
 }
 
 /// A term's field matches are all among the field entries its key's shard holds (a word holding
@@ -192,11 +203,14 @@ func aTermsFieldMatchesAreInTheFieldEntriesOfItsShard(seed: UInt64) throws {
         let start = Int.random(in: 0...(word.count - 3), using: &rng), end = Int.random(in: (start + 3)...word.count, using: &rng)
         terms.append(String(String.UnicodeScalarView(word[start..<end])))
     }
+    var heavy = 0
     for term in terms {
         let wanted = Set(index.docs.indices.filter { d in index.docs[d].folded.contains { IndexFormat.contains($0, term) } })
         var found: [Int: [Any]] = [:]
         for (word, entry) in try fields(IndexFormat.key(term)) where IndexFormat.contains(word, term) {
-            let records = try entry as? [[Any]] ?? fields(IndexFormat.key(word))[word] as! [[Any]]
+            let field = entry as? String == "@" ? try fields(IndexFormat.key(word))[word]! : entry
+            let records = try resolved(field, IndexFormat.fieldRecordsFileName, in: index) as! [[Any]]
+            heavy += (field as? String)?.hasPrefix("=") == true ? 1 : 0
             for record in records { found[record[0] as! Int] = Array(record.dropFirst()) }
         }
         #expect(wanted.isSubset(of: found.keys), "“\(term)”: \(wanted.subtracting(found.keys).map { index.docs[$0].title })")
@@ -208,6 +222,7 @@ func aTermsFieldMatchesAreInTheFieldEntriesOfItsShard(seed: UInt64) throws {
                     "“\(term)”: \(doc.title)")
         }
     }
+    #expect(heavy > 0, "some field word's records in a file of their own")
 }
 
 /// The pre files name every shard of their run of buckets, and no other: a client reads one.
