@@ -46,6 +46,8 @@ public struct SearchIndex {
     private var cellCount = 0
     /// Whether the index is in the ranked layout (version 6).
     private var isRanked = false
+    /// The ranked layout's keys split into parts: each key's parts' hashes.
+    private var splitKeys: [String: [String]] = [:]
 
     /// The files read so far with their sizes, in order: what a browser would have fetched.
     public var filesRead: [(name: String, bytes: Int)] { store.read }
@@ -138,7 +140,17 @@ public struct SearchIndex {
         var named: [[Int]] = []
         for p in 0..<IndexFormat.preFiles {
             let name = IndexFormat.preFileName(p)
-            guard let list = try store.object(name) as? [[Any]], !list.isEmpty else { throw store.corrupt(name, "expected a list of shards") }
+            guard let file = try store.object(name) as? [String: Any], let list = file["shards"] as? [[Any]], !list.isEmpty,
+                  let keys = file["keys"] as? [String: [[Any]]] else {
+                throw store.corrupt(name, "expected an object of shards and keys")
+            }
+            for (key, parts) in keys {
+                guard IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: key.utf8)) == p,
+                      parts.allSatisfy({ $0.count == 2 && $0[0] is [String] && ($0[1] as? String).map(IndexFormat.isHexDigits) == true }) else {
+                    throw store.corrupt(name, "keys: “\(key)”: expected parts, each a path and a hash, of a key of this pre file")
+                }
+                splitKeys[key] = parts.map { $0[1] as! String }
+            }
             var starts: [Int] = []
             for entry in list {
                 guard (2...3).contains(entry.count), let start = entry[0] as? Int, (0..<IndexFormat.rankedBuckets).contains(start),
@@ -536,8 +548,25 @@ public struct SearchIndex {
     /// The file holding the words filed under `key`, and its entries.
     func words(for key: String) throws -> (file: String, words: [String: String]) {
         if shardCount == 0 { return ("manifest.json", store.inline) }
+        if let parts = splitKeys[key] {
+            // Every part of a split key, its words' primary entries taken over their secondary ones.
+            var words: [String: String] = [:]
+            for hash in parts {
+                guard let part = try store.outside(IndexFormat.shardFileName(0), hash: hash) as? [String: Any], let entries = part["words"] as? [String: String] else {
+                    throw store.corrupt("shard.\(hash).json", "expected an object of strings")
+                }
+                words.merge(entries) { old, new in old == "@" ? new : old }
+            }
+            return ("shard.\(parts[0]).json", words)
+        }
         let n = shard(for: key)
         return (IndexFormat.shardFileName(n), try store.shard(n))
+    }
+
+    /// The parsed files a key's entries are in: its shard, or every part of a split key.
+    func shardFiles(for key: String) throws -> [Any] {
+        if let parts = splitKeys[key] { return try parts.map { try store.outside(IndexFormat.shardFileName(0), hash: $0) } }
+        return [try store.object(IndexFormat.shardFileName(shard(for: key)))]
     }
 
     /// The number of the shard a key is filed in (a sharded index's).

@@ -477,13 +477,21 @@ public struct SearchIndexBuilder {
             bytes[Int(f.bucket)] += f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6
             for b in f.secondary { bytes[Int(b)] += f.word.count + 9 }
         }
+        // A bucket past the target is a key of many entries (`sta`, or `via` inside thousands of
+        // words): its entries go to parts of their own, split by the code points after the key.
+        var heavy = Set<Int32>()
+        for b in bytes.indices where bytes[b] > shardTarget {
+            heavy.insert(Int32(b))
+            bytes[b] = 0
+        }
+        let parts = keyParts(words, fields, heavy: heavy)
         let bounds = WordList.pack(bytes, target: shardTarget)
         let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fields,
                                  ranked: (ranked.map(\.0), ranked.map(\.1)))
-        let shards = writer.files()
+        let shards = writer.files(parts: ShardWriter.Parts(buckets: heavy, words: parts.map(\.words), fields: parts.map(\.fields)))
         let starts = [0] + bounds, run = IndexFormat.rankedBuckets / IndexFormat.preFiles
-        var pre = [[UInt8]](repeating: [UInt8(ascii: "[")], count: IndexFormat.preFiles)
-        for (n, shard) in shards.shards.enumerated() {
+        var pre = [[UInt8]](repeating: Array("{\"shards\":[".utf8), count: IndexFormat.preFiles)
+        for (n, shard) in shards.shards.prefix(starts.count).enumerated() {
             var entry = Array("[\(starts[n]),".utf8)
             JSONWriter.string(ContentHash.of(shard.1).utf8, into: &entry)
             if !shards.unions[n].isEmpty {
@@ -493,18 +501,112 @@ public struct SearchIndexBuilder {
             entry.append(UInt8(ascii: "]"))
             let last = n + 1 < starts.count ? starts[n + 1] - 1 : IndexFormat.rankedBuckets - 1
             for p in (starts[n] / run)...(last / run) {
-                if pre[p].count > 1 { pre[p].append(UInt8(ascii: ",")) }
+                if pre[p].last != UInt8(ascii: "[") { pre[p].append(UInt8(ascii: ",")) }
                 pre[p] += entry
             }
         }
-        m.raw(",\"shards\":\(shards.shards.count)")
+        // Each split key's parts, in its bucket's pre file: `"keys":{"sta":[[["t","a"],hash],…]}`.
+        var keys = [[(key: [UInt8], parts: [(path: [[UInt8]], hash: String)])]](repeating: [], count: IndexFormat.preFiles)
+        for (k, part) in parts.enumerated() {
+            let p = IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: part.key))
+            let entry = (path: part.path, hash: ContentHash.of(shards.shards[starts.count + k].1))
+            if let i = keys[p].firstIndex(where: { $0.key == part.key }) { keys[p][i].parts.append(entry) } else { keys[p].append((part.key, [entry])) }
+        }
+        for p in pre.indices {
+            pre[p] += Array("],\"keys\":{".utf8)
+            for (i, key) in keys[p].sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).enumerated() {
+                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
+                JSONWriter.string(key.key, into: &pre[p])
+                pre[p] += Array(":[".utf8)
+                for (j, part) in key.parts.enumerated() {
+                    pre[p] += Array((j > 0 ? ",[[" : "[[").utf8)
+                    for (c, step) in part.path.enumerated() {
+                        if c > 0 { pre[p].append(UInt8(ascii: ",")) }
+                        JSONWriter.string(step, into: &pre[p])
+                    }
+                    pre[p] += Array("],".utf8)
+                    JSONWriter.string(part.hash.utf8, into: &pre[p])
+                    pre[p].append(UInt8(ascii: "]"))
+                }
+                pre[p].append(UInt8(ascii: "]"))
+            }
+            pre[p].append(UInt8(ascii: "}"))
+        }
+        m.raw(",\"shards\":\(starts.count)")
         collections(&m)
         m.raw("}\n")
         var files: [(String, [UInt8])] = [("manifest.json", Array(m.out.utf8))]
-        files += pre.enumerated().map { (IndexFormat.preFileName($0.offset), $0.element + Array("]\n".utf8)) }
+        files += pre.enumerated().map { (IndexFormat.preFileName($0.offset), $0.element + Array("}\n".utf8)) }
         files += shards.shards
         for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
         return files + shards.outside
+    }
+
+    /// A heavy key's part in the ranked layout: the key, the code points after it that its entries
+    /// share (each one's UTF-8, or empty where its words end), and its word and field entries.
+    private struct KeyPart {
+        var key: [UInt8]
+        var path: [[UInt8]]
+        var words: [(Int, Bool)] = []
+        var fields: [(Int, Bool)] = []
+    }
+
+    /// The deepest a key is split: its key and five more code points.
+    static let splitDepth = 5
+
+    /// The parts of the keys in `heavy` buckets: each key's entries (words and field words filed
+    /// under it, primary or secondary) split by the code point after the key, then the next, while
+    /// a part passes `shardTarget`, at most `splitDepth` deep. A term of the key and more code
+    /// points finds every word holding it in the one part its code points lead to.
+    private func keyParts(_ words: WordList, _ fields: [ShardWriter.FieldEntry], heavy: Set<Int32>) -> [KeyPart] {
+        struct Item { var field: Bool; var index: Int; var primary: Bool; var rest: [[UInt8]]; var bytes: Int }
+        var byKey: [[UInt8]: [Item]] = [:]
+        func add(_ word: ArraySlice<UInt8>, field: Bool, index: Int, primaryBytes: Int, secondaryBytes: Int) {
+            var starts: [Int] = []
+            WordList.codePointStarts(word, into: &starts)
+            let length = starts.count - 1
+            let cp = { (i: Int) in Array(word[starts[i]..<starts[i + 1]]) }
+            let key = Array(word[starts[0]..<starts[min(3, length)]])
+            if heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: key))) {
+                byKey[key, default: []].append(Item(field: field, index: index, primary: true,
+                                                     rest: (min(3, length)..<min(length, 3 + Self.splitDepth)).map(cp), bytes: primaryBytes))
+            }
+            guard length >= 4 else { return }
+            for o in 1...(length - 3) {
+                let trigram = Array(word[starts[o]..<starts[o + 3]])
+                guard trigram != key, heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: trigram))) else { continue }
+                byKey[trigram, default: []].append(Item(field: field, index: index, primary: false,
+                                                         rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: secondaryBytes))
+            }
+        }
+        for g in 0..<words.count {
+            let word = words.word(g), encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
+            add(word, field: false, index: g, primaryBytes: word.count + (value > IndexFormat.heavyEntry ? 14 : value) + 6,
+                secondaryBytes: word.count + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6)
+        }
+        for (i, f) in fields.enumerated() {
+            add(f.word[...], field: true, index: i, primaryBytes: f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6,
+                secondaryBytes: f.word.count + 9)
+        }
+        var parts: [KeyPart] = []
+        func split(_ key: [UInt8], _ items: [Item], path: [[UInt8]]) {
+            let depth = path.count
+            var groups: [[UInt8]: [Item]] = [:]
+            for item in items { groups[depth < item.rest.count ? item.rest[depth] : [], default: []].append(item) }
+            if items.reduce(0, { $0 + $1.bytes }) <= shardTarget || depth == Self.splitDepth || groups.keys.allSatisfy(\.isEmpty) {
+                var part = KeyPart(key: key, path: path)
+                var seen = Set<Int>()
+                // A word once in a part: its primary entry, else one secondary entry.
+                for item in items.sorted(by: { $0.primary && !$1.primary }) where seen.insert(item.index << 1 | (item.field ? 1 : 0)).inserted {
+                    if item.field { part.fields.append((item.index, item.primary)) } else { part.words.append((item.index, item.primary)) }
+                }
+                parts.append(part)
+                return
+            }
+            for step in groups.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { split(key, groups[step]!, path: path + [step]) }
+        }
+        for key in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { split(key, byKey[key]!, path: []) }
+        return parts
     }
 
     /// Each collection's document table as JSON; a live builder's from the last render while

@@ -65,11 +65,21 @@ struct ShardWriter {
         return (bucket, secondary)
     }
 
+    /// The ranked layout's parts of heavy keys (docs/search-index.md, "Version 6"): the buckets
+    /// they take out of the shards, and each part's word and field entries, written after the
+    /// shards as files of their own.
+    struct Parts {
+        var buckets: Set<Int32>
+        var words: [[(Int, Bool)]]
+        var fields: [[(Int, Bool)]]
+    }
+
     /// Every word in the shard of its bucket, and as a secondary entry in the shards of its
     /// other trigrams. With `touching` and `previous` (the files of the last render, cut at the
-    /// same bounds), only the shards of those buckets are written again.
-    func files(rank known: [Int]? = nil, touching: Set<Int32>? = nil, previous: Files? = nil) -> Files {
-        let count = shardCount
+    /// same bounds), only the shards of those buckets are written again. With `parts`, their
+    /// buckets' entries are left to them, which follow the shards.
+    func files(rank known: [Int]? = nil, touching: Set<Int32>? = nil, previous: Files? = nil, parts: Parts? = nil) -> Files {
+        let shardCount = self.shardCount, count = shardCount + (parts?.words.count ?? 0)
         var shardOf = [Int32](repeating: 0, count: bucketCount)
         var next = 0
         for b in 0..<bucketCount {
@@ -86,13 +96,14 @@ struct ShardWriter {
             for (r, g) in (known ?? words.inByteOrder(Array(0..<words.count))).enumerated() { byRank[g] = Int32(r) }
             position = byRank
         }
-        let lists = entries(shardOf: shardOf)
-        let fieldLists = fields.map { Self.fieldEntries($0, shardOf: shardOf, count: count) }
+        let lists = entries(shardOf: shardOf, leaving: parts?.buckets ?? []) + (parts?.words ?? [])
+        let fieldLists = fields.map { Self.fieldEntries($0, shardOf: shardOf, count: shardCount, leaving: parts?.buckets ?? []) + (parts?.fields ?? []) }
         let written = ParallelMap.map(Array(0..<count)) { s -> ((String, [UInt8]), [UInt8], [(String, [UInt8])]) in
-            if !redo[s], let previous { return (previous.shards[s], previous.unions[s], []) }
+            if s < redo.count, !redo[s], let previous { return (previous.shards[s], previous.unions[s], []) }
             let list = position.map { p in lists[s].sorted { p[$0.0] < p[$1.0] } } ?? lists[s].sorted { words.less($0.0, $1.0) }
             var outside: [(String, [UInt8])] = []
-            var (file, union) = shard(s, list, shardOf: shardOf, outside: &outside)
+            // A part has no unions: a term of its key alone is looked for in every part.
+            var (file, union) = shard(s, list, shardOf: shardOf, unions: s < shardCount, outside: &outside)
             if let fields, let fieldLists {
                 // The ranked layout's shard: `{"words":{…},"fields":{…}}`.
                 var bytes = Array("{\"words\":".utf8) + file.1.dropLast()
@@ -108,13 +119,14 @@ struct ShardWriter {
 
     /// Per shard, its field entries: (entry, true) where its bucket files it, (entry, false) where
     /// one of its other trigrams does; in the order of their words' bytes.
-    static func fieldEntries(_ fields: [FieldEntry], shardOf: [Int32], count: Int) -> [[(Int, Bool)]] {
+    static func fieldEntries(_ fields: [FieldEntry], shardOf: [Int32], count: Int, leaving parted: Set<Int32> = []) -> [[(Int, Bool)]] {
         var lists = [[(Int, Bool)]](repeating: [], count: count)
         for (i, f) in fields.enumerated() {
-            let primary = Int(shardOf[Int(f.bucket)])
-            lists[primary].append((i, true))
+            // A primary entry in a part (-1) is in none of the shards.
+            let primary = parted.contains(f.bucket) ? -1 : Int(shardOf[Int(f.bucket)])
+            if primary >= 0 { lists[primary].append((i, true)) }
             var seen: [Int] = []
-            for b in f.secondary {
+            for b in f.secondary where !parted.contains(b) {
                 let s = Int(shardOf[Int(b)])
                 if s != primary && !seen.contains(s) { seen.append(s); lists[s].append((i, false)) }
             }
@@ -153,14 +165,14 @@ struct ShardWriter {
 
     /// Per shard, its entries: (word, true) where the word's bucket files it, (word, false)
     /// where one of its other trigrams does.
-    private func entries(shardOf: [Int32]) -> [[(Int, Bool)]] {
+    private func entries(shardOf: [Int32], leaving parted: Set<Int32> = []) -> [[(Int, Bool)]] {
         var lists = [[(Int, Bool)]](repeating: [], count: shardCount)
         for g in 0..<words.count {
             let (bucket, secondary) = buckets(of: g)
-            let primary = Int(shardOf[Int(bucket)])
-            lists[primary].append((g, true))
+            let primary = parted.contains(bucket) ? -1 : Int(shardOf[Int(bucket)])
+            if primary >= 0 { lists[primary].append((g, true)) }
             var seen: [Int] = []
-            for b in secondary {
+            for b in secondary where !parted.contains(b) {
                 let s = Int(shardOf[Int(b)])
                 if s != primary && !seen.contains(s) { seen.append(s); lists[s].append((g, false)) }
             }
@@ -169,8 +181,9 @@ struct ShardWriter {
     }
 
     /// One shard's file and union file.
-    private func shard(_ s: Int, _ list: [(Int, Bool)], shardOf: [Int32], outside: inout [(String, [UInt8])]) -> ((String, [UInt8]), [UInt8]) {
-        let unions = self.unions(list, shard: Int32(s), shardOf: shardOf)
+    private func shard(_ s: Int, _ list: [(Int, Bool)], shardOf: [Int32], unions withUnions: Bool = true,
+                       outside: inout [(String, [UInt8])]) -> ((String, [UInt8]), [UInt8]) {
+        let unions = withUnions ? self.unions(list, shard: Int32(s), shardOf: shardOf) : []
         var bytes: [UInt8] = []
         words.writeObject(list, markers: unions.map(\.gram), into: &bytes, outside: &outside)
         bytes.append(0x0A)
