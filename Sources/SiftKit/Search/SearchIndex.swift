@@ -145,7 +145,7 @@ public struct SearchIndex {
                 throw store.corrupt(name, "expected an object of shards and keys")
             }
             for (key, parts) in keys {
-                guard IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: key.utf8)) == p,
+                guard IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: key.utf8)) == p, !parts.isEmpty,
                       parts.allSatisfy({ $0.count == 2 && $0[0] is [String] && ($0[1] as? String).map(IndexFormat.isHexDigits) == true }) else {
                     throw store.corrupt(name, "keys: “\(key)”: expected parts, each a path and a hash, of a key of this pre file")
                 }
@@ -208,48 +208,60 @@ public struct SearchIndex {
         guard let sums = lengthSums as? [String: Any], let titles = sums["title"] as? Int, let bodies = sums["body"] as? Int, titles >= 0, bodies >= 0 else {
             throw store.corrupt(manifest, "lengthSums: expected the whole numbers title and body")
         }
-        // Per document in index order: its collection, length code and folded title length.
-        var runs: [(collection: Int, q: Int, t: Int)] = []
+        // Each collection's groups, read as the text files come: nothing is built for a count
+        // that no text file backs.
+        var groupsOf: [[(q: Int, t: Int, n: Int)]] = [], total = 0
         var fieldCounts: [Int] = [], cells: [(collection: Int, scope: String?)] = []
         for (i, c) in manifestCollections.enumerated() {
             var collection = try collectionHeader(c, number: i)
-            collection.first = runs.count
+            collection.first = total
             let what = "collection “\(collection.name)”"
             guard let fields = c["fields"] as? [String], !fields.isEmpty else { throw store.corrupt(manifest, "\(what): fields: expected a list of names") }
-            guard let groups = c["groups"] as? [Int], groups.count % 3 == 0,
-                  stride(from: 0, to: groups.count, by: 3).allSatisfy({ (0..<64).contains(groups[$0]) && groups[$0 + 1] >= 0 && groups[$0 + 2] >= 1 }),
-                  stride(from: 2, to: groups.count, by: 3).reduce(0, { $0 + groups[$1] }) == collection.count else {
+            var sum = 0, overflow = false
+            if let groups = c["groups"] as? [Int], groups.count % 3 == 0 {
+                for k in stride(from: 2, to: groups.count, by: 3) {
+                    let (next, over) = sum.addingReportingOverflow(groups[k])
+                    sum = next
+                    overflow = overflow || over
+                }
+            }
+            let (after, over) = total.addingReportingOverflow(collection.count)
+            guard let groups = c["groups"] as? [Int], groups.count % 3 == 0, !overflow, !over, sum == collection.count,
+                  stride(from: 0, to: groups.count, by: 3).allSatisfy({ (0..<64).contains(groups[$0]) && groups[$0 + 1] >= 0 && groups[$0 + 2] >= 1 }) else {
                 throw store.corrupt(manifest, "\(what): groups: expected a length code below 64, a title length and a count of 1 or more per group, \(plural(collection.count, "document")) in all")
             }
-            // No more documents than the text files the manifest names hold, before anything of that size is built.
-            let named = store.files.keys.filter { $0.hasPrefix("texts-") }.count * store.textGroup * textsPerFile
-            guard runs.count + collection.count <= named else {
-                throw store.corrupt(manifest, "\(what): count: expected at most the \(named) documents its text files hold")
-            }
-            for k in stride(from: 0, to: groups.count, by: 3) {
-                runs += repeatElement((collection: i, q: groups[k], t: groups[k + 1]), count: groups[k + 2])
-            }
+            total = after
+            groupsOf.append(stride(from: 0, to: groups.count, by: 3).map { (groups[$0], groups[$0 + 1], groups[$0 + 2]) })
             fieldCounts.append(fields.count)
             cells += collection.scopes.map { (i, $0) } + [(i, nil)]
             collections.append(collection)
         }
-        guard runs.isEmpty || textsPerFile > 0 else { throw store.corrupt(manifest, "texts: expected a whole number above 0") }
-        docs.reserveCapacity(runs.count)
-        var placed = collections.map { [Bool](repeating: false, count: $0.count) }
-        for n in 0..<(runs.isEmpty ? 0 : (runs.count + textsPerFile - 1) / textsPerFile) {
-            let name = IndexFormat.textFileName(n), count = min(textsPerFile, runs.count - n * textsPerFile)
+        guard total == 0 || textsPerFile > 0 else { throw store.corrupt(manifest, "texts: expected a whole number above 0") }
+        // The group of the next document: collection, group, documents of it already read.
+        var at = (c: 0, g: 0, read: 0)
+        func nextRun() -> (collection: Int, q: Int, t: Int) {
+            while at.g == groupsOf[at.c].count { at = (at.c + 1, 0, 0) }
+            let group = groupsOf[at.c][at.g], run = (at.c, group.q, group.t)
+            at.read += 1
+            if at.read == group.n { at = (at.c, at.g + 1, 0) }
+            return run
+        }
+        var placed = collections.map { _ in Set<Int>() }
+        let fileCount = total == 0 ? 0 : total / textsPerFile + (total % textsPerFile > 0 ? 1 : 0)
+        for n in 0..<fileCount {
+            let name = IndexFormat.textFileName(n), count = min(textsPerFile, total - n * textsPerFile)
             guard let file = try store.object(name) as? [[Any]], file.count == count else {
                 throw store.corrupt(name, "expected a list of \(count == 1 ? "1 entry" : "\(count) entries"), each a record and strings")
             }
             var entries: [[String]] = []
             entries.reserveCapacity(count)
             for (k, entry) in file.enumerated() {
-                let run = runs[n * textsPerFile + k], c = collections[run.collection]
+                let run = nextRun(), c = collections[run.collection]
                 guard let record = entry.first as? [Any], let texts = Array(entry.dropFirst()) as? [String], texts.isEmpty || texts.count % 3 == 1 else {
                     throw store.corrupt(name, "entry \(k): expected a record, then a text, an id, a title and a text per section")
                 }
                 guard (3...5).contains(record.count), let cell = record[0] as? Int, cells.indices.contains(cell), cells[cell].collection == run.collection,
-                      let position = record[1] as? Int, (0..<c.count).contains(position), !placed[run.collection][position],
+                      let position = record[1] as? Int, (0..<c.count).contains(position), !placed[run.collection].contains(position),
                       let values = record[2] as? [String], values.count == fieldCounts[run.collection],
                       record.count < 4 || record[3] is String, record.count < 5 || record[4] is String else {
                     throw store.corrupt(name, "entry \(k): expected a record of collection “\(c.name)”: a cell, a place in its list not taken, \(plural(fieldCounts[run.collection], "field")), a slug and a URL")
@@ -258,7 +270,7 @@ public struct SearchIndex {
                 guard folded[0].utf16.count == run.t else {
                     throw store.corrupt(name, "entry \(k): expected a title of \(run.t) UTF-16 code units folded, as its group says")
                 }
-                placed[run.collection][position] = true
+                placed[run.collection].insert(position)
                 cellOf.append(cell)
                 let given = record.count > 3 ? record[3] as! String : ""
                 let slug = given.isEmpty ? (IndexFormat.derivedSlug(values[0]) ?? "") : given
@@ -506,6 +518,8 @@ public struct SearchIndex {
             var found: [Int32: Int] = [:]
             let (file, words) = try words(for: IndexFormat.key(piece.text))
             for (word, value) in words where fits(word) {
+                // A union marker (`" arb": ""`) holds no document, in either layout.
+                if word.hasPrefix(" ") && value.isEmpty { continue }
                 var (from, whole) = value == "@" ? try primaryPostings(word, from: file) : (file, value)
                 // A heavy entry of the ranked layout is a file of its own.
                 if isRanked, whole.hasPrefix("=") {
@@ -549,6 +563,7 @@ public struct SearchIndex {
     func words(for key: String) throws -> (file: String, words: [String: String]) {
         if shardCount == 0 { return ("manifest.json", store.inline) }
         if let parts = splitKeys[key] {
+            if let words = store.splitWords[key] { return ("shard.\(parts[0]).json", words) }
             // Every part of a split key, its words' primary entries taken over their secondary ones.
             var words: [String: String] = [:]
             for hash in parts {
@@ -557,6 +572,7 @@ public struct SearchIndex {
                 }
                 words.merge(entries) { old, new in old == "@" ? new : old }
             }
+            store.splitWords[key] = words
             return ("shard.\(parts[0]).json", words)
         }
         let n = shard(for: key)

@@ -413,8 +413,8 @@ public struct SearchIndexBuilder {
             writeCollections(layout, collectionDocs, tables, into: &m, files: &files)
             var bytes = Array(m.out.utf8)
             bytes += Array(",\"words\":".utf8)
-            words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes)
             var outside: [(String, [UInt8])] = []
+            words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes, outside: &outside)
             if let fieldEntries {
                 bytes += Array(",\"fields\":".utf8)
                 ShardWriter.writeFields(fieldEntries, ShardWriter.fieldEntries(fieldEntries, shardOf: [Int32](repeating: 0, count: IndexFormat.rankedBuckets), count: 1)[0],
@@ -574,7 +574,9 @@ public struct SearchIndexBuilder {
             guard length >= 4 else { return }
             for o in 1...(length - 3) {
                 let trigram = Array(word[starts[o]..<starts[o + 3]])
-                guard trigram != key, heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: trigram))) else { continue }
+                // The word's own key again (`stabstar` holds `sta` twice): a secondary entry in the
+                // part of `star`, which the primary one, in the part of `stab`, is not in.
+                guard heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: trigram))) else { continue }
                 byKey[trigram, default: []].append(Item(field: field, index: index, primary: false,
                                                          rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: secondaryBytes))
             }

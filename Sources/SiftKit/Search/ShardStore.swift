@@ -7,6 +7,8 @@ final class ShardStore {
     let displayPath: String
     var inline: [String: String] = [:]
     var shards: [Int: [String: String]] = [:]
+    /// The ranked layout's split keys' words, every part of a key's merged, by key.
+    var splitWords: [String: [String: String]] = [:]
     /// Text files read, by number, and each document by its URL (docs/search-index.md, "Excerpts").
     var texts: [Int: [[String]]] = [:]
     var documentsByURL: [String: Int] = [:]

@@ -185,7 +185,7 @@ struct ShardWriter {
                        outside: inout [(String, [UInt8])]) -> ((String, [UInt8]), [UInt8]) {
         let unions = withUnions ? self.unions(list, shard: Int32(s), shardOf: shardOf) : []
         var bytes: [UInt8] = []
-        words.writeObject(list, markers: unions.map(\.gram), into: &bytes, outside: &outside)
+        words.writeObject(list, markers: unions.map(\.gram), into: &bytes, outside: &outside, inline: withUnions)
         bytes.append(0x0A)
         var unionFile: [UInt8] = []
         if !unions.isEmpty {

@@ -379,7 +379,9 @@ struct WordList {
         writeObject(list, markers: markers, into: &out, outside: &outside)
     }
 
-    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8], outside: inout [(String, [UInt8])]) {
+    /// `inline: false` writes every secondary entry as `@` (a split key's parts, where a word's
+    /// secondary entry may share a key with its primary one, which a reader must take over it).
+    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8], outside: inout [(String, [UInt8])], inline: Bool = true) {
         out.append(UInt8(ascii: "{"))
         for (k, gram) in markers.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
@@ -391,7 +393,7 @@ struct WordList {
             JSONWriter.string(word(g), into: &out)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "\""))
-            if primary || encodedLength[g] <= 8 {
+            if primary || (inline && encodedLength[g] <= 8) {
                 var value = encoded(g)
                 if primary { value += suffix(g) }
                 if cells != nil { value += cellCodes(allDocuments(g)) }
