@@ -1,0 +1,225 @@
+/// The ranked layout (docs/search-index.md, "Version 6: the ranked layout"): what a render adds
+/// to the version-5 writer when the index takes it: the records, the cells, the field entries, and
+/// the shards cut over fine buckets, split by key and named by the pre files.
+extension SearchIndexBuilder {
+    /// The ranked layout's shards (docs/search-index.md, "Version 6"): words and field entries
+    /// cut at `shardTarget` over `IndexFormat.rankedBuckets`, whatever the site's size, the parts
+    /// of the keys too heavy for one shard (`keyParts`), and the pre files that name them, each for
+    /// its run of buckets: `{"shards":[[first bucket, shard hash, union hash], …],"keys":{key:[[path, hash], …]}}`
+    /// (a union's hash only when the shard has unions). The manifest, finished by `collections`,
+    /// comes first; its `files` name the pre files, not the shards.
+    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], manifest m: inout JSONWriter,
+                      collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
+        let ranked = ParallelMap.map(Array(0..<words.count)) { ShardWriter.rankedBuckets(words.word($0)) }
+        var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
+        for g in 0..<words.count {
+            // Postings, then about as many characters of cells.
+            let length = words.word(g).count, encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
+            // A heavy entry is a file of its own, and the shard holds its name (`IndexFormat.heavyEntry`).
+            bytes[Int(ranked[g].0)] += length + (value > IndexFormat.heavyEntry ? 14 : value) + 6
+            for b in ranked[g].1 { bytes[Int(b)] += length + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6 }
+        }
+        for f in fields {
+            bytes[Int(f.bucket)] += f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6
+            for b in f.secondary { bytes[Int(b)] += f.word.count + 9 }
+        }
+        // A bucket past the target is a key of many entries (`sta`, or `via` inside thousands of
+        // words): its entries go to parts of their own, split by the code points after the key.
+        var heavy = Set<Int32>()
+        for b in bytes.indices where bytes[b] > shardTarget {
+            heavy.insert(Int32(b))
+            bytes[b] = 0
+        }
+        let parts = keyParts(words, fields, heavy: heavy)
+        let bounds = WordList.pack(bytes, target: shardTarget)
+        let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fields,
+                                 ranked: (ranked.map(\.0), ranked.map(\.1)))
+        let shards = writer.files(parts: ShardWriter.Parts(buckets: heavy, words: parts.map(\.words), fields: parts.map(\.fields)))
+        let starts = [0] + bounds, run = IndexFormat.rankedBuckets / IndexFormat.preFiles
+        var pre = [[UInt8]](repeating: Array("{\"shards\":[".utf8), count: IndexFormat.preFiles)
+        for (n, shard) in shards.shards.prefix(starts.count).enumerated() {
+            var entry = Array("[\(starts[n]),".utf8)
+            JSONWriter.string(ContentHash.of(shard.1).utf8, into: &entry)
+            if !shards.unions[n].isEmpty {
+                entry.append(UInt8(ascii: ","))
+                JSONWriter.string(ContentHash.of(shards.unions[n]).utf8, into: &entry)
+            }
+            entry.append(UInt8(ascii: "]"))
+            let last = n + 1 < starts.count ? starts[n + 1] - 1 : IndexFormat.rankedBuckets - 1
+            for p in (starts[n] / run)...(last / run) {
+                if pre[p].last != UInt8(ascii: "[") { pre[p].append(UInt8(ascii: ",")) }
+                pre[p] += entry
+            }
+        }
+        // Each split key's parts, in its bucket's pre file: `"keys":{"sta":[[["t","a"],hash],…]}`.
+        var keys = [[(key: [UInt8], parts: [(path: [[UInt8]], hash: String)])]](repeating: [], count: IndexFormat.preFiles)
+        for (k, part) in parts.enumerated() {
+            let p = IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: part.key))
+            let entry = (path: part.path, hash: ContentHash.of(shards.shards[starts.count + k].1))
+            if let i = keys[p].firstIndex(where: { $0.key == part.key }) { keys[p][i].parts.append(entry) } else { keys[p].append((part.key, [entry])) }
+        }
+        for p in pre.indices {
+            pre[p] += Array("],\"keys\":{".utf8)
+            for (i, key) in keys[p].sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).enumerated() {
+                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
+                JSONWriter.string(key.key, into: &pre[p])
+                pre[p] += Array(":[".utf8)
+                for (j, part) in key.parts.enumerated() {
+                    pre[p] += Array((j > 0 ? ",[[" : "[[").utf8)
+                    for (c, step) in part.path.enumerated() {
+                        if c > 0 { pre[p].append(UInt8(ascii: ",")) }
+                        JSONWriter.string(step, into: &pre[p])
+                    }
+                    pre[p] += Array("],".utf8)
+                    JSONWriter.string(part.hash.utf8, into: &pre[p])
+                    pre[p].append(UInt8(ascii: "]"))
+                }
+                pre[p].append(UInt8(ascii: "]"))
+            }
+            pre[p].append(UInt8(ascii: "}"))
+        }
+        m.raw(",\"shards\":\(starts.count)")
+        collections(&m)
+        m.raw("}\n")
+        var files: [(String, [UInt8])] = [("manifest.json", Array(m.out.utf8))]
+        files += pre.enumerated().map { (IndexFormat.preFileName($0.offset), $0.element + Array("}\n".utf8)) }
+        files += shards.shards
+        for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
+        return files + shards.outside
+    }
+
+    /// A heavy key's part in the ranked layout: the key, the code points after it that its entries
+    /// share (each one's UTF-8, or empty where its words end), and its word and field entries.
+    private struct KeyPart {
+        var key: [UInt8]
+        var path: [[UInt8]]
+        var words: [(Int, Bool)] = []
+        var fields: [(Int, Bool)] = []
+    }
+
+    /// The deepest a key is split: its key and five more code points.
+    static let splitDepth = 5
+
+    /// The parts of the keys in `heavy` buckets: each key's entries (words and field words filed
+    /// under it, primary or secondary) split by the code point after the key, then the next, while
+    /// a part passes `shardTarget`, at most `splitDepth` deep. A term of the key and more code
+    /// points finds every word holding it in the one part its code points lead to.
+    private func keyParts(_ words: WordList, _ fields: [ShardWriter.FieldEntry], heavy: Set<Int32>) -> [KeyPart] {
+        struct Item { var field: Bool; var index: Int; var primary: Bool; var rest: [[UInt8]]; var bytes: Int }
+        var byKey: [[UInt8]: [Item]] = [:]
+        func add(_ word: ArraySlice<UInt8>, field: Bool, index: Int, primaryBytes: Int, secondaryBytes: Int) {
+            var starts: [Int] = []
+            WordList.codePointStarts(word, into: &starts)
+            let length = starts.count - 1
+            let cp = { (i: Int) in Array(word[starts[i]..<starts[i + 1]]) }
+            let key = Array(word[starts[0]..<starts[min(3, length)]])
+            if heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: key))) {
+                byKey[key, default: []].append(Item(field: field, index: index, primary: true,
+                                                     rest: (min(3, length)..<min(length, 3 + Self.splitDepth)).map(cp), bytes: primaryBytes))
+            }
+            guard length >= 4 else { return }
+            for o in 1...(length - 3) {
+                let trigram = Array(word[starts[o]..<starts[o + 3]])
+                // The word's own key again (`stabstar` holds `sta` twice): a secondary entry in the
+                // part of `star`, which the primary one, in the part of `stab`, is not in.
+                guard heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: trigram))) else { continue }
+                byKey[trigram, default: []].append(Item(field: field, index: index, primary: false,
+                                                         rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: secondaryBytes))
+            }
+        }
+        for g in 0..<words.count {
+            let word = words.word(g), encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
+            add(word, field: false, index: g, primaryBytes: word.count + (value > IndexFormat.heavyEntry ? 14 : value) + 6,
+                secondaryBytes: word.count + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6)
+        }
+        for (i, f) in fields.enumerated() {
+            add(f.word[...], field: true, index: i, primaryBytes: f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6,
+                secondaryBytes: f.word.count + 9)
+        }
+        var parts: [KeyPart] = []
+        func split(_ key: [UInt8], _ items: [Item], path: [[UInt8]]) {
+            let depth = path.count
+            var groups: [[UInt8]: [Item]] = [:]
+            for item in items { groups[depth < item.rest.count ? item.rest[depth] : [], default: []].append(item) }
+            if items.reduce(0, { $0 + $1.bytes }) <= shardTarget || depth == Self.splitDepth || groups.keys.allSatisfy(\.isEmpty) {
+                var part = KeyPart(key: key, path: path)
+                var seen = Set<Int>()
+                // A word once in a part: its primary entry, else one secondary entry.
+                for item in items.sorted(by: { $0.primary && !$1.primary }) where seen.insert(item.index << 1 | (item.field ? 1 : 0)).inserted {
+                    if item.field { part.fields.append((item.index, item.primary)) } else { part.words.append((item.index, item.primary)) }
+                }
+                parts.append(part)
+                return
+            }
+            for step in groups.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { split(key, groups[step]!, path: path + [step]) }
+        }
+        for key in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { split(key, byKey[key]!, path: []) }
+        return parts
+    }
+
+    /// Each document's cell, by its number in the index, and how many cells there are: a
+    /// collection's scopes in order, then its documents without one (docs/search-index.md, "Answers").
+    static func cells(_ layout: Layout, _ docs: [[SearchDigest]]) -> (of: [Int32], count: Int) {
+        var of: [Int32] = [], first = 0
+        for (c, info) in layout.collections.enumerated() {
+            let scopes = DocumentTable.scopes(info, docs[c])
+            let number = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            of += docs[c].map { Int32(first + ($0.scope.flatMap { number[$0] } ?? scopes.count)) }
+            first += scopes.count + 1
+        }
+        return (of, first)
+    }
+
+    /// The ranked layout's field entries (docs/search-index.md, "Version 6"): every word of some
+    /// document's field values, filed as a body word is, with the records of the documents
+    /// holding it (`records`, by document number, the number put first), in index order.
+    static func fieldEntries(_ docs: [[SearchDigest]], records: [String]) -> [ShardWriter.FieldEntry] {
+        let all = Array(docs.joined())
+        var fieldNames: [[String]] = []
+        for c in docs.indices { fieldNames += repeatElement(DocumentTable.fieldNames(docs[c]), count: docs[c].count) }
+        let wordsOf = ParallelMap.map(Array(all.indices)) { d in Tokenizer.fieldWords(recordValues(all[d], fieldNames[d])) }
+        var holders: [[UInt8]: [Int32]] = [:]
+        for (d, words) in wordsOf.enumerated() { for w in words { holders[w, default: []].append(Int32(d)) } }
+        let sorted = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        return ParallelMap.map(sorted) { word in
+            let (bucket, secondary) = ShardWriter.rankedBuckets(word[...])
+            var out: [UInt8] = [UInt8(ascii: "[")]
+            for (k, d) in holders[word]!.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                out += Array("[\(d),".utf8) + records[Int(d)].utf8.dropFirst()
+            }
+            out.append(UInt8(ascii: "]"))
+            return ShardWriter.FieldEntry(word: word, bucket: bucket, secondary: secondary, records: out)
+        }
+    }
+
+    /// A document's searched field values in its collection's field order, the title first (`""` for one it has not).
+    private static func recordValues(_ d: SearchDigest, _ fields: [String]) -> [String] {
+        fields.enumerated().map { f, name in f == 0 ? d.title : d.fieldNames.firstIndex(of: name).map { d.fieldValues[$0] } ?? "" }
+    }
+
+    /// The ranked layout's records (docs/search-index.md, "Version 6"), one JSON array a document
+    /// in index order: `[cell, position, [fields…]]`, then its slug when not the derived one
+    /// (`""` when it is), then its URL when not `name/slug/`.
+    static func records(_ layout: Layout, _ docs: [[SearchDigest]]) -> [String] {
+        var out: [String] = []
+        var firstCell = 0
+        for (c, info) in layout.collections.enumerated() {
+            let scopes = DocumentTable.scopes(info, docs[c]), fields = DocumentTable.fieldNames(docs[c])
+            let scopeNumbers = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            out += ParallelMap.map(Array(docs[c].indices)) { i in
+                let d = docs[c][i]
+                var j = JSONWriter()
+                j.raw("[\(firstCell + (d.scope.flatMap { scopeNumbers[$0] } ?? scopes.count)),\(layout.positions![c][i]),")
+                j.strings(recordValues(d, fields))
+                let ownURL = d.url != "\(info.name)/\(d.slug)/", ownSlug = IndexFormat.derivedSlug(d.title) != d.slug
+                if ownSlug || ownURL { j.raw(","); j.string(ownSlug ? d.slug : "") }
+                if ownURL { j.raw(","); j.string(d.url) }
+                j.raw("]")
+                return j.out
+            }
+            firstCell += scopes.count + 1
+        }
+        return out
+    }
+}
