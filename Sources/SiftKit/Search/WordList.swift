@@ -374,11 +374,6 @@ struct WordList {
     ///
     /// In the ranked layout (`cells`), a primary entry past `IndexFormat.heavyEntry` bytes goes to
     /// `outside` as a file of its own (its value as a JSON string) and the entry is `=` and its hash.
-    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8]) {
-        var outside: [(String, [UInt8])] = []
-        writeObject(list, markers: markers, into: &out, outside: &outside)
-    }
-
     /// `inline: false` writes every secondary entry as `@` (a split key's parts, where a word's
     /// secondary entry may share a key with its primary one, which a reader must take over it).
     func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8], outside: inout [(String, [UInt8])], inline: Bool = true) {
