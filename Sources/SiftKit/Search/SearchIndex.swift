@@ -566,8 +566,8 @@ public struct SearchIndex {
             if let words = store.splitWords[key] { return ("shard.\(parts[0]).json", words) }
             // Every part of a split key, its words' primary entries taken over their secondary ones.
             var words: [String: String] = [:]
-            for hash in parts {
-                guard let part = try store.outside(IndexFormat.shardFileName(0), hash: hash) as? [String: Any], let entries = part["words"] as? [String: String] else {
+            for (hash, part) in zip(parts, try shardFiles(for: key)) {
+                guard let entries = (part as? [String: Any])?["words"] as? [String: String] else {
                     throw store.corrupt("shard.\(hash).json", "expected an object of strings")
                 }
                 words.merge(entries) { old, new in old == "@" ? new : old }

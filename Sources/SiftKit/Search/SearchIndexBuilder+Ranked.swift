@@ -10,18 +10,17 @@ extension SearchIndexBuilder {
     /// comes first; its `files` name the pre files, not the shards.
     func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], manifest m: inout JSONWriter,
                       collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
-        let ranked = ParallelMap.map(Array(0..<words.count)) { ShardWriter.rankedBuckets(words.word($0)) }
+        let ranked = ParallelMap.map(Array(0..<words.count)) { WordList.buckets(ofWord: words.word($0), ranked: true) }
         var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
         for g in 0..<words.count {
-            // Postings, then about as many characters of cells.
-            let length = words.word(g).count, encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
-            // A heavy entry is a file of its own, and the shard holds its name (`IndexFormat.heavyEntry`).
-            bytes[Int(ranked[g].0)] += length + (value > IndexFormat.heavyEntry ? 14 : value) + 6
-            for b in ranked[g].1 { bytes[Int(b)] += length + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6 }
+            let weight = Self.entryBytes(words, g)
+            bytes[Int(ranked[g].0)] += weight.primary
+            for b in ranked[g].1 { bytes[Int(b)] += weight.secondary }
         }
         for f in fields {
-            bytes[Int(f.bucket)] += f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6
-            for b in f.secondary { bytes[Int(b)] += f.word.count + 9 }
+            let weight = Self.entryBytes(f)
+            bytes[Int(f.bucket)] += weight.primary
+            for b in f.secondary { bytes[Int(b)] += weight.secondary }
         }
         // A bucket past the target is a key of many entries (`sta`, or `via` inside thousands of
         // words): its entries go to parts of their own, split by the code points after the key.
@@ -30,7 +29,7 @@ extension SearchIndexBuilder {
             heavy.insert(Int32(b))
             bytes[b] = 0
         }
-        let parts = keyParts(words, fields, heavy: heavy)
+        let parts = keyParts(words, fields, buckets: ranked, heavy: heavy)
         let bounds = WordList.pack(bytes, target: shardTarget)
         let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fields,
                                  ranked: (ranked.map(\.0), ranked.map(\.1)))
@@ -88,6 +87,19 @@ extension SearchIndexBuilder {
         return files + shards.outside
     }
 
+    /// What a word's entries weigh in a shard of the ranked layout, as the shards are cut by: its
+    /// primary entry (its postings, then about as many characters of cells, or a heavy entry's
+    /// name: `IndexFormat.heavyEntry`), and a secondary one (inline postings, or `@`).
+    private static func entryBytes(_ words: WordList, _ g: Int) -> (primary: Int, secondary: Int) {
+        let length = words.word(g).count, encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
+        return (length + (value > IndexFormat.heavyEntry ? 14 : value) + 6, length + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6)
+    }
+
+    /// What a field word's entries weigh: its records (or a heavy entry's name), and `@`.
+    private static func entryBytes(_ f: ShardWriter.FieldEntry) -> (primary: Int, secondary: Int) {
+        (f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6, f.word.count + 9)
+    }
+
     /// A heavy key's part in the ranked layout: the key, the code points after it that its entries
     /// share (each one's UTF-8, or empty where its words end), and its word and field entries.
     private struct KeyPart {
@@ -103,8 +115,9 @@ extension SearchIndexBuilder {
     /// The parts of the keys in `heavy` buckets: each key's entries (words and field words filed
     /// under it, primary or secondary) split by the code point after the key, then the next, while
     /// a part passes `shardTarget`, at most `splitDepth` deep. A term of the key and more code
-    /// points finds every word holding it in the one part its code points lead to.
-    private func keyParts(_ words: WordList, _ fields: [ShardWriter.FieldEntry], heavy: Set<Int32>) -> [KeyPart] {
+    /// points finds every word holding it in the one part its code points lead to. `buckets`: each
+    /// word's, which pass over the words none of whose buckets is heavy.
+    private func keyParts(_ words: WordList, _ fields: [ShardWriter.FieldEntry], buckets: [(Int32, [Int32])], heavy: Set<Int32>) -> [KeyPart] {
         struct Item { var field: Bool; var index: Int; var primary: Bool; var rest: [[UInt8]]; var bytes: Int }
         var byKey: [[UInt8]: [Item]] = [:]
         func add(_ word: ArraySlice<UInt8>, field: Bool, index: Int, primaryBytes: Int, secondaryBytes: Int) {
@@ -127,14 +140,15 @@ extension SearchIndexBuilder {
                                                          rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: secondaryBytes))
             }
         }
-        for g in 0..<words.count {
-            let word = words.word(g), encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
-            add(word, field: false, index: g, primaryBytes: word.count + (value > IndexFormat.heavyEntry ? 14 : value) + 6,
-                secondaryBytes: word.count + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6)
+        // A trigram that is the word's own key again has the key's bucket, so these cover every one.
+        let touches = { (bucket: Int32, secondary: [Int32]) in heavy.contains(bucket) || secondary.contains(where: heavy.contains) }
+        for g in 0..<words.count where touches(buckets[g].0, buckets[g].1) {
+            let weight = Self.entryBytes(words, g)
+            add(words.word(g), field: false, index: g, primaryBytes: weight.primary, secondaryBytes: weight.secondary)
         }
-        for (i, f) in fields.enumerated() {
-            add(f.word[...], field: true, index: i, primaryBytes: f.word.count + (f.records.count > IndexFormat.heavyEntry ? 16 : f.records.count) + 6,
-                secondaryBytes: f.word.count + 9)
+        for (i, f) in fields.enumerated() where touches(f.bucket, f.secondary) {
+            let weight = Self.entryBytes(f)
+            add(f.word[...], field: true, index: i, primaryBytes: weight.primary, secondaryBytes: weight.secondary)
         }
         var parts: [KeyPart] = []
         func split(_ key: [UInt8], _ items: [Item], path: [[UInt8]]) {
@@ -182,7 +196,7 @@ extension SearchIndexBuilder {
         for (d, words) in wordsOf.enumerated() { for w in words { holders[w, default: []].append(Int32(d)) } }
         let sorted = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
         return ParallelMap.map(sorted) { word in
-            let (bucket, secondary) = ShardWriter.rankedBuckets(word[...])
+            let (bucket, secondary) = WordList.buckets(ofWord: word, ranked: true)
             var out: [UInt8] = [UInt8(ascii: "[")]
             for (k, d) in holders[word]!.enumerated() {
                 if k > 0 { out.append(UInt8(ascii: ",")) }

@@ -396,14 +396,18 @@ public struct SearchIndexBuilder {
         textGroups = texts?.groups ?? []
         textsPerGroup = texts?.perGroup ?? 1
         if let texts { m.raw(",\"texts\":\(texts.perFile),\"textGroup\":\(texts.perGroup)") }
-        if rankedLayout {
+        if let groups = layout.groups {
             // What the score averages over every document, which a client of the ranked layout
             // never all reads: whole numbers, which every JSON reader reads exactly (Foundation's
-            // JSONSerialization misreads the last digit of some fractions), the bodies' in quarter words.
-            let titles = docs.reduce(0) { $0 + Fold.fold($1.title).utf16.count }
-            let bodies = docs.reduce(0) { sum, d in
-                let q = IndexFormat.lengthCode(d.bodyWords)
-                return sum + (4 + q % 4) << (q / 4)
+            // JSONSerialization misreads the last digit of some fractions), the bodies' in quarter
+            // words; summed over the groups, which hold every document's length code and title length.
+            var titles = 0, bodies = 0
+            for runs in groups {
+                for k in stride(from: 0, to: runs.count, by: 3) {
+                    let (q, t, n) = (runs[k], runs[k + 1], runs[k + 2])
+                    titles += t * n
+                    bodies += (4 + q % 4) << (q / 4) * n
+                }
             }
             m.raw(",\"lengthSums\":{\"title\":\(titles),\"body\":\(bodies)}")
         }
@@ -417,8 +421,8 @@ public struct SearchIndexBuilder {
             words.writeObject((ranked ?? words.inByteOrder(Array(0..<words.count))).map { ($0, true) }, into: &bytes, outside: &outside)
             if let fieldEntries {
                 bytes += Array(",\"fields\":".utf8)
-                ShardWriter.writeFields(fieldEntries, ShardWriter.fieldEntries(fieldEntries, shardOf: [Int32](repeating: 0, count: IndexFormat.rankedBuckets), count: 1)[0],
-                                        into: &bytes, outside: &outside)
+                // Every entry primary, in the order of their words' bytes, as `fieldEntries` made them.
+                ShardWriter.writeFields(fieldEntries, fieldEntries.indices.map { ($0, true) }, into: &bytes, outside: &outside)
             }
             bytes += Array("}\n".utf8)
             return [("manifest.json", bytes)] + files + outside
@@ -436,11 +440,11 @@ public struct SearchIndexBuilder {
         writeCollections(layout, collectionDocs, tables, into: &m, files: &files)
         m.raw("}\n")
         files.insert(("manifest.json", Array(m.out.utf8)), at: 0)
-        let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fieldEntries)
+        let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut)
         let shards: ShardWriter.Files
         if reusable, let cache = live!.shards, cache.bounds == bounds, let touched = words.touchedBuckets {
             shards = writer.files(rank: ranked, touching: touched, previous: cache.files)
-        } else if live == nil, !rankedLayout, let last = shardReuse?.last(bounds) {
+        } else if live == nil, let last = shardReuse?.last(bounds) {
             // A shard kept is linked, never read: what stands in for its bytes is left out below.
             let count = bounds.count + 1
             let stand = ShardWriter.Files(shards: (0..<count).map { (IndexFormat.shardFileName($0), []) }, unions: Array(repeating: [], count: count))

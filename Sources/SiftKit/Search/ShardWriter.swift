@@ -48,23 +48,6 @@ struct ShardWriter {
         ranked == nil ? IndexFormat.bucket(ofKeyBytes: key) : IndexFormat.rankedBucket(ofKeyBytes: key)
     }
 
-    /// A word's bucket and those of its trigrams at code point offsets 1 … length−3 in the ranked
-    /// layout, each once, the word's own left out.
-    static func rankedBuckets(_ word: ArraySlice<UInt8>) -> (Int32, [Int32]) {
-        var starts: [Int] = []
-        WordList.codePointStarts(word, into: &starts)
-        let length = starts.count - 1
-        let bucket = Int32(IndexFormat.rankedBucket(ofKeyBytes: word[starts[0]..<starts[min(3, length)]]))
-        var secondary: [Int32] = []
-        if length >= 4 {
-            for o in 1...(length - 3) {
-                let b = Int32(IndexFormat.rankedBucket(ofKeyBytes: word[starts[o]..<starts[o + 3]]))
-                if b != bucket && !secondary.contains(b) { secondary.append(b) }
-            }
-        }
-        return (bucket, secondary)
-    }
-
     /// The ranked layout's parts of heavy keys (docs/search-index.md, "Version 6"): the buckets
     /// they take out of the shards, and each part's word and field entries, written after the
     /// shards as files of their own.

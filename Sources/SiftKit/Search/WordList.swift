@@ -284,15 +284,17 @@ struct WordList {
     }
 
     /// The primary bucket of a word's UTF-8 (of its key) and the other buckets of its trigrams
-    /// at code point offsets 1 … length−3.
-    static func buckets(ofWord word: UnsafeBufferPointer<UInt8>) -> (Int32, [Int32]) {
+    /// at code point offsets 1 … length−3; `ranked`: in the ranked layout's buckets
+    /// (`IndexFormat.rankedBucket`) instead of version 5's.
+    static func buckets<C: Collection>(ofWord word: C, ranked: Bool = false) -> (Int32, [Int32]) where C.Element == UInt8, C.Index == Int {
         var starts: [Int] = []
         codePointStarts(word, into: &starts)
-        let primary = Int32(IndexFormat.bucket(ofKeyBytes: word[0..<starts[min(3, starts.count - 1)]]))
+        let bucket = { (key: C.SubSequence) in Int32(ranked ? IndexFormat.rankedBucket(ofKeyBytes: key) : IndexFormat.bucket(ofKeyBytes: key)) }
+        let primary = bucket(word[starts[0]..<starts[min(3, starts.count - 1)]])
         var sec: [Int32] = []
         if starts.count - 1 >= 4 {
             for i in 1...(starts.count - 4) {
-                let b = Int32(IndexFormat.bucket(ofKeyBytes: word[starts[i]..<starts[i + 3]]))
+                let b = bucket(word[starts[i]..<starts[i + 3]])
                 if b != primary && !sec.contains(b) { sec.append(b) }
             }
         }
