@@ -28,6 +28,9 @@ public struct SearchIndexBuilder {
     /// The hashes of the last render's groups of text files, which name them.
     private var textGroups: [UInt64] = []
     private var textsPerGroup = 1
+    /// The ranked layout's answers are worked out from the version-5 files of the same documents
+    /// (manifest, document tables, facets files), rendered in memory by `renderWords` and never written.
+    private var answerInputs: [(String, [UInt8])]?
     /// Above this many bytes of word entries the postings split into shards.
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
@@ -239,8 +242,8 @@ public struct SearchIndexBuilder {
         return Layout(collections: order, members: members, renumber: renumber ? number : nil, positions: positions, groups: groups)
     }
 
-    /// Whether the index carries answers: `answersFrom` documents or more (not yet in the ranked layout).
-    var hasAnswers: Bool { docs.count >= answersFrom && !docs.isEmpty && !isRanked }
+    /// Whether the index carries answers: `answersFrom` documents or more.
+    var hasAnswers: Bool { docs.count >= answersFrom && !docs.isEmpty }
 
     /// Whether the index takes the ranked layout: `rankedFrom` documents or more.
     var isRanked: Bool { docs.count >= rankedFrom && !docs.isEmpty }
@@ -261,13 +264,17 @@ public struct SearchIndexBuilder {
     /// the bodies' lengths out, which terms matched in fields only are not scored by: a line added
     /// to a page often moves its length code.
     private mutating func withAnswers(_ files: [(String, [UInt8])]) throws -> [(String, [UInt8])] {
-        let key = try Self.answersKey(files)
+        // The answers of the ranked layout are those of version 5: cells, places in the lists,
+        // titles and counts, none of which the index order moves.
+        let inputs = answerInputs ?? files
+        answerInputs = nil
+        let key = try Self.answersKey(inputs)
         let answers: [(String, [UInt8])]
         if let last = [live?.answers, tableReuse?.last["answers"]].lazy.compactMap({ $0 }).first(where: { $0.key == key }) {
             // Split as bytes: as characters, a 100k site's answers took 50 ms of a one-page edit.
             answers = last.json.utf8.split(separator: 0x0A).enumerated().map { (IndexFormat.answerFileName($0.offset), Array($0.element) + [0x0A]) }
         } else {
-            answers = try AnswerFiles(index: Self.answersIndex(files)).files()
+            answers = try AnswerFiles(index: Self.answersIndex(inputs)).files()
         }
         // Each file is one line of JSON.
         let record = IndexTableRecord(key: key, json: answers.map { String(decoding: $0.1, as: UTF8.self) }.joined())
@@ -389,6 +396,7 @@ public struct SearchIndexBuilder {
         }
         tablesMade = made
         let tables = (docs: documentTables, facets: facetTables)
+        answerInputs = rankedLayout && hasAnswers ? versionFiveFiles(layout) : nil
         var m = JSONWriter()
         m.raw("{\"version\":\(rankedLayout ? IndexFormat.rankedVersion : IndexFormat.version),")
         m.key("base"); m.string(Self.normalizedBase(baseURL))
@@ -475,6 +483,27 @@ public struct SearchIndexBuilder {
         }
         if live != nil { live!.tables = tables }
         return tables
+    }
+
+    /// The manifest, document tables and facets files version 5 would have of the ranked layout's
+    /// documents, in list order, with no words: what its answers are worked out from.
+    private func versionFiveFiles(_ layout: Layout) -> [(String, [UInt8])] {
+        var listed = layout
+        listed.groups = nil
+        listed.renumber = nil
+        for (c, positions) in (layout.positions ?? []).enumerated() {
+            for (i, p) in positions.enumerated() { listed.members[c][p] = layout.members[c][i] }
+        }
+        let docs = listed.collections.indices.map { listed.documents($0, in: self.docs) }
+        let tables = listed.collections.indices.map { c in
+            DocumentTable.tables(listed.collections[c], docs[c], part: Int.max) { _, _, make in make() }
+        }
+        let facets = docs.map { FacetTable.isNeeded($0) ? FacetTable.json($0) : nil }
+        var m = JSONWriter(), files: [(String, [UInt8])] = []
+        m.raw("{\"version\":\(IndexFormat.version),\"shards\":0,\"words\":{}")
+        writeCollections(listed, docs, (tables, facets), into: &m, files: &files)
+        m.raw("}\n")
+        return [(IndexFileNames.manifest, Array(m.out.utf8))] + files
     }
 
     /// The manifest's `collections`; a large document table goes to a file of its own unless

@@ -93,8 +93,9 @@ struct IncrementalBuildTests {
     /// `sift serve` keeps its last build in memory and updates the output in place; after any
     /// edit, a failed build included, the output is what a clean build writes. The third
     /// sequence's index carries answers (docs/search-index.md, "Answers"), which the session keeps;
-    /// the fourth's takes the ranked layout (version 6), which the session renders whole.
-    @Test(arguments: [(4, false, false), (5, false, false), (6, true, false), (7, false, true)] as [(UInt64, Bool, Bool)])
+    /// the fourth's takes the ranked layout (version 6), which the session renders whole; the
+    /// fifth's both, the ranked layout's answers worked out from version 5's tables kept in memory.
+    @Test(arguments: [(4, false, false), (5, false, false), (6, true, false), (7, false, true), (8, true, true)] as [(UInt64, Bool, Bool)])
     func serveSessionEditSequencesMatchCleanBuilds(seed: UInt64, answers: Bool, ranked: Bool) throws {
         var rng = SeededRNG(state: seed)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }

@@ -97,8 +97,9 @@ struct ShardReuseTests {
     }
 
     /// The third sequence's index carries answers, which a build keeps while no title or field
-    /// changes; the fourth's takes the ranked layout (version 6), whose every file is made again.
-    @Test(arguments: [(41, false, false), (42, false, false), (43, true, false), (44, false, true)] as [(UInt64, Bool, Bool)])
+    /// changes; the fourth's takes the ranked layout (version 6), whose every file is made again;
+    /// the fifth's both, its answers kept by the same key from version 5's tables.
+    @Test(arguments: [(41, false, false), (42, false, false), (43, true, false), (44, false, true), (45, true, true)] as [(UInt64, Bool, Bool)])
     func editSequencesOfAShardedIndexMatchCleanBuilds(seed: UInt64, answers: Bool, ranked: Bool) throws {
         var rng = SeededRNG(state: seed)
         var (site, rows) = try makeSite(&rng)

@@ -7,7 +7,7 @@ import Testing
 /// file: three collections, scopes, facets and a sort field, titles and bodies of many lengths
 /// (so that documents of one title length and body length code make groups), some without a
 /// body, one at a URL of its own, one whose slug is not its title's, text with sections.
-private func sites(seed: UInt64, sharded: Bool, target: Int = 2048) throws -> (v5: URL, v6: URL) {
+private func sites(seed: UInt64, sharded: Bool, target: Int = 2048, answers: Bool = false) throws -> (v5: URL, v6: URL) {
     var rng = SeededRNG(state: seed)
     // `stabstar` and `barbara` hold their own key again, which a split key's parts must file twice.
     let words = ["Choco", "bar", "Hard", "drop", "Côte", "d'Ivoire", "ab", "a", "俄罗斯", "カナ", "x-ray", "Ωmega", "b", "harbor", "arbor", "node.js", "c++",
@@ -33,6 +33,7 @@ private func sites(seed: UInt64, sharded: Bool, target: Int = 2048) throws -> (v
     func write(ranked: Bool) throws -> URL {
         var builder = sharded ? SearchIndexBuilder(shardThreshold: 1024, shardTarget: target) : SearchIndexBuilder()
         if ranked { builder.rankedFrom = 0 }
+        if answers { builder.answersFrom = 0 }
         builder.addCollection(SearchCollectionInfo(name: "candies", title: "Candies", scopes: ["Chocolate", "Hard"]))
         builder.addCollection(SearchCollectionInfo(name: "places", title: "Places"))
         for d in documents { builder.add(SearchIndexBuilder.digest(d)) }
@@ -86,6 +87,25 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool, targ
             #expect(a.total == b.total && a.facets == b.facets, "\(what): totals and counts")
             #expect(try old.excerpts(a, count: 10).results.map(\.excerpt) == new.excerpts(b, count: 10).results.map(\.excerpt), "\(what): excerpts")
         }
+    }
+}
+
+/// The answers of short terms and of the empty query hold cells, places in the lists, titles and
+/// counts, which the index order does not move: the ranked layout's are version 5's, byte for byte.
+@Test(arguments: [false, true])
+func aRankedIndexCarriesTheAnswersOfTheFormatOfTheDay(sharded: Bool) throws {
+    let (v5, v6) = try sites(seed: 4, sharded: sharded, answers: true)
+    let old = try manifest(v5), new = try manifest(v6)
+    let count = try #require(old["answers"] as? Int)
+    #expect(new["answers"] as? Int == count)
+    let outlines = { (m: [String: Any]) in (m["collections"] as! [[String: Any]]).map { ($0["facetOutline"] as? [String: Any]).map { NSDictionary(dictionary: $0) } } }
+    #expect(outlines(old) == outlines(new) && outlines(new).contains { $0 != nil })
+    for n in 0..<count {
+        let name = IndexFormat.answerFileName(n)
+        func bytes(_ dir: URL, _ m: [String: Any]) throws -> Data {
+            try Data(contentsOf: dir.appendingPathComponent(IndexFileNames.path(name, hash: (m["files"] as! [String: String])[name]!)))
+        }
+        #expect(try bytes(v5, old) == bytes(v6, new), "\(name)")
     }
 }
 
