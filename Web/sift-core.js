@@ -160,7 +160,7 @@ export class SiftIndex {
     try {
       const latest = () => fetchJSON(url.href, { cache: "no-cache" });
       const manifest = await latest();
-      if (manifest.version !== IndexFormat.version) throw Error(`sift: index version ${manifest.version}`);
+      if (manifest.version !== IndexFormat.version && manifest.version !== 6) throw Error(`sift: index version ${manifest.version}`);
       let checked = Date.now();
       const fetchFile = async (name) => {
         // A deploy since the manifest was read gave this file another name: the index is stale.
@@ -169,7 +169,9 @@ export class SiftIndex {
       };
       // Each collection's table, or its parts, all asked for at once and read as they arrive.
       const index = (pause, slice, Index = SiftIndex) => new Index(manifest, fetchFile, hint).read(manifest.collections.map(({ docs }) => (docs.fields ? [docs] : [].concat(docs).map(fetchFile))), pause, slice);
-      // An index with answers answers short terms before it fetches its tables (sift-answers.js).
+      // Version 6, the ranked layout, has a reader of its own (sift-ranked.js); an index with
+      // answers answers short terms before it fetches its tables (sift-answers.js).
+      if (manifest.version > 5) return (await import("./sift-ranked.js")).default(manifest, fetchFile, hint);
       return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index();
     } catch (error) {
       corruptIndex(error);
@@ -187,7 +189,7 @@ export class SiftIndex {
     this.pools = {}; // the documents a search considers, by first document and count
     this.facetSets = {}; // their facets, as promises, by the names of the collections
     this.hintedTerms = terms(hint?.() ?? "");
-    for (const term of this.hintedTerms) if (codePoints(term).length > 2 || isCJK(term) || this.hintedTerms.length > 1) this.words(key(term)).catch(String);
+    for (const term of this.hintedTerms) if (codePoints(term).length > 2 || isCJK(term) || this.hintedTerms.length > 1) this.words(term).catch(String);
   }
 
   // The document tables read into the arrays a search runs over. Documents are numbered across
@@ -376,7 +378,7 @@ export class SiftIndex {
     if (!searched.length || !(limit > 0)) return Array.from(full.slice(0, Math.max(0, limit)), (doc) => ({ doc, match: "field", group: 3 }));
     const phrase = searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [];
     const before = (a, b) => a.group - b.group || a.distance - b.distance || b.words - a.words || (a.group < 3 && a.titleLength - b.titleLength)
-      || b.score - a.score || a.titleLength - b.titleLength || a.doc - b.doc;
+      || b.score - a.score || a.titleLength - b.titleLength || this.listed(a.doc, b.doc);
     const all = full.length + extra.length <= limit * 4;
     // Past 4 × `limit` a hit is weighed in one probe, and copied only if kept.
     const probe = {};
@@ -468,7 +470,7 @@ export class SiftIndex {
       // only where one of its pieces does.
       const fits = wholeWord ? (word) => word === piece : i > last ? (word) => word.includes(piece) && isBridge(word)
         : (word) => !isBridge(word) && (!last ? word.includes(piece) : i === 0 ? word.endsWith(piece) : i < last ? word === piece : word.startsWith(piece));
-      const found = new Uint8Array(this.count), words = await this.words(key(piece));
+      const found = new Uint8Array(this.count), words = await this.words(piece);
       // A task's pause before the work on the shard: a keystroke's field matches go first, and are painted.
       if (i === 0 && this.manifest.shards) await new Promise((resolve) => setTimeout(resolve));
       // A " piece" marker: the union of the "@" words holding the piece (or window) is in the union
@@ -496,10 +498,10 @@ export class SiftIndex {
     return (this.bodyCandidatesFound[term] = candidates);
   }
 
-  // "Sharding" (SearchIndex.words(for:)): the word entries filed under a key, from its shard, or
-  // every word of a one-file index.
-  words(key) {
-    return this.indexFile("shard", key);
+  // "Sharding" (SearchIndex.words(for:)): the word entries filed under a term's key, from its
+  // shard, or every word of a one-file index.
+  words(term) {
+    return this.indexFile("shard", key(term));
   }
 
   // "Unions": the union file beside the key's shard.
@@ -516,7 +518,12 @@ export class SiftIndex {
 
   // "Sharding" (SearchIndex.primaryPostings): the postings of a word whose entry says "@".
   async primaryPostings(word) {
-    return (await this.words(key(word)))[word];
+    return (await this.words(word))[word];
+  }
+
+  // "Ranking": which of two documents ranked alike comes first, by list order (their numbers).
+  listed(a, b) {
+    return a - b;
   }
 }
 

@@ -19,11 +19,14 @@ export async function excerpts(index, results, query) {
   await Promise.all(results.map(async (result) => {
     result.excerpt = null;
     result.sections = [];
-    const doc = index.tables.find((table) => table.collection.name == result.collection).first + result.position, number = doc / perFile | 0;
+    // The ranked layout's results say their document (sift-ranked.js); else it follows from the position.
+    const doc = result.doc ?? index.tables.find((table) => table.collection.name == result.collection).first + result.position, number = doc / perFile | 0;
     if (result.match != "body" || !perFile) return;
     // A text file is named by its group's hash, in the manifest's files.
     const name = `text-${number}.json`, group = files[`texts-${number / textGroup | 0}`];
-    const entry = (await fetchOnce(index, name, group ? `immutable/text-${number}.${group}.json` : name))[doc % perFile];
+    let entry = (await fetchOnce(index, name, group ? `immutable/text-${number}.${group}.json` : name))[doc % perFile];
+    // The ranked layout's entries start with their document's record.
+    if (index.manifest.version > 5) entry = entry?.slice(1);
     if (entry?.length) (result.excerpt = excerpt(wholeText(entry), queryTerms)), (result.sections = sections(entry, queryTerms, result.url));
   })).catch(corruptIndex);
   return results;

@@ -47,7 +47,8 @@ struct BuildStamps {
         }
         key.u64(Self.format)
         for part in [options.version, options.displayRoot, output.path, options.baseURL ?? "\u{0}", options.drafts ? "drafts" : "",
-                     options.precompress.map { "\($0)" } ?? "", "\(options.answersFrom) \(options.docsPart) \(options.rankedFrom)"] { key.string(part) }
+                     options.precompress.map { "\($0)" } ?? "", "\(options.answersFrom) \(options.docsPart) \(options.rankedFrom)",
+                     options.indexSharding.map { "\($0.threshold) \($0.target)" } ?? ""] { key.string(part) }
         Self.stamp("/proc/self/exe", into: &key)
         optionsLength = key.bytes.count
         compare()

@@ -22,8 +22,12 @@ public struct SiteBuilder: Sendable {
         /// `--precompress`: `.gz` and `.br` beside every text file over 1 KB; nil leaves it to site.yml.
         public var precompress: Bool?
         /// The search index's sharding (threshold and shard target, in bytes of word entries), for
-        /// tests that need a small site sharded; nil: the defaults.
-        var indexSharding: (threshold: Int, target: Int)?
+        /// tests that need a small site sharded; nil: the defaults. The environment's
+        /// `SIFT_SHARDING="THRESHOLD TARGET"` sets it, for the tests that build with `sift`.
+        var indexSharding: (threshold: Int, target: Int)? = ProcessInfo.processInfo.environment["SIFT_SHARDING"].flatMap { text in
+            let numbers = text.split(separator: " ").compactMap { Int($0) }
+            return numbers.count == 2 ? (max(0, numbers[0]), max(1, numbers[1])) : nil
+        }
         /// The documents from which the index carries short terms' answers (`SearchIndexBuilder.answersFrom`);
         /// the environment's `SIFT_ANSWERS_FROM` when set, for tests that build a small site with them.
         var answersFrom = ProcessInfo.processInfo.environment["SIFT_ANSWERS_FROM"].flatMap { Int($0) } ?? SearchIndexBuilder.answersFromDefault

@@ -36,7 +36,7 @@ extension SearchIndex {
 
     /// "Matching": each term with its body candidates. A term of 3+ code points, or a CJK term of
     /// 2, searches bodies on its own; a shorter one only beside such a term, as a whole word.
-    func searchedTerms(_ terms: [String]) throws -> [SearchedTerm] {
+    func searchedTerms(_ terms: [String], typos allowed: Bool = true) throws -> [SearchedTerm] {
         let searchesAlone = { (term: String) -> Bool in
             let n = term.unicodeScalars.count
             return n >= 3 || (n == 2 && IndexFormat.isCJK(term))
@@ -46,7 +46,7 @@ extension SearchIndex {
             let scalars = Array(term.unicodeScalars)
             let alone = searchesAlone(term)
             let body = alone || anyAlone ? try bodyCandidates(term, wholeWord: !alone) : nil
-            let typos = scalars.count >= 4 && !term.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
+            let typos = allowed && scalars.count >= 4 && !term.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
             return SearchedTerm(text: term, scalars: scalars, body: body,
                                 idf: Score.idf(documents: docs.count, holding: body?.count ?? 0),
                                 typoEdits: typos ? (scalars.count >= 8 ? 2 : 1) : 0, searchesAlone: alone)

@@ -387,10 +387,11 @@ public struct SearchIndex {
 
     /// Answers a query: scope "All" or nil for every item, collection nil for every collection;
     /// `filters` (field, value) keep the items holding a selected value of every field named,
-    /// `sort` (`area`, `-area`) orders them by a sort field instead of relevance.
+    /// `sort` (`area`, `-area`) orders them by a sort field instead of relevance. `typos: false`
+    /// leaves typo matches out, as the ranked layout's JS reader does so far (`sift search --batch`).
     public func search(_ query: String, scope: String? = nil, collection: String? = nil,
                        filters: [(field: String, value: String)] = [], sort: String? = nil,
-                       limit: Int? = nil) throws -> SearchResponse {
+                       limit: Int? = nil, typos: Bool = true) throws -> SearchResponse {
         let considered = collections.filter { c in collection.map { Self.same(c.name, $0) } ?? true }
         // Read once for each set of collections, as a browser fetches each facets file once.
         let facetsKey = considered.map(\.name).joined(separator: "\n")
@@ -399,14 +400,14 @@ public struct SearchIndex {
         let selection = try facets.selection(filters)
         let pool = try consideredDocuments(scope: scope, collection: collection)
         let terms = Self.queryTerms(query)
-        let searched = try searchedTerms(terms)
+        let searched = try searchedTerms(terms, typos: typos)
         var hits = terms.isEmpty ? pool.map { Hit(doc: $0, match: .field, group: .scored) } : pool.compactMap { fullMatch($0, searched) }
         let counts = facets.counts(hits.map(\.doc), selection)
         hits = hits.filter { facets.passes($0.doc, selection) }
         if !terms.isEmpty {
             var pieces = searched
             if hits.count < 5 {
-                pieces = try Self.pieces(terms).map(searchedTerms) ?? searched
+                pieces = try Self.pieces(terms).map { try searchedTerms($0, typos: typos) } ?? searched
                 let found = Set(hits.map(\.doc))
                 let passing = pool.filter { !found.contains($0) && facets.passes($0, selection) }
                 let partial = pieces.count > 1 ? passing.compactMap { partialMatch($0, pieces) } : []

@@ -24,6 +24,7 @@ public enum BuiltinResources {
         ("sift.js", PackageResources.sift_js),
         ("sift-core.js", PackageResources.sift_core_js),
         ("sift-answers.js", PackageResources.sift_answers_js),
+        ("sift-ranked.js", PackageResources.sift_ranked_js),
         ("sift-facets.js", PackageResources.sift_facets_js),
         ("sift-facet-bar.js", PackageResources.sift_facet_bar_js),
         ("sift-marks.js", PackageResources.sift_marks_js),

@@ -1,0 +1,342 @@
+// The reader of version 6, the ranked layout ("Version 6: the ranked layout" in
+// docs/search-index.md), for sift-core.js: loaded only for an index of that version. It has no
+// document tables: a query reads the pre file of each key it looks up, the shard or parts it
+// names, the heavy files of the words that hold a term, and the records of the documents it
+// needs (from field entries, or from their text files). The search itself is SiftIndex's:
+// RankedIndex gives it what the tables gave, for the documents the query meets.
+//
+// Not yet (Benchmarks/ranked_index_plan.md): typo matches (a term within an edit or two of a
+// title), which look at every title; answers for heavy terms. A query that lists documents in
+// list order without a term (the empty query with a filter or a sort) reads every record.
+import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold, isCJK } from "./sift-core.js";
+import AnsweringIndex from "./sift-answers.js";
+
+const codePoints = (text) => [...text];
+// "Version 6": keys hash into 2^20 buckets, and pre file P names the shards of buckets P·2048 … P·2048 + 2047.
+const RANKED_BUCKETS = 2 ** 20, BUCKETS_PER_PRE_FILE = 2048;
+const PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu, WORD_PIECE = /^[\p{L}\p{M}\p{N}]/u;
+// A corrupt index rejects with this, as in sift-core.js.
+const corruptIndex = (cause) => {
+  throw Error("sift: bad index", { cause });
+};
+
+/**
+ * The index of a version-6 manifest: with answers, an AnsweringIndex (sift-answers.js) that
+ * answers short terms and the empty query from them and hands every other query to a
+ * RankedIndex; else the RankedIndex.
+ */
+export default function load(manifest, fetchJSON, hint) {
+  const ranked = async () => new RankedIndex(manifest, fetchJSON, hint).read();
+  return manifest.answers ? new AnsweringIndex(manifest, fetchJSON, ranked, hint) : ranked();
+}
+
+/** SiftIndex over the ranked layout: what it reads of a document, fetched as a query meets it. */
+export class RankedIndex extends SiftIndex {
+  // What SiftIndex.read makes of the tables, from the manifest alone: each collection's first
+  // document and cells, and each document's body length and title length from the groups.
+  // Scopes, titles and fields come with the postings' cells and the records.
+  read() {
+    const { collections, lengthSums } = this.manifest, scopeNames = (this.scopeNames = [...new Set([null, ...collections.flatMap((c) => c.scopes)])]);
+    this.cells = []; // each cell's table, scope name and number in scopeNames
+    let first = 0;
+    this.tables = collections.map((collection) => {
+      const table = { collection, first };
+      for (const scope of [...collection.scopes, null]) this.cells.push({ table, scope, number: scopeNames.indexOf(scope) });
+      first += collection.count;
+      return table;
+    });
+    const count = (this.count = first);
+    this.bodyLengths = new Float64Array(count);
+    this.titleLengths = new Int32Array(count);
+    this.lengthCodes = new Int32Array(count);
+    for (const { collection, first } of this.tables) {
+      let doc = first;
+      const { groups } = collection;
+      for (let k = 0; k + 2 < groups.length; k += 3) {
+        const [q, t, n] = groups.slice(k, k + 3);
+        if (!(n > 0) || doc + n > first + collection.count) corruptIndex();
+        // "Ranking" (IndexFormat.bodyLength(code:)): (4 + q % 4) · 2^(q / 4) / 4 words.
+        this.bodyLengths.fill(((4 + (q % 4)) * 2 ** (q >> 2)) / 4, doc, doc + n);
+        this.titleLengths.fill(t, doc, doc + n);
+        this.lengthCodes.fill(q, doc, doc + n);
+        doc += n;
+      }
+      if (doc !== first + collection.count) corruptIndex();
+    }
+    // "Version 6", lengthSums: the averages of every document, which no client reads all of.
+    this.averageLengths = { title: Math.max(1, lengthSums.title / (count || 1)), body: lengthSums.body / 4 / (count || 1) };
+    this.scopeNumbers = new Int32Array(count);
+    this.documentScopes = [];
+    this.foldedTitles = []; // each document's once its record is in; a stand-in of its length before
+    this.records = []; // each document's record, once in: { table, scope, position, fields, slug, url }
+    this.fieldTexts = []; // its folded fields, "\n" between them, once in
+    this.places = []; // the document at each place in list order (table.first + position), once in
+    this.shardFiles = {}; // pre, shard, union and heavy files, as promises, by name
+    this.found = {}; // each piece's words and fields entries, as promises
+    this.holders = {}; // each term searched alone: its documents whose fields hold it, ascending
+    this.missing = new Set();
+    return this;
+  }
+
+  // SiftIndex.search, again while it met documents whose records it needed and did not have:
+  // their text files are fetched, and it runs again (their terms' entries are kept).
+  async search(query, options = {}) {
+    for (let round = 0; ; round++) {
+      this.missing.clear();
+      const answer = await super.search(query, { ...options, now: undefined });
+      if (!this.missing.size) return answer;
+      if (round > 2) corruptIndex("records that do not come");
+      await this.readRecords([...this.missing]);
+    }
+  }
+
+  // "Matching": each term's field holders as well as its body candidates, no typo edits.
+  async searchedTerms(queryTerms, options) {
+    const searched = await super.searchedTerms(queryTerms, {});
+    for (const term of searched) term.typoEdits = 0;
+    await Promise.all(searched.filter((term) => term.searchesAlone).map((term) => this.fieldHolders(term.text)));
+    const short = searched.filter((term) => !term.searchesAlone);
+    if (short.length) {
+      // A short term is in no entry of its own: it is looked for in the records of the documents
+      // that hold a term searched alone (only they can match), or of every document without one.
+      const alone = searched.filter((term) => term.searchesAlone), among = new Uint8Array(this.count);
+      if (!alone.length) among.fill(1);
+      for (const term of alone) {
+        for (const doc of this.holders[term.text]) among[doc] = 1;
+        if (term.body) for (let doc = 0; doc < this.count; doc++) among[doc] |= term.body[doc] > 0;
+      }
+      const documents = [];
+      for (let doc = 0; doc < this.count; doc++) if (among[doc]) documents.push(doc);
+      await this.readRecords(documents.filter((doc) => !this.records[doc]));
+      for (const { text } of short) this.holders[text] = Int32Array.from(documents.filter((doc) => this.fieldTexts[doc].includes(text)));
+    }
+    return searched;
+  }
+
+  // "Matching": the documents of `documents` (ascending) whose fields hold the term, from its holders.
+  fieldMatches(term, documents) {
+    const holders = this.holders[term], out = new Int32Array(Math.min(holders.length, documents.length));
+    let count = 0;
+    for (let i = 0, j = 0; i < holders.length && j < documents.length; ) {
+      if (holders[i] < documents[j]) i++;
+      else if (holders[i] > documents[j]) j++;
+      else (out[count++] = holders[i++]), j++;
+    }
+    return out.subarray(0, count);
+  }
+
+  // "Version 6", field entries: the documents whose fields hold a term of 3+ code points (or a
+  // CJK one of 2), from the records of the field words holding one piece or window of it
+  // that every field holding the term has in a word, each checked against its record.
+  async fieldHolders(term) {
+    if (this.holders[term]) return;
+    const looked = lookedFor(term), documents = new Set();
+    if (looked == null) {
+      const every = Array.from({ length: this.count }, (_, doc) => doc);
+      await this.readRecords(every.filter((doc) => !this.records[doc]));
+      this.holders[term] = Int32Array.from(every.filter((doc) => this.fieldTexts[doc].includes(term)));
+      return;
+    }
+    const { fields } = await this.entries(looked);
+    await Promise.all(Object.keys(fields).filter((word) => word.includes(looked)).map(async (word) => {
+      let records = fields[word];
+      if (records === "@") records = (await this.entries(word)).fields[word];
+      if (typeof records === "string" && records[0] === "=") records = await this.shardFile(`frec.${records.slice(1)}`);
+      if (!Array.isArray(records)) corruptIndex(word);
+      for (const [doc, ...record] of records) {
+        this.learn(doc, record);
+        documents.add(doc);
+      }
+    }));
+    this.holders[term] = Int32Array.from(documents).sort().filter((doc) => this.fieldTexts[doc].includes(term));
+  }
+
+  // "Sharding": the word entries a piece may be among, as version 5 has them (SiftIndex.searchBodies
+  // reads them): the words holding it, each heavy one's postings from its own file, the cells of
+  // every postings learnt and cut off; a union marker as it is.
+  words(piece) {
+    return (this.found["w" + piece] ??= this.entries(piece).then(async ({ words }) => {
+      const out = {};
+      await Promise.all(Object.keys(words).filter((word) => word.includes(piece) || word === " " + piece).map(async (word) => {
+        const entry = words[word];
+        out[word] = entry[0] === "=" ? this.postings(await this.shardFile(`post.${entry.slice(1)}`)) : entry === "@" || word[0] === " " ? entry : this.postings(entry);
+      }));
+      return out;
+    }));
+  }
+
+  // "Unions": the union file of the shard a key is in, its cells learnt and cut off.
+  unions(key) {
+    return (this.found["u" + key] ??= this.shardOf(key).then(async ([, , union]) => {
+      const unions = union ? await this.shardFile(`union.${union}`) : {};
+      return Object.fromEntries(Object.entries(unions).map(([piece, postings]) => [piece, this.postings(postings)]));
+    }));
+  }
+
+  // "Version 6", cells: an entry's postings, often and lead as version 5 has them, its documents'
+  // cells (after the `;`) learnt.
+  postings(entry) {
+    if (typeof entry !== "string") corruptIndex(entry);
+    const cut = entry.lastIndexOf(";");
+    if (cut < 0) return entry;
+    // The cells are those of the first postings, in its order.
+    const seen = {};
+    decodePostings(entry.slice(0, cut).split(":")[0], seen);
+    const documents = Object.keys(seen), cells = decodeCodes(entry.slice(cut + 1), documents.length);
+    documents.forEach((doc, i) => this.learnCell(+doc, cells[i]));
+    return entry.slice(0, cut);
+  }
+
+  // The entries of the shard a piece's key is in, or of the parts of a split key its code points
+  // lead to (every part under them when it ends first), merged: a word's primary entry over an
+  // `@` one of another part. An index of one file has them in its manifest.
+  entries(piece) {
+    const { manifest } = this;
+    if (!manifest.shards) return Promise.resolve({ words: manifest.words, fields: manifest.fields ?? {} });
+    const key = codePoints(piece).slice(0, 3).join(""), rest = codePoints(piece).slice(3);
+    return (this.found["e" + piece] ??= this.preFile(key).then(async (pre) => {
+      const parts = pre.keys?.[key];
+      if (!parts) return this.shardFile(`shard.${(await this.shardOf(key))[1]}`);
+      const leading = parts.filter(([path]) => path.every((step, i) => i >= rest.length || step === rest[i]));
+      const merged = { words: {}, fields: {} };
+      for (const part of await Promise.all(leading.map(([, hash]) => this.shardFile(`shard.${hash}`)))) {
+        for (const kind of ["words", "fields"]) for (const [word, entry] of Object.entries(part[kind])) if (!(word in merged[kind]) || merged[kind][word] === "@") merged[kind][word] = entry;
+      }
+      return merged;
+    }));
+  }
+
+  // "Version 6", pre files: the `[first bucket, shard hash, union hash]` of the shard holding a key's bucket.
+  async shardOf(key) {
+    const bucket = fnv1a(key) % RANKED_BUCKETS, { shards } = await this.preFile(key);
+    const shard = shards.findLast(([start]) => start <= bucket);
+    return shard ?? corruptIndex(key);
+  }
+
+  // The pre file of a key's bucket (named in the manifest's files).
+  preFile(key) {
+    const name = `pre-${Math.floor((fnv1a(key) % RANKED_BUCKETS) / BUCKETS_PER_PRE_FILE)}.json`;
+    return (this.shardFiles[name] ??= this.fetchJSON(name).catch(corruptIndex));
+  }
+
+  // A shard, union, post or frec file by its kind and hash, in immutable/.
+  shardFile(name) {
+    return (this.shardFiles[name] ??= this.fetchJSON(`immutable/${name}.json`).catch(corruptIndex));
+  }
+
+  // "Version 6", records: what a document's record says of it, `[cell, position, [field values…], slug, url]`.
+  learn(doc, [cell, position, fields, slug, url]) {
+    if (this.records[doc]) return;
+    const place = this.learnCell(doc, cell), folded = fields.map((value) => fold(value));
+    if (!(doc >= place.table.first && doc < place.table.first + place.table.collection.count) || folded[0].length !== this.titleLengths[doc]) corruptIndex(doc);
+    this.records[doc] = { ...place, position, fields, slug, url };
+    this.places[place.table.first + position] = doc;
+    this.foldedTitles[doc] = folded[0];
+    this.fieldTexts[doc] = folded.join("\n");
+  }
+
+  // A document's cell: its scope, known so for counting and for the scope bar.
+  learnCell(doc, cell) {
+    const place = this.cells[cell];
+    if (!place || !(doc < this.count)) corruptIndex(cell);
+    this.scopeNumbers[doc] = place.number;
+    this.documentScopes[doc] = place.scope;
+    return place;
+  }
+
+  // The records of `documents` from their text files (each entry's first element), each file once.
+  async readRecords(documents) {
+    const { texts: perFile, textGroup, files = {} } = this.manifest;
+    if (!perFile) corruptIndex("no text files");
+    await Promise.all(documents.map(async (doc) => {
+      const number = (doc / perFile) | 0, group = files[`texts-${(number / textGroup) | 0}`];
+      const name = `text-${number}.json`, path = group ? `immutable/text-${number}.${group}.json` : name;
+      const file = await (this.files[name] ??= this.fetchJSON(path).catch((error) => {
+        delete this.files[name];
+        corruptIndex(error);
+      }));
+      const record = file[doc % perFile]?.[0];
+      if (!Array.isArray(record)) corruptIndex(name);
+      this.learn(doc, record);
+    }));
+  }
+
+  // "Ranking", SiftIndex.order: a hit's title is only looked at when its fields hold a term (then
+  // its record is in), or for its length (from the groups). A query without terms lists its
+  // documents in list order, which only their records give.
+  order(full, marks, extra, searched, limit) {
+    if (!searched.length) {
+      if (!(limit > 0)) return [];
+      for (const doc of full) if (!this.records[doc]) this.missing.add(doc);
+      return this.missing.size ? [] : super.order(Int32Array.from(full).sort((a, b) => this.listed(a, b)), marks, extra, searched, limit);
+    }
+    for (const doc of full) this.foldedTitles[doc] ??= this.standIn(doc);
+    for (const hit of extra) this.foldedTitles[hit.doc] ??= this.standIn(hit.doc);
+    return super.order(full, marks, extra, searched, limit);
+  }
+
+  // A title not yet read: as long as the document's, and never the phrase nor starting with it
+  // (a title that does holds every term, and the terms' field records brought it).
+  standIn(doc) {
+    const length = this.titleLengths[doc];
+    return ((this.standIns ??= [])[length] ??= "\0".repeat(length));
+  }
+
+  // SiftIndex.consideredDocuments, without the documents sift-typos.js keeps by scope between
+  // queries: a document's scope is known here only once a query has met it.
+  consideredDocuments(scope, collection) {
+    const considered = super.consideredDocuments(scope, collection);
+    considered.pool.typos = {};
+    return considered;
+  }
+
+  // "Ranking", SiftIndex.score, which reads a document's other fields from fieldText at
+  // fieldOffsets: here, from the one document's.
+  score(doc, searched, phrase, inFields) {
+    this.foldedTitles[doc] ??= this.standIn(doc);
+    this.fieldText = this.fieldTexts[doc] ?? "";
+    this.fieldOffsets = { [doc]: 0, [doc + 1]: this.fieldText.length + 1 };
+    return super.score(doc, searched, phrase, inFields);
+  }
+
+  // "Ranking", ties by list order: by their places once their records are in. Without them, two
+  // documents of one collection and one length code (their title lengths are equal here) are in list
+  // order in index order; two of one collection and other length codes need their records.
+  listed(a, b) {
+    const x = this.records[a], y = this.records[b];
+    if (x && y) return x.table.first + x.position - (y.table.first + y.position);
+    if (this.lengthCodes[a] !== this.lengthCodes[b] && this.tableOf(a) === this.tableOf(b)) this.missing.add(a).add(b);
+    return a - b;
+  }
+
+  tableOf(doc) {
+    return this.tables.findLast((table) => table.first <= doc);
+  }
+
+  // A result as SiftIndex.result gives it, from the document's record (fetched when not in). Its
+  // document number goes with it, unlisted, for sift-excerpts.js.
+  result(doc, match) {
+    const record = this.records[doc];
+    if (!record) {
+      this.missing.add(doc);
+      return null;
+    }
+    const { table, scope, position, fields, slug, url } = record, name = table.collection.name, shown = slug || derivedSlug(this.foldedTitles[doc]);
+    const result = { collection: name, slug: shown, title: fields[0], url: this.manifest.base + (url ?? `${name}/${shown}/`), scope, match, position };
+    return Object.defineProperty(result, "doc", { value: doc });
+  }
+}
+
+// "Version 6", field entries: what a term's field holders are found by: the term itself when it is
+// one word piece; else its first word piece of 3+ code points, or its first window (*Bridges*),
+// which a field word of every field holding the term holds. Null when it has neither (`te»`,
+// `---`): such a term is looked for in every record.
+function lookedFor(term) {
+  const pieces = term.match(PIECE), last = pieces.length - 1;
+  if (!last) return WORD_PIECE.test(term) ? term : null;
+  const long = pieces.find((piece) => WORD_PIECE.test(piece) && codePoints(piece).length > 2);
+  if (long) return long;
+  const window = pieces.findIndex((piece, i) => !WORD_PIECE.test(piece) && ((i > 0 && i < last) || codePoints(piece).length > 1));
+  if (window < 0) return null;
+  return (codePoints(pieces[window - 1] ?? "").pop() ?? "") + pieces[window] + (codePoints(pieces[window + 1] ?? "")[0] ?? "");
+}
