@@ -160,18 +160,18 @@ export class SiftIndex {
     try {
       const latest = () => fetchJSON(url.href, { cache: "no-cache" });
       const manifest = await latest();
-      if (manifest.version !== IndexFormat.version && manifest.version !== 6) throw Error(`sift: index version ${manifest.version}`);
       let checked = Date.now();
       const fetchFile = async (name) => {
         // A deploy since the manifest was read gave this file another name: the index is stale.
         if (Date.now() - checked > 1e4 && ((checked = Date.now()), (await latest()).files?.[name] != manifest.files?.[name])) throw Error("sift: deployed");
         return fetchJSON(filePath(name, manifest.files));
       };
+      // Version 6, the ranked layout, has a reader of its own (sift-ranked.js), which checks it.
+      if (manifest.version > 5) return await (await import("./sift-ranked.js")).default(manifest, fetchFile, hint);
+      if (manifest.version !== IndexFormat.version) throw Error(`sift: index version ${manifest.version}`);
       // Each collection's table, or its parts, all asked for at once and read as they arrive.
       const index = (pause, slice, Index = SiftIndex) => new Index(manifest, fetchFile, hint).read(manifest.collections.map(({ docs }) => (docs.fields ? [docs] : [].concat(docs).map(fetchFile))), pause, slice);
-      // Version 6, the ranked layout, has a reader of its own (sift-ranked.js); an index with
-      // answers answers short terms before it fetches its tables (sift-answers.js).
-      if (manifest.version > 5) return (await import("./sift-ranked.js")).default(manifest, fetchFile, hint);
+      // An index with answers answers short terms before it fetches its tables (sift-answers.js).
       return manifest.answers ? new (await import("./sift-answers.js")).default(manifest, fetchFile, index, hint) : await index();
     } catch (error) {
       corruptIndex(error);

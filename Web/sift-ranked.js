@@ -26,6 +26,7 @@ const corruptIndex = (cause) => {
  * RankedIndex; else the RankedIndex.
  */
 export default function load(manifest, fetchJSON, hint) {
+  if (manifest.version !== 6) throw Error(`sift: index version ${manifest.version}`);
   const ranked = async () => new RankedIndex(manifest, fetchJSON, hint).read();
   return manifest.answers ? new AnsweringIndex(manifest, fetchJSON, ranked, hint) : ranked();
 }
@@ -54,7 +55,7 @@ export class RankedIndex extends SiftIndex {
       const { groups } = collection;
       for (let k = 0; k + 2 < groups.length; k += 3) {
         const [q, t, n] = groups.slice(k, k + 3);
-        if (!(n > 0) || doc + n > first + collection.count) corruptIndex();
+        if (![q, t, n].every(Number.isInteger) || q < 0 || t < 0 || n < 1 || doc + n > first + collection.count) corruptIndex(groups);
         // "Ranking" (IndexFormat.bodyLength(code:)): (4 + q % 4) · 2^(q / 4) / 4 words.
         this.bodyLengths.fill(((4 + (q % 4)) * 2 ** (q >> 2)) / 4, doc, doc + n);
         this.titleLengths.fill(t, doc, doc + n);
@@ -71,8 +72,6 @@ export class RankedIndex extends SiftIndex {
     this.records = []; // each document's record, once in: { table, scope, position, fields, slug, url }
     this.fieldTexts = []; // its folded fields, "\n" between them, once in
     this.places = []; // the document at each place in list order (table.first + position), once in
-    this.shardFiles = {}; // pre, shard, union and heavy files, as promises, by name
-    this.found = {}; // each piece's words and fields entries, as promises
     this.holders = {}; // each term searched alone: its documents whose fields hold it, ascending
     this.missing = new Set();
     return this;
@@ -155,7 +154,7 @@ export class RankedIndex extends SiftIndex {
   // reads them): the words holding it, each heavy one's postings from its own file, the cells of
   // every postings learnt and cut off; a union marker as it is.
   words(piece) {
-    return (this.found["w" + piece] ??= this.entries(piece).then(async ({ words }) => {
+    return (this.found()["w" + piece] ??= this.entries(piece).then(async ({ words }) => {
       const out = {};
       await Promise.all(Object.keys(words).filter((word) => word.includes(piece) || word === " " + piece).map(async (word) => {
         const entry = words[word];
@@ -167,7 +166,7 @@ export class RankedIndex extends SiftIndex {
 
   // "Unions": the union file of the shard a key is in, its cells learnt and cut off.
   unions(key) {
-    return (this.found["u" + key] ??= this.shardOf(key).then(async ([, , union]) => {
+    return (this.found()["u" + key] ??= this.shardOf(key).then(async ([, , union]) => {
       const unions = union ? await this.shardFile(`union.${union}`) : {};
       return Object.fromEntries(Object.entries(unions).map(([piece, postings]) => [piece, this.postings(postings)]));
     }));
@@ -194,7 +193,7 @@ export class RankedIndex extends SiftIndex {
     const { manifest } = this;
     if (!manifest.shards) return Promise.resolve({ words: manifest.words, fields: manifest.fields ?? {} });
     const key = codePoints(piece).slice(0, 3).join(""), rest = codePoints(piece).slice(3);
-    return (this.found["e" + piece] ??= this.preFile(key).then(async (pre) => {
+    return (this.found()["e" + piece] ??= this.preFile(key).then(async (pre) => {
       const parts = pre.keys?.[key];
       if (!parts) return this.shardFile(`shard.${(await this.shardOf(key))[1]}`);
       const leading = parts.filter(([path]) => path.every((step, i) => i >= rest.length || step === rest[i]));
@@ -204,6 +203,12 @@ export class RankedIndex extends SiftIndex {
       }
       return merged;
     }));
+  }
+
+  // What lookups found, as promises: pre, shard, union and heavy files by name, and each piece's
+  // entries. Made on first use: SiftIndex's constructor looks up the terms typed meanwhile.
+  found() {
+    return (this.lookups ??= {});
   }
 
   // "Version 6", pre files: the `[first bucket, shard hash, union hash]` of the shard holding a key's bucket.
@@ -216,12 +221,12 @@ export class RankedIndex extends SiftIndex {
   // The pre file of a key's bucket (named in the manifest's files).
   preFile(key) {
     const name = `pre-${Math.floor((fnv1a(key) % RANKED_BUCKETS) / BUCKETS_PER_PRE_FILE)}.json`;
-    return (this.shardFiles[name] ??= this.fetchJSON(name).catch(corruptIndex));
+    return (this.found()["/" + name] ??= this.fetchJSON(name).catch(corruptIndex));
   }
 
   // A shard, union, post or frec file by its kind and hash, in immutable/.
   shardFile(name) {
-    return (this.shardFiles[name] ??= this.fetchJSON(`immutable/${name}.json`).catch(corruptIndex));
+    return (this.found()["/" + name] ??= this.fetchJSON(`immutable/${name}.json`).catch(corruptIndex));
   }
 
   // "Version 6", records: what a document's record says of it, `[cell, position, [field values…], slug, url]`.

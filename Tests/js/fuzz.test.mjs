@@ -5,11 +5,11 @@
 // FUZZ_SEED=S another seed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SiftIndex, filePath } from "../../Web/sift-core.js";
 import { excerpts } from "../../Web/sift-excerpts.js";
-import { rng } from "../differential/engines.mjs";
+import { bin, build, rng, site, writeSite } from "../differential/engines.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const CASES = Number(process.env.FUZZ_CASES ?? 3000), SEED = Number(process.env.FUZZ_SEED ?? 19);
@@ -28,6 +28,8 @@ function files(dir) {
   for (const file of readdirSync(dir + "/immutable")) {
     const text = /^(text-\d+)\.[0-9a-f]{12}\.json$/.exec(file);
     if (text) out[text[1] + ".json"] = readFileSync(`${dir}/immutable/${file}`, "utf8");
+    // The ranked layout's files named by its pre files, under their own names.
+    if (/^(shard|union|post|frec)\./.test(file)) out[file] = readFileSync(`${dir}/immutable/${file}`, "utf8");
   }
   delete manifest.files;
   out["manifest.json"] = JSON.stringify(manifest);
@@ -187,10 +189,18 @@ test(`sift-core.js on ${CASES} corrupt indexes, seed ${SEED}`, { timeout: 600_00
   const onUnhandled = (e) => unhandled.push(e);
   process.on("unhandledRejection", onUnhandled);
   const good = ["small", "sharded", "unions"].map((k) => files(root + "Tests/Fixtures/search-index/" + k));
+  // A site in the ranked layout (version 6, sift-ranked.js), its keys split into parts and its
+  // heavy entries in files of their own, when the release sift is there to build it.
+  if (existsSync(bin)) {
+    const dir = writeSite(site(19, { size: 300 }));
+    build(dir, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+    good.push(files(dir + "/public/search"));
+    rmSync(dir, { recursive: true, force: true });
+  }
   const stats = { loaded: 0, refused: 0, answered: 0, rejected: 0, excerpts: 0, excerptsRejected: 0, slowest: 0 };
   for (let i = 0; i < CASES; i++) {
     const r = rng(SEED * 1_000_003 + i), kind = r.int(10);
-    const texts = kind < 2 ? scratch(r) : kind < 4 ? { ...good[r.int(3)] } : corrupt(good[r.int(3)], r);
+    const texts = kind < 2 ? scratch(r) : kind < 4 ? { ...good[r.int(good.length)] } : corrupt(good[r.int(good.length)], r);
     await runCase(texts, r, `case ${i} (seed ${SEED})`, stats);
   }
   // Unhandled rejections surface a task later.
@@ -208,7 +218,9 @@ test("a corrupt manifest or shard rejects with an Error saying the index is bad"
   const bad = { message: "sift: bad index" };
   await assert.rejects(load({ "manifest.json": "{" }), bad);
   await assert.rejects(load({ "manifest.json": "null" }), bad);
-  await assert.rejects(load({ "manifest.json": crash.replace('"version":5', '"version":6') }), (e) => e.message === "sift: bad index" && /version 6/.test(e.cause.message));
+  await assert.rejects(load({ "manifest.json": crash.replace('"version":5', '"version":7') }), (e) => e.message === "sift: bad index" && /version 7/.test(e.cause.message));
+  // Version 6 goes to sift-ranked.js, which finds no groups in a manifest of version 5's shape.
+  await assert.rejects(load({ "manifest.json": crash.replace('"version":5', '"version":6') }), bad);
   // A count that disagrees with the slugs is refused, as sift search refuses it: no loop trusts it.
   await assert.rejects(load({ "manifest.json": crash.replace('"count":1', '"count":1000000000') }), bad);
   await assert.rejects(load({ "manifest.json": crash.replace('"fields":[', '"fields":[7,') }), bad);
