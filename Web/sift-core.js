@@ -410,19 +410,20 @@ export class SiftIndex {
     const title = this.foldedTitles[doc], average = this.averageLengths, bodyLength = this.bodyLengths[doc];
     const others = inFields ? this.fieldText.slice(this.fieldOffsets[doc] + title.length + 1, this.fieldOffsets[doc + 1] - 1) : "";
     let total = 0, rarity = 0, termsInFields = 0, inHead = 0, anyLead = 0;
+    const anyAlone = searched.some((term) => term.searchesAlone);
     for (let k = 0; k < searched.length; k++) {
-      const { text, body, idf } = searched[k];
+      const { text, body, idf, searchesAlone } = searched[k];
+      // A short term beside a longer one is held by the fields but weighs in the body alone.
+      const weighs = searchesAlone || !anyAlone, inTitle = inFields & (1 << k) && title.includes(text), inOthers = inFields & (1 << k) && others.includes(text);
       let weight = 0;
-      if (inFields & (1 << k)) {
-        if (title.includes(text)) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
-        if (others.includes(text)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
-      }
-      if (weight > 0) termsInFields++;
+      if (inTitle && weighs) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
+      if (inOthers && weighs) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
+      if (inTitle || inOthers) termsInFields++;
       const marks = body ? body[doc] : 0, inLead = marks & LEAD;
-      if (weight > 0 || inLead) inHead++;
+      if (inTitle || inOthers || inLead) inHead++;
       anyLead |= inLead;
       if (marks) weight += BODY_WEIGHT * place(marks) * saturation(bodyLength, average.body, marks & OFTEN ? OFTEN_COUNT : 1);
-      if (weight > 0) rarity += idf;
+      if (weight > 0 || inTitle || inOthers) rarity += idf;
       total += idf * weight;
     }
     if (searched.length > 1) {

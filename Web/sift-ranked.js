@@ -55,7 +55,8 @@ export class RankedIndex extends SiftIndex {
       const { groups } = collection;
       for (let k = 0; k + 2 < groups.length; k += 3) {
         const [q, t, n] = groups.slice(k, k + 3);
-        if (![q, t, n].every(Number.isInteger) || q < 0 || t < 0 || n < 1 || doc + n > first + collection.count) corruptIndex(groups);
+        // A title of a million code units or more, or a length code past 2^64 words, is no site's.
+        if (![q, t, n].every(Number.isInteger) || q < 0 || q > 255 || t < 0 || t >= 2 ** 20 || n < 1 || doc + n > first + collection.count) corruptIndex(groups);
         // "Ranking" (IndexFormat.bodyLength(code:)): (4 + q % 4) · 2^(q / 4) / 4 words.
         this.bodyLengths.fill(((4 + (q % 4)) * 2 ** (q >> 2)) / 4, doc, doc + n);
         this.titleLengths.fill(t, doc, doc + n);
@@ -92,24 +93,21 @@ export class RankedIndex extends SiftIndex {
   // "Matching": each term's field holders as well as its body candidates, no typo edits.
   async searchedTerms(queryTerms, options) {
     const searched = await super.searchedTerms(queryTerms, {});
+    // No term: every document, counted by scope and listed in list order, which only the records
+    // give (answers spare a first screen of it, docs/search-index.md, "Answers").
+    if (!searched.length) await this.readRecords(Array.from({ length: this.count }, (_, doc) => doc).filter((doc) => !this.records[doc]));
     for (const term of searched) term.typoEdits = 0;
-    await Promise.all(searched.filter((term) => term.searchesAlone).map((term) => this.fieldHolders(term.text)));
-    const short = searched.filter((term) => !term.searchesAlone);
-    if (short.length) {
-      // A short term is in no entry of its own: it is looked for in the records of the documents
-      // that hold a term searched alone (only they can match), or of every document without one.
-      const alone = searched.filter((term) => term.searchesAlone), among = new Uint8Array(this.count);
-      if (!alone.length) among.fill(1);
-      for (const term of alone) {
-        for (const doc of this.holders[term.text]) among[doc] = 1;
-        if (term.body) for (let doc = 0; doc < this.count; doc++) among[doc] |= term.body[doc] > 0;
-      }
-      const documents = [];
-      for (let doc = 0; doc < this.count; doc++) if (among[doc]) documents.push(doc);
-      await this.readRecords(documents.filter((doc) => !this.records[doc]));
-      for (const { text } of short) this.holders[text] = Int32Array.from(documents.filter((doc) => this.fieldTexts[doc].includes(text)));
-    }
+    await Promise.all(searched.map((term) => (term.searchesAlone ? this.fieldHolders(term.text) : this.gramHolders(term.text))));
     return searched;
+  }
+
+  // "Version 6", gram entries: the documents whose fields hold a short term, from its pre file
+  // (or the manifest of a one-file index), their cells learnt.
+  async gramHolders(term) {
+    if (this.holders[term]) return;
+    let entry = (this.manifest.shards ? (await this.preFile(term)).grams : this.manifest.grams)?.[term];
+    if (entry?.[0] === "=") entry = await this.shardFile(`post.${entry.slice(1)}`);
+    this.holders[term] = entry ? documentsOf(this.postings(entry)) : new Int32Array();
   }
 
   // "Matching": the documents of `documents` (ascending) whose fields hold the term, from its holders.
@@ -179,10 +177,8 @@ export class RankedIndex extends SiftIndex {
     const cut = entry.lastIndexOf(";");
     if (cut < 0) return entry;
     // The cells are those of the first postings, in its order.
-    const seen = {};
-    decodePostings(entry.slice(0, cut).split(":")[0], seen);
-    const documents = Object.keys(seen), cells = decodeCodes(entry.slice(cut + 1), documents.length);
-    documents.forEach((doc, i) => this.learnCell(+doc, cells[i]));
+    const documents = documentsOf(entry.slice(0, cut).split(":")[0]), cells = decodeCodes(entry.slice(cut + 1), documents.length);
+    documents.forEach((doc, i) => this.learnCell(doc, cells[i]));
     return entry.slice(0, cut);
   }
 
@@ -191,14 +187,14 @@ export class RankedIndex extends SiftIndex {
   // `@` one of another part. An index of one file has them in its manifest.
   entries(piece) {
     const { manifest } = this;
-    if (!manifest.shards) return Promise.resolve({ words: manifest.words, fields: manifest.fields ?? {} });
+    if (!manifest.shards) return Promise.resolve(entriesOf(manifest));
     const key = codePoints(piece).slice(0, 3).join(""), rest = codePoints(piece).slice(3);
     return (this.found()["e" + piece] ??= this.preFile(key).then(async (pre) => {
       const parts = pre.keys?.[key];
-      if (!parts) return this.shardFile(`shard.${(await this.shardOf(key))[1]}`);
+      if (!parts) return entriesOf(await this.shardFile(`shard.${(await this.shardOf(key))[1]}`));
       const leading = parts.filter(([path]) => path.every((step, i) => i >= rest.length || step === rest[i]));
       const merged = { words: {}, fields: {} };
-      for (const part of await Promise.all(leading.map(([, hash]) => this.shardFile(`shard.${hash}`)))) {
+      for (const part of await Promise.all(leading.map(async ([, hash]) => entriesOf(await this.shardFile(`shard.${hash}`))))) {
         for (const kind of ["words", "fields"]) for (const [word, entry] of Object.entries(part[kind])) if (!(word in merged[kind]) || merged[kind][word] === "@") merged[kind][word] = entry;
       }
       return merged;
@@ -230,8 +226,10 @@ export class RankedIndex extends SiftIndex {
   }
 
   // "Version 6", records: what a document's record says of it, `[cell, position, [field values…], slug, url]`.
-  learn(doc, [cell, position, fields, slug, url]) {
+  learn(doc, record) {
     if (this.records[doc]) return;
+    const [cell, position, fields, slug = "", url] = Array.isArray(record) ? record : [];
+    if (!Number.isInteger(position) || position < 0 || !Array.isArray(fields) || !fields.length || ![...fields, slug, url ?? ""].every((value) => typeof value === "string")) corruptIndex(record);
     const place = this.learnCell(doc, cell), folded = fields.map((value) => fold(value));
     if (!(doc >= place.table.first && doc < place.table.first + place.table.collection.count) || folded[0].length !== this.titleLengths[doc]) corruptIndex(doc);
     this.records[doc] = { ...place, position, fields, slug, url };
@@ -297,9 +295,21 @@ export class RankedIndex extends SiftIndex {
 
   // "Ranking", SiftIndex.score, which reads a document's other fields from fieldText at
   // fieldOffsets: here, from the one document's.
+  // A document whose record is not in holds no term searched alone in its fields (their field
+  // entries brought every record that does); the short terms its fields hold (their gram
+  // entries say which) stand in for its other fields: beside a longer term they weigh nothing
+  // there, and only count as held (docs/search-index.md, "Ranking"). A query of short terms
+  // alone weighs where its fields hold them: then its hits' records are fetched.
   score(doc, searched, phrase, inFields) {
+    // -1: every term looked for in the fields (partial matches): the ones they hold.
+    if (inFields === -1) inFields = searched.reduce((bits, term, k) => bits | (includes(this.holders[term.text], doc) << k), 0);
     this.foldedTitles[doc] ??= this.standIn(doc);
-    this.fieldText = this.fieldTexts[doc] ?? "";
+    this.fieldText = this.fieldTexts[doc];
+    if (this.fieldText === undefined) {
+      const held = searched.filter((term, k) => inFields & (1 << k));
+      if (held.length && !searched.some((term) => term.searchesAlone)) this.missing.add(doc);
+      this.fieldText = [this.foldedTitles[doc], ...held.map((term) => term.text)].join("\n");
+    }
     this.fieldOffsets = { [doc]: 0, [doc + 1]: this.fieldText.length + 1 };
     return super.score(doc, searched, phrase, inFields);
   }
@@ -344,4 +354,29 @@ function lookedFor(term) {
   const window = pieces.findIndex((piece, i) => !WORD_PIECE.test(piece) && ((i > 0 && i < last) || codePoints(piece).length > 1));
   if (window < 0) return null;
   return (codePoints(pieces[window - 1] ?? "").pop() ?? "") + pieces[window] + (codePoints(pieces[window + 1] ?? "")[0] ?? "");
+}
+
+// "Words and postings": the documents of postings, ascending (a holey array's indices, in order).
+function documentsOf(postings) {
+  const seen = [], out = [];
+  decodePostings(postings, seen);
+  seen.forEach((_, doc) => out.push(doc));
+  return Int32Array.from(out);
+}
+
+// Whether an ascending list holds a number (1 or 0).
+function includes(list, value) {
+  let low = 0, high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (list[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return list[low] === value ? 1 : 0;
+}
+
+// A shard's (or a one-file manifest's) word and field entries, refused unless both are objects.
+function entriesOf({ words, fields } = {}) {
+  if (!(words instanceof Object && fields instanceof Object)) corruptIndex("a shard without words and fields");
+  return { words, fields };
 }

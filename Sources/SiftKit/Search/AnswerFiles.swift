@@ -169,19 +169,25 @@ struct AnswerFiles {
         var seen = Set<[UInt8]>()
         for d in range {
             seen.removeAll(keepingCapacity: true)
-            for value in index.docs[d].folded {
-                let scalars = Array(value.unicodeScalars)
-                for (i, s) in scalars.enumerated() where !s.properties.isWhitespace {
-                    let one = Array(UTF8.encode(s)!)
-                    seen.insert(one)
-                    guard i + 1 < scalars.count else { continue }
-                    let next = scalars[i + 1]
-                    guard !next.properties.isWhitespace, !(IndexFormat.isCJKWordScalar(s) && IndexFormat.isCJKWordScalar(next)) else { continue }
-                    seen.insert(one + UTF8.encode(next)!)
-                }
-            }
+            shortTerms(of: index.docs[d].folded, into: &seen)
             for term in seen { holders[term, default: []].append(Int32(d)) }
         }
         return holders
+    }
+
+    /// The short terms folded field values hold (their UTF-8): each substring of one or two code
+    /// points with no white space in it that is not a pair of CJK word code points.
+    static func shortTerms(of folded: [String], into seen: inout Set<[UInt8]>) {
+        for value in folded {
+            let scalars = Array(value.unicodeScalars)
+            for (i, s) in scalars.enumerated() where !s.properties.isWhitespace {
+                let one = Array(UTF8.encode(s)!)
+                seen.insert(one)
+                guard i + 1 < scalars.count else { continue }
+                let next = scalars[i + 1]
+                guard !next.properties.isWhitespace, !(IndexFormat.isCJKWordScalar(s) && IndexFormat.isCJKWordScalar(next)) else { continue }
+                seen.insert(one + UTF8.encode(next)!)
+            }
+        }
     }
 }

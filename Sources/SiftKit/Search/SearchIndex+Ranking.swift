@@ -160,14 +160,19 @@ extension SearchIndex {
     func score(_ folded: [String], bodyLength: Double, _ d: Int32, _ terms: [SearchedTerm], phrase: String) -> Double {
         let title = folded.first ?? "", others = folded.count == 2 ? folded[1] : folded.dropFirst().joined(separator: "\n")
         var total = 0.0, rarity = 0.0, inFields = 0, inHead = 0, anyLead = false
+        let anyAlone = terms.contains(where: \.searchesAlone)
         for term in terms {
             var weight = 0.0
             let inTitle = IndexFormat.contains(title, term.text), inOthers = IndexFormat.contains(others, term.text)
-            if inTitle {
+            // A short term beside a longer one is held by the fields but weighs in the body alone:
+            // where a field holds `a` or `l` says little, and the ranked layout could not know it
+            // without every hit's fields.
+            let weighs = term.searchesAlone || !anyAlone
+            if inTitle && weighs {
                 weight += Score.titleWeight * Score.place(Self.wordFit(title, term.text))
                     * Score.saturation(length: Double(title.utf16.count), average: averageTitleLength, count: 1)
             }
-            if inOthers {
+            if inOthers && weighs {
                 weight += Score.fieldWeight * Score.place(Self.wordFit(others, term.text))
                     * Score.saturation(length: Double(others.utf16.count), average: averageTitleLength, count: 1)
             }
@@ -179,7 +184,7 @@ extension SearchIndex {
             let inLead = (term.body?[d] ?? 0) & Score.lead != 0
             if inTitle || inOthers || inLead { inHead += 1 }
             anyLead = anyLead || inLead
-            if weight > 0 { rarity += term.idf }
+            if weight > 0 || inTitle || inOthers { rarity += term.idf }
             total += term.idf * weight
         }
         if terms.count > 1 && inFields == terms.count

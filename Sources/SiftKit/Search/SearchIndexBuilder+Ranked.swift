@@ -8,7 +8,7 @@ extension SearchIndexBuilder {
     /// its run of buckets: `{"shards":[[first bucket, shard hash, union hash], …],"keys":{key:[[path, hash], …]}}`
     /// (a union's hash only when the shard has unions). The manifest, finished by `collections`,
     /// comes first; its `files` name the pre files, not the shards.
-    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], manifest m: inout JSONWriter,
+    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32])], manifest m: inout JSONWriter,
                       collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
         let ranked = ParallelMap.map(Array(0..<words.count)) { WordList.buckets(ofWord: words.word($0), ranked: true) }
         var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
@@ -77,6 +77,30 @@ extension SearchIndexBuilder {
             }
             pre[p].append(UInt8(ascii: "}"))
         }
+        // Each short term's documents, in its bucket's pre file: `"grams":{"l":"=HASH","xq":"AgU;AB"}`.
+        var outside: [(String, [UInt8])] = []
+        var gramsOf = [[(gram: [UInt8], entry: [UInt8])]](repeating: [], count: IndexFormat.preFiles)
+        for (gram, docs) in grams {
+            var entry = Array(IndexFormat.encodePostings(docs).utf8) + words.cellCodes(docs)
+            if entry.count > Self.inlineGram {
+                var file: [UInt8] = []
+                JSONWriter.string(entry, into: &file)
+                file.append(0x0A)
+                entry = Array(("=" + ContentHash.of(file)).utf8)
+                outside.append((IndexFormat.postFileName, file))
+            }
+            gramsOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: gram))].append((gram, entry))
+        }
+        for p in pre.indices {
+            pre[p] += Array(",\"grams\":{".utf8)
+            for (i, g) in gramsOf[p].enumerated() {
+                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
+                JSONWriter.string(g.gram, into: &pre[p])
+                pre[p].append(UInt8(ascii: ":"))
+                JSONWriter.string(g.entry, into: &pre[p])
+            }
+            pre[p].append(UInt8(ascii: "}"))
+        }
         m.raw(",\"shards\":\(starts.count)")
         collections(&m)
         m.raw("}\n")
@@ -84,7 +108,7 @@ extension SearchIndexBuilder {
         files += pre.enumerated().map { (IndexFormat.preFileName($0.offset), $0.element + Array("}\n".utf8)) }
         files += shards.shards
         for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
-        return files + shards.outside
+        return files + shards.outside + outside
     }
 
     /// What a word's entries weigh in a shard of the ranked layout, as the shards are cut by: its
@@ -206,6 +230,26 @@ extension SearchIndexBuilder {
             return ShardWriter.FieldEntry(word: word, bucket: bucket, secondary: secondary, records: out)
         }
     }
+
+    /// The ranked layout's gram entries (docs/search-index.md, "Version 6"): every short term some
+    /// document's folded fields hold (`AnswerFiles.shortTerms`) with those documents, ascending,
+    /// in the order of the terms' bytes. A short term is in no word entry of its own.
+    static func gramEntries(_ docs: [[SearchDigest]]) -> [(gram: [UInt8], docs: [Int32])] {
+        let all = Array(docs.joined())
+        var fieldNames: [[String]] = []
+        for c in docs.indices { fieldNames += repeatElement(DocumentTable.fieldNames(docs[c]), count: docs[c].count) }
+        let gramsOf = ParallelMap.map(Array(all.indices)) { d in
+            var seen = Set<[UInt8]>()
+            AnswerFiles.shortTerms(of: recordValues(all[d], fieldNames[d]).map { Fold.fold($0) }, into: &seen)
+            return Array(seen)
+        }
+        var holders: [[UInt8]: [Int32]] = [:]
+        for (d, grams) in gramsOf.enumerated() { for g in grams { holders[g, default: []].append(Int32(d)) } }
+        return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!) }
+    }
+
+    /// The most bytes of a gram entry a pre file holds; a larger one is a post file of its own.
+    static let inlineGram = 64
 
     /// A document's searched field values in its collection's field order, the title first (`""` for one it has not).
     private static func recordValues(_ d: SearchDigest, _ fields: [String]) -> [String] {

@@ -379,9 +379,11 @@ public struct SearchIndexBuilder {
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
         let records = rankedLayout ? Self.records(layout, collectionDocs) : nil
         var fieldEntries: [ShardWriter.FieldEntry]?
+        var grams: [(gram: [UInt8], docs: [Int32])] = []
         if rankedLayout {
             words.cells = Self.cells(layout, collectionDocs)
             fieldEntries = Self.fieldEntries(collectionDocs, records: records!)
+            grams = Self.gramEntries(collectionDocs)
             words.addEntryBytes(fieldEntries!.reduce(0) { $0 + $1.word.count + $1.records.count + 6 })
         }
         let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
@@ -431,13 +433,22 @@ public struct SearchIndexBuilder {
                 bytes += Array(",\"fields\":".utf8)
                 // Every entry primary, in the order of their words' bytes, as `fieldEntries` made them.
                 ShardWriter.writeFields(fieldEntries, fieldEntries.indices.map { ($0, true) }, into: &bytes, outside: &outside)
+                // The short terms' documents, every entry inline.
+                bytes += Array(",\"grams\":{".utf8)
+                for (i, g) in grams.enumerated() {
+                    if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                    JSONWriter.string(g.gram, into: &bytes)
+                    bytes.append(UInt8(ascii: ":"))
+                    JSONWriter.string(Array(IndexFormat.encodePostings(g.docs).utf8) + words.cellCodes(g.docs), into: &bytes)
+                }
+                bytes.append(UInt8(ascii: "}"))
             }
             bytes += Array("}\n".utf8)
             return [("manifest.json", bytes)] + files + outside
         }
         if let fieldEntries {
             var collectionFiles: [(String, [UInt8])] = []
-            let shards = rankedShards(words, fieldEntries, manifest: &m) { m in writeCollections(layout, collectionDocs, tables, into: &m, files: &collectionFiles) }
+            let shards = rankedShards(words, fieldEntries, grams: grams, manifest: &m) { m in writeCollections(layout, collectionDocs, tables, into: &m, files: &collectionFiles) }
             return shards + files + collectionFiles
         }
         // Past about 1,024 shards the target doubles, in steps, so an edit leaves it alone.

@@ -280,6 +280,44 @@ func aTermsFieldMatchesAreInTheFieldEntriesOfItsShard(seed: UInt64) throws {
     #expect(heavy > 0 && parted > 0, "some field word's records in a file of their own, some key split")
 }
 
+/// Every short term some document's fields hold has a gram entry, in the pre file of its bucket
+/// (the manifest of a one-file index), inline or in a post file, giving exactly those documents:
+/// a short term beside a longer one is matched in the fields by it, with no record fetched.
+@Test(arguments: [false, true])
+func everyShortTermOfTheFieldsHasItsDocumentsInAGramEntry(sharded: Bool) throws {
+    let (_, v6) = try sites(seed: 5, sharded: sharded, target: 300)
+    let index = try SearchIndex(directory: v6)
+    let m = try manifest(v6), files = m["files"] as? [String: String] ?? [:]
+    var entries: [String: String] = [:], inFiles = 0
+    if sharded {
+        for p in 0..<IndexFormat.preFiles {
+            let name = IndexFormat.preFileName(p)
+            let pre = try JSONSerialization.jsonObject(with: Data(contentsOf: v6.appendingPathComponent(IndexFileNames.path(name, hash: files[name]!)))) as! [String: Any]
+            for (gram, entry) in pre["grams"] as! [String: String] {
+                #expect(IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: gram.utf8)) == p, "“\(gram)” in \(name)")
+                entries[gram] = try resolved(entry, IndexFormat.postFileName, in: index) as? String
+                inFiles += entry.hasPrefix("=") ? 1 : 0
+            }
+        }
+    } else {
+        entries = m["grams"] as! [String: String]
+    }
+    var wanted: [[UInt8]: [Int32]] = [:]
+    for (d, doc) in index.docs.enumerated() {
+        var seen = Set<[UInt8]>()
+        AnswerFiles.shortTerms(of: doc.folded, into: &seen)
+        for gram in seen { wanted[gram, default: []].append(Int32(d)) }
+    }
+    #expect(Set(entries.keys.map { Array($0.utf8) }) == Set(wanted.keys), "every short term, and no other")
+    for (gram, entry) in entries {
+        let cut = entry.split(separator: ";", omittingEmptySubsequences: false)
+        let docs = IndexFormat.decodePostings(String(cut[0]))
+        #expect(docs == wanted[Array(gram.utf8)], "“\(gram)”")
+        #expect(cut.count == 2 && IndexFormat.decodeCodes(String(cut[1]), count: docs.count, limit: 64)?.count == docs.count, "“\(gram)”: its cells")
+    }
+    #expect(!sharded || inFiles > 0, "some gram entry in a post file")
+}
+
 /// The pre files name every shard of their run of buckets, and no other: a client reads one.
 @Test func aPreFileThatMisplacesAShardIsRefused() throws {
     let (_, v6) = try sites(seed: 7, sharded: true)
