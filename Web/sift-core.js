@@ -413,10 +413,10 @@ export class SiftIndex {
     const anyAlone = searched.some((term) => term.searchesAlone);
     for (let k = 0; k < searched.length; k++) {
       const { text, body, idf, searchesAlone } = searched[k];
-      // A short term beside a longer one is held by the fields but weighs in the body alone.
+      // A short term beside a longer one weighs in the title and the body, not in the other fields.
       const weighs = searchesAlone || !anyAlone, inTitle = inFields & (1 << k) && title.includes(text), inOthers = inFields & (1 << k) && others.includes(text);
       let weight = 0;
-      if (inTitle && weighs) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
+      if (inTitle) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
       if (inOthers && weighs) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
       if (inTitle || inOthers) termsInFields++;
       const marks = body ? body[doc] : 0, inLead = marks & LEAD;

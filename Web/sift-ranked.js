@@ -102,12 +102,17 @@ export class RankedIndex extends SiftIndex {
   }
 
   // "Version 6", gram entries: the documents whose fields hold a short term, from its pre file
-  // (or the manifest of a one-file index), their cells learnt.
+  // (or the manifest of a one-file index), their cells learnt, and how their titles hold it
+  // (0 not at all, 1 inside a word, 2 at a word's start, 3 as a whole word), in `titleFits`.
   async gramHolders(term) {
     if (this.holders[term]) return;
-    let entry = (this.manifest.shards ? (await this.preFile(term)).grams : this.manifest.grams)?.[term];
-    if (entry?.[0] === "=") entry = await this.shardFile(`post.${entry.slice(1)}`);
-    this.holders[term] = entry ? documentsOf(this.postings(entry)) : new Int32Array();
+    let entry = (this.manifest.shards ? (await this.preFile(term)).grams : this.manifest.grams)?.[term] ?? ";;";
+    if (entry[0] === "=") entry = await this.shardFile(`post.${entry.slice(1)}`);
+    const [postings, cells, fits, more] = typeof entry === "string" ? entry.split(";") : [];
+    if (fits === undefined || more !== undefined) corruptIndex(term);
+    const documents = documentsOf(this.postings(postings + ";" + cells));
+    (this.titleFits ??= {})[term] = decodeCodes(fits, documents.length);
+    this.holders[term] = documents;
   }
 
   // "Matching": the documents of `documents` (ascending) whose fields hold the term, from its holders.
@@ -302,16 +307,40 @@ export class RankedIndex extends SiftIndex {
   // alone weighs where its fields hold them: then its hits' records are fetched.
   score(doc, searched, phrase, inFields) {
     // -1: every term looked for in the fields (partial matches): the ones they hold.
-    if (inFields === -1) inFields = searched.reduce((bits, term, k) => bits | (includes(this.holders[term.text], doc) << k), 0);
+    if (inFields === -1) inFields = searched.reduce((bits, term, k) => bits | ((holds(this.holders[term.text], doc) >= 0) << k), 0);
     this.foldedTitles[doc] ??= this.standIn(doc);
+    let title = this.foldedTitles[doc];
     this.fieldText = this.fieldTexts[doc];
     if (this.fieldText === undefined) {
-      const held = searched.filter((term, k) => inFields & (1 << k));
+      const held = searched.filter((term, k) => inFields & (1 << k)).map((term) => term.text);
       if (held.length && !searched.some((term) => term.searchesAlone)) this.missing.add(doc);
-      this.fieldText = [this.foldedTitles[doc], ...held.map((term) => term.text)].join("\n");
+      title = this.titleHolding(doc, held) ?? (this.missing.add(doc), title);
+      this.fieldText = [title, ...held].join("\n");
     }
     this.fieldOffsets = { [doc]: 0, [doc + 1]: this.fieldText.length + 1 };
-    return super.score(doc, searched, phrase, inFields);
+    // SiftIndex.score reads the title from foldedTitles: this one's, for this query.
+    const kept = this.foldedTitles[doc];
+    this.foldedTitles[doc] = title;
+    try {
+      return super.score(doc, searched, phrase, inFields);
+    } finally {
+      this.foldedTitles[doc] = kept;
+    }
+  }
+
+  // A title not yet read that holds the short terms `held` as the document's does, as far as the
+  // score looks: each term its title holds, inside a word (a letter before it), at a word's start
+  // (one after it) or whole, apart from the others by NULs, and as long as the document's.
+  // Null when that is longer, or a term holds a NUL or that letter: its record is needed.
+  titleHolding(doc, held) {
+    const length = this.titleLengths[doc], segments = [];
+    for (const text of held) {
+      const at = holds(this.holders[text], doc), fit = at < 0 ? 0 : this.titleFits[text][at];
+      if (/[\0ꙮ]/.test(text)) return null;
+      if (fit) segments.push(fit === 1 ? "ꙮ" + text : fit === 2 ? text + "ꙮ" : text);
+    }
+    const title = segments.join("\0");
+    return title.length > length ? null : title + "\0".repeat(length - title.length);
   }
 
   // "Ranking", ties by list order: by their places once their records are in. Without them, two
@@ -364,15 +393,15 @@ function documentsOf(postings) {
   return Int32Array.from(out);
 }
 
-// Whether an ascending list holds a number (1 or 0).
-function includes(list, value) {
+// Where an ascending list holds a number, or -1.
+function holds(list, value) {
   let low = 0, high = list.length;
   while (low < high) {
     const middle = (low + high) >> 1;
     if (list[middle] < value) low = middle + 1;
     else high = middle;
   }
-  return list[low] === value ? 1 : 0;
+  return list[low] === value ? low : -1;
 }
 
 // A shard's (or a one-file manifest's) word and field entries, refused unless both are objects.

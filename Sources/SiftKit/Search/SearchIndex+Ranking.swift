@@ -164,11 +164,11 @@ extension SearchIndex {
         for term in terms {
             var weight = 0.0
             let inTitle = IndexFormat.contains(title, term.text), inOthers = IndexFormat.contains(others, term.text)
-            // A short term beside a longer one is held by the fields but weighs in the body alone:
-            // where a field holds `a` or `l` says little, and the ranked layout could not know it
-            // without every hit's fields.
+            // A short term beside a longer one weighs in the title and the body, not in the other
+            // fields, which only count it held: the ranked layout knows how a title holds a short
+            // term (its gram entries), not how every hit's other fields do.
             let weighs = term.searchesAlone || !anyAlone
-            if inTitle && weighs {
+            if inTitle {
                 weight += Score.titleWeight * Score.place(Self.wordFit(title, term.text))
                     * Score.saturation(length: Double(title.utf16.count), average: averageTitleLength, count: 1)
             }

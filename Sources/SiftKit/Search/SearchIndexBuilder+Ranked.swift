@@ -8,7 +8,7 @@ extension SearchIndexBuilder {
     /// its run of buckets: `{"shards":[[first bucket, shard hash, union hash], …],"keys":{key:[[path, hash], …]}}`
     /// (a union's hash only when the shard has unions). The manifest, finished by `collections`,
     /// comes first; its `files` name the pre files, not the shards.
-    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32])], manifest m: inout JSONWriter,
+    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32], fits: [Int])], manifest m: inout JSONWriter,
                       collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
         let ranked = ParallelMap.map(Array(0..<words.count)) { WordList.buckets(ofWord: words.word($0), ranked: true) }
         var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
@@ -77,11 +77,11 @@ extension SearchIndexBuilder {
             }
             pre[p].append(UInt8(ascii: "}"))
         }
-        // Each short term's documents, in its bucket's pre file: `"grams":{"l":"=HASH","xq":"AgU;AB"}`.
+        // Each short term's documents, in its bucket's pre file: `"grams":{"l":"=HASH","xq":"AgU;AB;DB"}`.
         var outside: [(String, [UInt8])] = []
         var gramsOf = [[(gram: [UInt8], entry: [UInt8])]](repeating: [], count: IndexFormat.preFiles)
-        for (gram, docs) in grams {
-            var entry = Array(IndexFormat.encodePostings(docs).utf8) + words.cellCodes(docs)
+        for g in grams {
+            var entry = Self.gramEntry(g, words)
             if entry.count > Self.inlineGram {
                 var file: [UInt8] = []
                 JSONWriter.string(entry, into: &file)
@@ -89,7 +89,7 @@ extension SearchIndexBuilder {
                 entry = Array(("=" + ContentHash.of(file)).utf8)
                 outside.append((IndexFormat.postFileName, file))
             }
-            gramsOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: gram))].append((gram, entry))
+            gramsOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: g.gram))].append((g.gram, entry))
         }
         for p in pre.indices {
             pre[p] += Array(",\"grams\":{".utf8)
@@ -234,18 +234,42 @@ extension SearchIndexBuilder {
     /// The ranked layout's gram entries (docs/search-index.md, "Version 6"): every short term some
     /// document's folded fields hold (`AnswerFiles.shortTerms`) with those documents, ascending,
     /// in the order of the terms' bytes. A short term is in no word entry of its own.
-    static func gramEntries(_ docs: [[SearchDigest]]) -> [(gram: [UInt8], docs: [Int32])] {
+    /// With each document, how its title holds the term (`titleFit`).
+    static func gramEntries(_ docs: [[SearchDigest]]) -> [(gram: [UInt8], docs: [Int32], fits: [Int])] {
         let all = Array(docs.joined())
         var fieldNames: [[String]] = []
         for c in docs.indices { fieldNames += repeatElement(DocumentTable.fieldNames(docs[c]), count: docs[c].count) }
         let gramsOf = ParallelMap.map(Array(all.indices)) { d in
             var seen = Set<[UInt8]>()
-            AnswerFiles.shortTerms(of: recordValues(all[d], fieldNames[d]).map { Fold.fold($0) }, into: &seen)
-            return Array(seen)
+            let folded = recordValues(all[d], fieldNames[d]).map { Fold.fold($0) }
+            AnswerFiles.shortTerms(of: folded, into: &seen)
+            return seen.map { ($0, titleFit(folded[0], String(decoding: $0, as: UTF8.self))) }
         }
-        var holders: [[UInt8]: [Int32]] = [:]
-        for (d, grams) in gramsOf.enumerated() { for g in grams { holders[g, default: []].append(Int32(d)) } }
-        return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!) }
+        var holders: [[UInt8]: (docs: [Int32], fits: [Int])] = [:]
+        for (d, grams) in gramsOf.enumerated() {
+            for (g, fit) in grams {
+                holders[g, default: ([], [])].docs.append(Int32(d))
+                holders[g]!.fits.append(fit)
+            }
+        }
+        return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!.docs, holders[$0]!.fits) }
+    }
+
+    /// How a folded title holds a term, as a gram entry says it: 0 not at all, 1 inside a word,
+    /// 2 at a word's start, 3 as a whole word (`SearchIndex.wordFit`'s 1, 3, 7).
+    static func titleFit(_ title: String, _ term: String) -> Int {
+        guard IndexFormat.contains(title, term) else { return 0 }
+        switch SearchIndex.wordFit(title, term) {
+        case Score.wholeWord: return 3
+        case Score.wordStart: return 2
+        default: return 1
+        }
+    }
+
+    /// A gram entry: its documents' postings, `;` and their cells, `;` and how their titles hold
+    /// it (`titleFit`, a base64 digit each).
+    static func gramEntry(_ g: (gram: [UInt8], docs: [Int32], fits: [Int]), _ words: WordList) -> [UInt8] {
+        Array(IndexFormat.encodePostings(g.docs).utf8) + words.cellCodes(g.docs) + [UInt8(ascii: ";")] + Array(IndexFormat.codes(g.fits, limit: 4).utf8)
     }
 
     /// The most bytes of a gram entry a pre file holds; a larger one is a post file of its own.

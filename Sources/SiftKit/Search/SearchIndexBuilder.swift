@@ -379,7 +379,7 @@ public struct SearchIndexBuilder {
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
         let records = rankedLayout ? Self.records(layout, collectionDocs) : nil
         var fieldEntries: [ShardWriter.FieldEntry]?
-        var grams: [(gram: [UInt8], docs: [Int32])] = []
+        var grams: [(gram: [UInt8], docs: [Int32], fits: [Int])] = []
         if rankedLayout {
             words.cells = Self.cells(layout, collectionDocs)
             fieldEntries = Self.fieldEntries(collectionDocs, records: records!)
@@ -439,7 +439,7 @@ public struct SearchIndexBuilder {
                     if i > 0 { bytes.append(UInt8(ascii: ",")) }
                     JSONWriter.string(g.gram, into: &bytes)
                     bytes.append(UInt8(ascii: ":"))
-                    JSONWriter.string(Array(IndexFormat.encodePostings(g.docs).utf8) + words.cellCodes(g.docs), into: &bytes)
+                    JSONWriter.string(Self.gramEntry(g, words), into: &bytes)
                 }
                 bytes.append(UInt8(ascii: "}"))
             }

@@ -313,7 +313,11 @@ func everyShortTermOfTheFieldsHasItsDocumentsInAGramEntry(sharded: Bool) throws 
         let cut = entry.split(separator: ";", omittingEmptySubsequences: false)
         let docs = IndexFormat.decodePostings(String(cut[0]))
         #expect(docs == wanted[Array(gram.utf8)], "“\(gram)”")
-        #expect(cut.count == 2 && IndexFormat.decodeCodes(String(cut[1]), count: docs.count, limit: 64)?.count == docs.count, "“\(gram)”: its cells")
+        #expect(cut.count == 3 && IndexFormat.decodeCodes(String(cut[1]), count: docs.count, limit: 64)?.count == docs.count, "“\(gram)”: its cells")
+        // How each title holds it: 0 not at all, 1 inside a word, 2 at a word's start, 3 whole.
+        let fits = cut.count == 3 ? IndexFormat.decodeCodes(String(cut[2]), count: docs.count, limit: 4) : nil
+        let titles = docs.map { index.docs[Int($0)].folded[0] }
+        #expect(fits == titles.map { !IndexFormat.contains($0, gram) ? 0 : [1: 1, 3: 2, 7: 3][SearchIndex.wordFit($0, gram)]! }, "“\(gram)”: its title fits")
     }
     #expect(!sharded || inFiles > 0, "some gram entry in a post file")
 }
