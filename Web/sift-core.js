@@ -412,18 +412,17 @@ export class SiftIndex {
     let total = 0, rarity = 0, termsInFields = 0, inHead = 0, anyLead = 0;
     const anyAlone = searched.some((term) => term.searchesAlone);
     for (let k = 0; k < searched.length; k++) {
-      const { text, body, idf, searchesAlone } = searched[k];
+      const { text, body, idf, searchesAlone } = searched[k], bit = inFields & (1 << k);
       // A short term beside a longer one weighs in the title and the body, not in the other fields.
-      const weighs = searchesAlone || !anyAlone, inTitle = inFields & (1 << k) && title.includes(text), inOthers = inFields & (1 << k) && others.includes(text);
-      let weight = 0;
-      if (inTitle) weight += TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1);
-      if (inOthers && weighs) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
-      if (inTitle || inOthers) termsInFields++;
+      const inTitle = bit && title.includes(text), inOthers = bit && others.includes(text), held = inTitle || inOthers;
+      let weight = inTitle ? TITLE_WEIGHT * place(wordFit(title, text)) * saturation(title.length, average.title, 1) : 0;
+      if (inOthers && (searchesAlone || !anyAlone)) weight += FIELD_WEIGHT * place(wordFit(others, text)) * saturation(others.length, average.title, 1);
+      if (held) termsInFields++;
       const marks = body ? body[doc] : 0, inLead = marks & LEAD;
-      if (inTitle || inOthers || inLead) inHead++;
+      if (held || inLead) inHead++;
       anyLead |= inLead;
       if (marks) weight += BODY_WEIGHT * place(marks) * saturation(bodyLength, average.body, marks & OFTEN ? OFTEN_COUNT : 1);
-      if (weight > 0 || inTitle || inOthers) rarity += idf;
+      if (weight > 0 || held) rarity += idf;
       total += idf * weight;
     }
     if (searched.length > 1) {
