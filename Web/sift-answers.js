@@ -61,11 +61,12 @@ export default class AnsweringIndex {
     const [term = "", ...more] = new Set(terms(query));
     const chosen = collection == null ? this.tables : this.tables.filter((table) => table.collection.name === collection);
     if (!chosen.length) throw Error(`unknown collection “${collection}”`);
-    // Once the tables are in, a term whose answers file is not is answered from them: no request.
+    // Once the tables are in, a term whose answers file is not is answered from them: no request
+    // (not by the ranked layout's reader, which has no tables: its answers come first).
     // The answers count by facet value only collections whose facets the manifest outlines.
     const uncounted = facets && chosen.some((table) => table.collection.facets && !table.collection.facetOutline);
     if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || uncounted || Object.values(filters).some((values) => values.length)
-      || (this.loaded && !this.files[this.answersFile(term)])) {
+      || (this.loaded && !this.loaded.answersFirst && !this.files[this.answersFile(term)])) {
       return (await this.full).search(query, options);
     }
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];

@@ -75,6 +75,9 @@ export class RankedIndex extends SiftIndex {
     this.places = []; // the document at each place in list order (table.first + position), once in
     this.holders = {}; // each term searched alone: its documents whose fields hold it, ascending
     this.missing = new Set();
+    // An AnsweringIndex answers a short term from its answers even once this index is in: it
+    // has no tables to answer one from.
+    this.answersFirst = true;
     return this;
   }
 
@@ -252,11 +255,16 @@ export class RankedIndex extends SiftIndex {
     return place;
   }
 
-  // The records of `documents` from their text files (each entry's first element), each file once.
+  // The records of `documents` from their text files (each entry's first element), each file
+  // once, 64 requests at a time.
   async readRecords(documents) {
     const { texts: perFile, textGroup, files = {} } = this.manifest;
     if (!perFile) corruptIndex("no text files");
-    await Promise.all(documents.map(async (doc) => {
+    for (let first = 0; first < documents.length; first += 64) await this.readSomeRecords(documents.slice(first, first + 64), perFile, textGroup, files);
+  }
+
+  readSomeRecords(documents, perFile, textGroup, files) {
+    return Promise.all(documents.map(async (doc) => {
       const number = (doc / perFile) | 0, group = files[`texts-${(number / textGroup) | 0}`];
       const name = `text-${number}.json`, path = group ? `immutable/text-${number}.${group}.json` : name;
       const file = await (this.files[name] ??= this.fetchJSON(path).catch((error) => {

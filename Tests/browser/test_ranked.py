@@ -1,0 +1,105 @@
+"""A list whose index takes the ranked layout (version 6, docs/search-index.md; SIFT_RANKED_FROM=0
+forces it here, with the answers of short terms and shards so small that keys split into parts):
+the search bar reads it through sift-ranked.js, and shows what `sift search` gives (typo matches
+aside, which that reader has not yet, so the queries here have enough matches to want none),
+rows of body matches with their titles and excerpts, a short term beside a longer one, the scope
+bar's counts, "Show more", a facet value, and Back from a result.
+"""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import siftsite
+
+ITEMS = 1200
+WORDS = ["harbor", "lighthouse", "keeper", "tide", "anchor", "beacon", "rope", "gull"]
+
+
+@pytest.fixture(scope="module")
+def ranked():
+    csv = "name,kind,hue\n" + "".join(f"{'Quokka' if i % 7 == 0 else 'Widget'} {i:04},{'Round' if i % 2 else 'Square'},{'Red' if i % 3 else 'Blue'}\n" for i in range(1, ITEMS + 1))
+    settings = "title_field: name\nscope_field: kind\nper_page: 0\nfacets: [hue]\n"
+    files = {"Content/things/collection.yml": settings, "Content/things/things.csv": csv}
+    # Every third thing has a page, its words drawn in turn, so that a word is in hundreds of bodies.
+    for i in range(3, ITEMS + 1, 3):
+        words = " ".join(WORDS[(i * k) % len(WORDS)] for k in range(1, 1 + i % 11))
+        files[f"Content/things/widget-{i:04}.md" if i % 7 else f"Content/things/quokka-{i:04}.md"] = f"The {words} of thing {i}.\n"
+    env = {"SIFT_RANKED_FROM": "0", "SIFT_ANSWERS_FROM": "0", "SIFT_SHARDING": "0 600"}
+    with siftsite.served_fixture(files, "sift-ranked-", env) as served:
+        yield served
+
+
+def rows(page):
+    return page.locator("[data-sift-list=things] > li > a:first-child:visible")
+
+
+def shown(page):
+    return siftsite.result_urls(page, rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))"))
+
+
+def expected(built, query, **opts):
+    answer = siftsite.search(built, query, collection="things", **opts)
+    assert not [r for r in answer["results"] if r["match"] == "fuzzy"], (query, "no typo matches wanted")
+    return answer
+
+
+def check(page, built, query, limit=50, **opts):
+    answer = expected(built, query, limit=limit, **opts)
+    total = answer["total"]
+    expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
+    expect(rows(page)).to_have_count(len(answer["results"]))
+    assert shown(page) == [r["url"] for r in answer["results"]], query
+    return answer
+
+
+def test_the_search_bar_reads_the_ranked_layout_as_sift_search_answers(page, ranked):
+    server, built = ranked
+    manifest = (built / "search" / "manifest.json").read_text()
+    assert '"version":6' in manifest and '"answers"' in manifest
+    requested = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    for query in ["q", "qu", "quokka", "harbor", "harbor q", "lighthouse keeper", "widget 01"]:
+        field.fill(query)
+        answer = check(page, built, query)
+        # A body match's row: its title from its record, its excerpt from its text file.
+        body = [r for r in answer["results"] if r["match"] == "body"]
+        if body:
+            row = page.locator("[data-sift-list=things] > li", has=page.locator(f"a[href^='{body[0]['url']}?']"))
+            expect(row).to_contain_text(body[0]["title"])
+            expect(row).to_contain_text("".join(body[0]["excerpt"]))
+    assert [url for url in requested if re.search(r"/search/immutable/pre\.[0-9a-f]{12}\.json$", url)], "pre files read"
+    assert not [url for url in requested if re.search(r"/search/immutable/docs", url)], "no document tables"
+    # The scope bar counts what each scope holds, and a scope picked, then the next 50 rows.
+    field.fill("harbor")
+    for scope in ["Round", "Square"]:
+        count = expected(built, "harbor", scope=scope)["total"]
+        expect(page.get_by_role("radio", name=re.compile(f"^{scope}"))).to_contain_text(str(count))
+    page.get_by_role("radio", name=re.compile("^Square")).click()
+    check(page, built, "harbor", scope="Square")
+    page.get_by_role("button", name="Show more").click()
+    check(page, built, "harbor", scope="Square", limit=100)
+    # Another term, then a facet value checked: the facets file read for a term of the ranked layout.
+    # (At the top of the page: "Show more" near the view adds rows by itself.)
+    page.evaluate("scrollTo(0, 0)")
+    field.fill("anchor")
+    check(page, built, "anchor", scope="Square")
+    page.locator("summary", has_text=re.compile("^Hue$")).click()
+    page.get_by_role("group", name="Hue", exact=True).get_by_role("checkbox", name=re.compile(r"^Blue \d+$")).check()
+    check(page, built, "anchor", scope="Square", filter="hue=Blue")
+
+
+def test_back_from_a_body_match_restores_the_search(page, ranked):
+    server, built = ranked
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    field.fill("anchor")
+    answer = check(page, built, "anchor")
+    first = answer["results"][0]
+    rows(page).first.click()
+    page.wait_for_url(f"**{first['url']}*")
+    page.go_back()
+    expect(field).to_have_value("anchor")
+    check(page, built, "anchor")
