@@ -174,15 +174,7 @@ export class LargeIndex extends SiftIndex {
   // "Matching": the documents of `documents` (ascending) with the term in a folded field.
   fieldMatches(term, documents) {
     const all = this.fieldDocuments(term);
-    if (documents.length === this.count) return all;
-    const out = new Int32Array(Math.min(all.length, documents.length));
-    let count = 0;
-    for (let i = 0, j = 0; i < all.length && j < documents.length; ) {
-      if (all[i] < documents[j]) i++;
-      else if (all[i] > documents[j]) j++;
-      else (out[count++] = all[i++]), j++;
-    }
-    return out.subarray(0, count);
+    return documents.length === this.count ? all : intersection(all, documents);
   }
 
   // Every document (ascending) whose fields hold `term`, kept for the last LargeIndex.kept terms.
@@ -206,6 +198,18 @@ export class LargeIndex extends SiftIndex {
     if (kept.size > LargeIndex.kept) kept.delete(kept.keys().next().value);
     return found;
   }
+}
+
+/** The numbers of two ascending lists that both hold, ascending. */
+export function intersection(a, b) {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let count = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] < b[j]) i++;
+    else if (a[i] > b[j]) j++;
+    else (out[count++] = a[i++]), j++;
+  }
+  return out.subarray(0, count);
 }
 
 /** How many terms' field matches a LargeIndex keeps. */

@@ -9,7 +9,7 @@
 // title), which look at every title; answers for heavy terms. A query that lists documents in
 // list order without a term (the empty query with a filter or a sort) reads every record.
 import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold, isCJK } from "./sift-core.js";
-import AnsweringIndex from "./sift-answers.js";
+import AnsweringIndex, { intersection } from "./sift-answers.js";
 
 const codePoints = (text) => [...text];
 // "Version 6": keys hash into 2^20 buckets, and pre file P names the shards of buckets P·2048 … P·2048 + 2047.
@@ -120,14 +120,7 @@ export class RankedIndex extends SiftIndex {
 
   // "Matching": the documents of `documents` (ascending) whose fields hold the term, from its holders.
   fieldMatches(term, documents) {
-    const holders = this.holders[term], out = new Int32Array(Math.min(holders.length, documents.length));
-    let count = 0;
-    for (let i = 0, j = 0; i < holders.length && j < documents.length; ) {
-      if (holders[i] < documents[j]) i++;
-      else if (holders[i] > documents[j]) j++;
-      else (out[count++] = holders[i++]), j++;
-    }
-    return out.subarray(0, count);
+    return intersection(this.holders[term], documents);
   }
 
   // "Version 6", field entries: the documents whose fields hold a term of 3+ code points (or a

@@ -64,6 +64,16 @@ def result_urls(page, hrefs: list) -> list:
     return out
 
 
+def list_rows(page, collection: str):
+    """The result links of a list page's rows (`data-sift-list`), as shown."""
+    return page.locator(f"[data-sift-list={collection}] > li > a:first-child:visible")
+
+
+def list_shown(page, collection: str) -> list:
+    """The URLs of the rows `list_rows` finds, checked by `result_urls`."""
+    return result_urls(page, list_rows(page, collection).evaluate_all("els => els.map(a => a.getAttribute('href'))"))
+
+
 def fixture_site(files: dict) -> Path:
     """Writes a site folder from {relative path: text} into a new temporary folder."""
     root = Path(tempfile.mkdtemp(prefix="sift-site-"))

@@ -34,11 +34,11 @@ def answered_apart():
 
 
 def rows(page):
-    return page.locator("[data-sift-list=things] > li > a:first-child:visible")
+    return siftsite.list_rows(page, "things")
 
 
 def shown(page):
-    return siftsite.result_urls(page, rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))"))
+    return siftsite.list_shown(page, "things")
 
 
 def expected(built, query, **opts):

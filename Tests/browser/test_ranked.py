@@ -30,14 +30,6 @@ def ranked():
         yield served
 
 
-def rows(page):
-    return page.locator("[data-sift-list=things] > li > a:first-child:visible")
-
-
-def shown(page):
-    return siftsite.result_urls(page, rows(page).evaluate_all("els => els.map(a => a.getAttribute('href'))"))
-
-
 def expected(built, query, **opts):
     answer = siftsite.search(built, query, collection="things", **opts)
     assert not [r for r in answer["results"] if r["match"] == "fuzzy"], (query, "no typo matches wanted")
@@ -48,8 +40,8 @@ def check(page, built, query, limit=50, **opts):
     answer = expected(built, query, limit=limit, **opts)
     total = answer["total"]
     expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
-    expect(rows(page)).to_have_count(len(answer["results"]))
-    assert shown(page) == [r["url"] for r in answer["results"]], query
+    expect(siftsite.list_rows(page, "things")).to_have_count(len(answer["results"]))
+    assert siftsite.list_shown(page, "things") == [r["url"] for r in answer["results"]], query
     return answer
 
 
@@ -98,7 +90,7 @@ def test_back_from_a_body_match_restores_the_search(page, ranked):
     field.fill("anchor")
     answer = check(page, built, "anchor")
     first = answer["results"][0]
-    rows(page).first.click()
+    siftsite.list_rows(page, "things").first.click()
     page.wait_for_url(f"**{first['url']}*")
     page.go_back()
     expect(field).to_have_value("anchor")
