@@ -72,8 +72,7 @@ export class RankedIndex extends SiftIndex {
     this.foldedTitles = []; // each document's once its record is in; a stand-in of its length before
     this.records = []; // each document's record, once in: { table, scope, position, fields, slug, url }
     this.fieldTexts = []; // its folded fields, "\n" between them, once in
-    this.places = []; // the document at each place in list order (table.first + position), once in
-    this.holders = {}; // each term searched alone: its documents whose fields hold it, ascending
+    this.holders = {}; // each term's documents whose fields hold it, ascending, once looked up
     this.missing = new Set();
     // An AnsweringIndex answers a short term from its answers even once this index is in: it
     // has no tables to answer one from.
@@ -234,7 +233,6 @@ export class RankedIndex extends SiftIndex {
     const place = this.learnCell(doc, cell), folded = fields.map((value) => fold(value));
     if (!(doc >= place.table.first && doc < place.table.first + place.table.collection.count) || folded[0].length !== this.titleLengths[doc]) corruptIndex(doc);
     this.records[doc] = { ...place, position, fields, slug, url };
-    this.places[place.table.first + position] = doc;
     this.foldedTitles[doc] = folded[0];
     this.fieldTexts[doc] = folded.join("\n");
   }
