@@ -166,8 +166,8 @@ export class SiftIndex {
         if (Date.now() - checked > 1e4 && ((checked = Date.now()), (await latest()).files?.[name] != manifest.files?.[name])) throw Error("sift: deployed");
         return fetchJSON(filePath(name, manifest.files));
       };
-      // Version 6, the ranked layout, has a reader of its own (sift-ranked.js), which checks it.
-      if (manifest.version > 5) return await (await import("./sift-ranked.js")).default(manifest, fetchFile, hint);
+      // Version 6, the ranked layout, has a reader of its own (sift-ranked.js).
+      if (manifest.version === 6) return await (await import("./sift-ranked.js")).default(manifest, fetchFile, hint);
       if (manifest.version !== IndexFormat.version) throw Error(`sift: index version ${manifest.version}`);
       // Each collection's table, or its parts, all asked for at once and read as they arrive.
       const index = (pause, slice, Index = SiftIndex) => new Index(manifest, fetchFile, hint).read(manifest.collections.map(({ docs }) => (docs.fields ? [docs] : [].concat(docs).map(fetchFile))), pause, slice);

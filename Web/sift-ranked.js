@@ -73,7 +73,8 @@ export class RankedIndex extends SiftIndex {
     this.records = []; // each document's record, once in: { table, scope, position, fields, slug, url }
     this.fieldTexts = []; // its folded fields, "\n" between them, once in
     this.holders = {}; // each term's documents whose fields hold it, ascending, once looked up
-    this.missing = new Set();
+    this.missing = new Set(); // documents whose records a search needed, until they are in
+    this.needs = 0; // how many times a search needed one: searches overlap, and share `missing`
     // An AnsweringIndex answers a short term from its answers even once this index is in: it
     // has no tables to answer one from.
     this.answersFirst = true;
@@ -81,15 +82,23 @@ export class RankedIndex extends SiftIndex {
   }
 
   // SiftIndex.search, again while it met documents whose records it needed and did not have:
-  // their text files are fetched, and it runs again (their terms' entries are kept).
+  // their text files are fetched, and it runs again (their terms' entries are kept). A run during
+  // which no search needed a record answered from records it had.
   async search(query, options = {}) {
     for (let round = 0; ; round++) {
-      this.missing.clear();
-      const answer = await super.search(query, { ...options, now: undefined });
-      if (!this.missing.size) return answer;
-      if (round > 2) corruptIndex("records that do not come");
-      await this.readRecords([...this.missing]);
+      const needs = this.needs, answer = await super.search(query, { ...options, now: undefined });
+      const lacking = [...this.missing].filter((doc) => !this.records[doc]);
+      this.missing = new Set(lacking);
+      if (needs === this.needs && !answer.results.includes(null)) return answer;
+      if (round > 8) corruptIndex("records that do not come");
+      await this.readRecords(lacking);
     }
+  }
+
+  // A record a search needs and has not.
+  need(doc) {
+    this.needs++;
+    this.missing.add(doc);
   }
 
   // "Matching": each term's field holders as well as its body candidates, no typo edits.
@@ -99,8 +108,18 @@ export class RankedIndex extends SiftIndex {
     // give (answers spare a first screen of it, docs/search-index.md, "Answers").
     if (!searched.length) await this.readRecords(Array.from({ length: this.count }, (_, doc) => doc).filter((doc) => !this.records[doc]));
     for (const term of searched) term.typoEdits = 0;
-    await Promise.all(searched.map((term) => (term.searchesAlone ? this.fieldHolders(term.text) : this.gramHolders(term.text))));
+    await Promise.all(searched.map((term) => (term.searchesAlone ? this.fieldHolders(term.text) : this.gramHolders(term.text)))).catch(corruptIndex);
     return searched;
+  }
+
+  // "Partial matches": sift-typos.js picks the documents of the scopes with few matches before it
+  // looks up the pieces of a long CJK term; the documents only they match have their scopes here
+  // once the pieces are looked up, so first.
+  async fewMatches(search) {
+    const { pieces } = await (this.typoCode ??= import("./sift-typos.js"));
+    const cut = pieces(search.searched.map((term) => term.text));
+    if (cut) await this.searchedTerms(cut, {});
+    return super.fewMatches(search);
   }
 
   // "Version 6", gram entries: the documents whose fields hold a short term, from its pre file
@@ -251,7 +270,7 @@ export class RankedIndex extends SiftIndex {
   async readRecords(documents) {
     const { texts: perFile, textGroup, files = {} } = this.manifest;
     if (!perFile) corruptIndex("no text files");
-    for (let first = 0; first < documents.length; first += 64) await this.readSomeRecords(documents.slice(first, first + 64), perFile, textGroup, files);
+    for (let first = 0; first < documents.length; first += 64) await this.readSomeRecords(documents.slice(first, first + 64), perFile, textGroup, files).catch(corruptIndex);
   }
 
   readSomeRecords(documents, perFile, textGroup, files) {
@@ -274,8 +293,16 @@ export class RankedIndex extends SiftIndex {
   order(full, marks, extra, searched, limit) {
     if (!searched.length) {
       if (!(limit > 0)) return [];
-      for (const doc of full) if (!this.records[doc]) this.missing.add(doc);
-      return this.missing.size ? [] : super.order(Int32Array.from(full).sort((a, b) => this.listed(a, b)), marks, extra, searched, limit);
+      const lacking = Array.from(full).filter((doc) => !this.records[doc]);
+      lacking.forEach((doc) => this.need(doc));
+      return lacking.length ? [] : super.order(Int32Array.from(full).sort((a, b) => this.listed(a, b)), marks, extra, searched, limit);
+    }
+    // Short terms alone weigh where the fields hold them, and a title that starts with them is
+    // ranked first: every hit's record, before SiftIndex.order passes over any of them.
+    if (limit > 0 && !searched.some((term) => term.searchesAlone)) {
+      const lacking = [...full, ...extra.map((hit) => hit.doc)].filter((doc) => !this.records[doc]);
+      lacking.forEach((doc) => this.need(doc));
+      if (lacking.length) return [];
     }
     for (const doc of full) this.foldedTitles[doc] ??= this.standIn(doc);
     for (const hit of extra) this.foldedTitles[hit.doc] ??= this.standIn(hit.doc);
@@ -312,8 +339,8 @@ export class RankedIndex extends SiftIndex {
     this.fieldText = this.fieldTexts[doc];
     if (this.fieldText === undefined) {
       const held = searched.filter((term, k) => inFields & (1 << k)).map((term) => term.text);
-      if (held.length && !searched.some((term) => term.searchesAlone)) this.missing.add(doc);
-      title = this.titleHolding(doc, held) ?? (this.missing.add(doc), title);
+      if (held.length && !searched.some((term) => term.searchesAlone)) this.need(doc);
+      title = this.titleHolding(doc, held, searched) ?? (this.need(doc), title);
       this.fieldText = [title, ...held].join("\n");
     }
     this.fieldOffsets = { [doc]: 0, [doc + 1]: this.fieldText.length + 1 };
@@ -330,12 +357,14 @@ export class RankedIndex extends SiftIndex {
   // A title not yet read that holds the short terms `held` as the document's does, as far as the
   // score looks: each term its title holds, inside a word (a letter before it), at a word's start
   // (one after it) or whole, apart from the others by NULs, and as long as the document's.
-  // Null when that is longer, or a term holds a NUL or that letter: its record is needed.
-  titleHolding(doc, held) {
+  // Null when that is longer, or a term holds a NUL, that letter or another term: its record is needed.
+  titleHolding(doc, held, searched) {
     const length = this.titleLengths[doc], segments = [];
     for (const text of held) {
       const at = holds(this.holders[text], doc), fit = at < 0 ? 0 : this.titleFits[text][at];
-      if (/[\0ꙮ]/.test(text)) return null;
+      // A term holding another term of the query would show that one as it is not (`-b` inside a
+      // word holds `b`, whose own place the segment cannot say).
+      if (/[\0ꙮ]/.test(text) || (fit && searched.some((term) => term.text !== text && text.includes(term.text)))) return null;
       if (fit) segments.push(fit === 1 ? "ꙮ" + text : fit === 2 ? text + "ꙮ" : text);
     }
     const title = segments.join("\0");
@@ -348,7 +377,7 @@ export class RankedIndex extends SiftIndex {
   listed(a, b) {
     const x = this.records[a], y = this.records[b];
     if (x && y) return x.table.first + x.position - (y.table.first + y.position);
-    if (this.lengthCodes[a] !== this.lengthCodes[b] && this.tableOf(a) === this.tableOf(b)) this.missing.add(a).add(b);
+    if (this.lengthCodes[a] !== this.lengthCodes[b] && this.tableOf(a) === this.tableOf(b)) this.need(a), this.need(b);
     return a - b;
   }
 
@@ -361,7 +390,7 @@ export class RankedIndex extends SiftIndex {
   result(doc, match) {
     const record = this.records[doc];
     if (!record) {
-      this.missing.add(doc);
+      this.need(doc);
       return null;
     }
     const { table, scope, position, fields, slug, url } = record, name = table.collection.name, shown = slug || derivedSlug(this.foldedTitles[doc]);

@@ -174,11 +174,11 @@ def test_a_page_open_across_a_deploy_searches_the_new_index(page, deployed):
 
 
 def deploy_another_sift(built: Path, *, page_reads_it: bool):
-    """Makes the deployed site look built by a sift of the next index version: its manifest says
-    version 6, and (with `page_reads_it`) its pages load a search bar that reads version 6, under
-    new immutable names, as another sift's would be."""
+    """Makes the deployed site look built by a sift of a later index version: its manifest says
+    version 7 (6 is the ranked layout, which this sift reads too), and (with `page_reads_it`) its
+    pages load a search bar that reads version 7, under new immutable names, as another sift's would be."""
     manifest = built / "search/manifest.json"
-    manifest.write_text(manifest.read_text().replace('"version":5,', '"version":6,', 1))
+    manifest.write_text(manifest.read_text().replace('"version":5,', '"version":7,', 1))
     if not page_reads_it:
         return
     assets = built / "assets"
@@ -187,7 +187,7 @@ def deploy_another_sift(built: Path, *, page_reads_it: bool):
     new_core, new_bar = "sift-core.0000000000c4.js", "sift.0000000000b4.js"
     text = (assets / core).read_text()
     assert "version:5," in text
-    (assets / new_core).write_text(text.replace("version:5,", "version:6,", 1))
+    (assets / new_core).write_text(text.replace("version:5,", "version:7,", 1))
     (assets / new_bar).write_text((assets / bar).read_text().replace(core, new_core))
     for html in built.rglob("*.html"):
         html.write_text(html.read_text().replace(bar, new_bar))

@@ -195,12 +195,22 @@ extension SearchIndexBuilder {
         return parts
     }
 
+    /// A collection's scopes as version 5 has them (its declared ones, then the others as its list
+    /// meets them), from its documents in index order: so the answers' cells, worked out from the
+    /// version-5 tables, are the manifest's, and the scope bar keeps its order when a body's length moves.
+    static func listScopes(_ layout: Layout, _ c: Int, _ docs: [SearchDigest]) -> [String] {
+        guard let positions = layout.positions?[c] else { return DocumentTable.scopes(layout.collections[c], docs) }
+        var listed = docs
+        for (i, p) in positions.enumerated() { listed[p] = docs[i] }
+        return DocumentTable.scopes(layout.collections[c], listed)
+    }
+
     /// Each document's cell, by its number in the index, and how many cells there are: a
     /// collection's scopes in order, then its documents without one (docs/search-index.md, "Answers").
     static func cells(_ layout: Layout, _ docs: [[SearchDigest]]) -> (of: [Int32], count: Int) {
         var of: [Int32] = [], first = 0
         for (c, info) in layout.collections.enumerated() {
-            let scopes = DocumentTable.scopes(info, docs[c])
+            let scopes = listScopes(layout, c, docs[c])
             let number = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             of += docs[c].map { Int32(first + ($0.scope.flatMap { number[$0] } ?? scopes.count)) }
             first += scopes.count + 1
@@ -287,7 +297,7 @@ extension SearchIndexBuilder {
         var out: [String] = []
         var firstCell = 0
         for (c, info) in layout.collections.enumerated() {
-            let scopes = DocumentTable.scopes(info, docs[c]), fields = DocumentTable.fieldNames(docs[c])
+            let scopes = listScopes(layout, c, docs[c]), fields = DocumentTable.fieldNames(docs[c])
             let scopeNumbers = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             out += ParallelMap.map(Array(docs[c].indices)) { i in
                 let d = docs[c][i]

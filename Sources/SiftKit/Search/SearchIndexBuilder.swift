@@ -188,9 +188,10 @@ public struct SearchIndexBuilder {
         var positions: [[Int]]?
         var groups: [[Int]]?
 
-        /// A collection's documents; `docs` itself, not a copy of a million digests, when it holds them all.
+        /// A collection's documents, in index order; `docs` itself, not a copy of a million digests,
+        /// when it holds them all in add order (the ranked layout's index order is another).
         func documents(_ c: Int, in docs: [SearchDigest]) -> [SearchDigest] {
-            members[c].count == docs.count ? docs : members[c].map { docs[$0] }
+            members[c].count == docs.count && renumber == nil ? docs : members[c].map { docs[$0] }
         }
     }
 
@@ -502,6 +503,7 @@ public struct SearchIndexBuilder {
         var listed = layout
         listed.groups = nil
         listed.renumber = nil
+        listed.positions = nil
         for (c, positions) in (layout.positions ?? []).enumerated() {
             for (i, p) in positions.enumerated() { listed.members[c][p] = layout.members[c][i] }
         }
@@ -529,7 +531,7 @@ public struct SearchIndexBuilder {
             m.raw("{"); m.key("name"); m.string(info.name)
             m.raw(","); m.key("title"); m.string(info.title)
             m.raw(",\"count\":\(layout.members[c].count),"); m.key("scopes")
-            m.strings(DocumentTable.scopes(info, docs[c]))
+            m.strings(Self.listScopes(layout, c, docs[c]))
             if let groups = layout.groups {
                 // The ranked layout's documents are in the text files' records instead.
                 m.raw(",\"fields\":"); m.strings(DocumentTable.fieldNames(docs[c]))

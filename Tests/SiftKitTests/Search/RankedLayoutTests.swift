@@ -109,6 +109,36 @@ func aRankedIndexCarriesTheAnswersOfTheFormatOfTheDay(sharded: Bool) throws {
     }
 }
 
+/// Scopes a collection does not declare come in the order its list meets them, in both layouts:
+/// index order (shorter bodies first) would give the answers' cells other names, and move the
+/// scope bar's order when a body's length changes. (A review found the answers of such a list
+/// naming the wrong scope.) One collection only: its documents were then taken in add order,
+/// not index order, for the records, cells and field entries.
+@Test func undeclaredScopesKeepTheirListOrderInTheRankedLayout() throws {
+    func write(ranked: Bool) throws -> URL {
+        var builder = SearchIndexBuilder()
+        builder.rankedFrom = ranked ? 0 : .max
+        builder.answersFrom = 0
+        builder.addCollection(SearchCollectionInfo(name: "things", title: "Things"))
+        for (i, (scope, words)) in [("Green", 300), ("Red", 1), ("Green", 2), ("Red", 40)].enumerated() {
+            let body = Array(repeating: "word", count: words).joined(separator: " ")
+            builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "things", slug: "t\(i)", title: "Thing o\(i)", url: "things/t\(i)/",
+                                                                 scope: scope, fields: [("title", "Thing o\(i)")], body: body)))
+        }
+        let dir = temporaryFolder("sift-ranked-scopes")
+        try builder.write(to: dir, baseURL: "/")
+        return dir
+    }
+    let v5 = try write(ranked: false), v6 = try write(ranked: true)
+    let scopes = { (dir: URL) in try (manifest(dir)["collections"] as! [[String: Any]])[0]["scopes"] as! [String] }
+    let listed = try (scopes(v5), scopes(v6))
+    #expect(listed.0 == ["Green", "Red"] && listed.1 == ["Green", "Red"], "\(listed)")
+    let old = try SearchIndex(directory: v5), new = try SearchIndex(directory: v6)
+    for scope in ["Green", "Red"] {
+        #expect(try old.search("o", scope: scope).results == new.search("o", scope: scope).results, "\(scope)")
+    }
+}
+
 @Test func aRankedIndexNumbersItsDocumentsByLengthsInGroups() throws {
     let (_, v6) = try sites(seed: 4, sharded: false)
     let index = try SearchIndex(directory: v6)

@@ -1,0 +1,91 @@
+// sift-ranked.js, the ranked layout's reader (docs/search-index.md, "Version 6"), on the cases a
+// review of it found answering otherwise than `sift search`, or failing otherwise than as a bad
+// index: each site built with the release sift, its queries asked of one index in turn, as the
+// search bar asks them, and compared with `sift search --batch` (typo matches left out on both sides).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { bin, build, compare, writeSite } from "../differential/engines.mjs";
+import { SiftIndex, filePath, fnv1a } from "../../Web/sift-core.js";
+
+const skip = !existsSync(bin) && "run `make site` first";
+
+/** Builds `files` in the ranked layout (with `env`), and asks both engines `requests` in order. */
+async function disagreements(files, requests, env = {}) {
+  const dir = writeSite(files, "sift-ranked-");
+  try {
+    build(dir, { SIFT_RANKED_FROM: "0", ...env });
+    const { diffs } = await compare(dir, requests.map((q) => ({ scope: "All", collection: null, limit: null, ...q })));
+    return diffs.map((d) => `${JSON.stringify(d.request)}: ${d.why}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const list = (rows, settings = "") => ({ "Content/alpha/collection.yml": `title: Alpha\ntitle_field: name\n${settings}`, "Content/alpha/alpha.json": JSON.stringify(rows) });
+
+test("a query of short terms alone ranks every hit by its record, whatever an earlier query brought", { skip }, async () => {
+  const rows = Array.from({ length: 60 }, (_, i) => ({ slug: `d${i}`, name: i < 15 ? `n${i} alpha` : `n${i} b` }));
+  const files = list(rows);
+  // Long bodies for the short titles: they come after the others in index order.
+  rows.forEach((row, i) => (files[`Content/alpha/${row.slug}.md`] = (i < 15 ? "short" : "word ".repeat(200)) + "\n"));
+  assert.deepEqual(await disagreements(files, [{ query: "alpha", limit: 3 }, { query: "n", limit: 10 }], { SIFT_SHARDING: "0 300" }), []);
+});
+
+test("partial matches of a long CJK term in a scope with few matches count the documents only its pieces meet", { skip }, async () => {
+  const rows = Array.from({ length: 6 }, (_, i) => ({ slug: `r${i}`, name: `東京大学 r${i}`, kind: "Red" }));
+  rows.push({ slug: "g1", name: "東京大学 g", kind: "Green" }, { slug: "g2", name: "東京 x 大学 g", kind: "Green" });
+  const files = list(rows, "scope_field: kind\nscopes: [Red, Green]\n");
+  assert.deepEqual(await disagreements(files, [{ query: "東京大学", scope: "Green" }, { query: "東京大学", scope: "Green" }], { SIFT_SHARDING: "0 300" }), []);
+});
+
+test("a short term holding another of the query is not placed in a title by a stand-in", { skip }, async () => {
+  const rows = [1, 2, 3, 4].map((i) => ({ slug: `x${i}`, name: "q-bcdefg" })).concat([{ slug: "y", name: "q-b-defgh" }]);
+  for (let i = 0; i < 20; i++) rows.push({ slug: `f${i}`, name: `filler title ${i}` });
+  const files = list(rows);
+  for (const row of rows.slice(0, 5)) files[`Content/alpha/${row.slug}.md`] = "zebra\n";
+  assert.deepEqual(await disagreements(files, [1, 2, 3, null].map((limit) => ({ query: "zebra -b b", limit }))), []);
+});
+
+test("scopes a list does not declare keep its order, and the answers name them as the manifest does", { skip }, async () => {
+  const rows = [["g0", "Green", 300], ["r1", "Red", 1], ["g2", "Green", 2], ["r3", "Red", 40]].map(([slug, kind]) => ({ slug, name: `Thing o ${slug}`, kind }));
+  const files = list(rows, "scope_field: kind\n");
+  [300, 1, 2, 40].forEach((words, i) => (files[`Content/alpha/${rows[i].slug}.md`] = "word ".repeat(words) + "\n"));
+  const requests = ["Red", "Green", "All"].flatMap((scope) => [{ query: "o", scope, limit: 10 }, { query: "", scope, limit: 10 }]);
+  assert.deepEqual(await disagreements(files, requests, { SIFT_ANSWERS_FROM: "0" }), []);
+});
+
+test("corrupt records, field entries and gram entries reject as a bad index", { skip }, async () => {
+  const rows = Array.from({ length: 40 }, (_, i) => ({ slug: `d${i}`, name: `harbor item ${i}`, tag: i % 2 ? "xq" : "yy" }));
+  const files = list(rows, "search_fields: [name, tag]\n");
+  rows.forEach((row) => (files[`Content/alpha/${row.slug}.md`] = `zebra body of ${row.slug}\n`));
+  const site = writeSite(files, "sift-ranked-corrupt-");
+  try {
+    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+    // The index's files by the names a client asks for them, in memory.
+    const dir = site + "/public/search", manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8")), texts = {};
+    for (const name of Object.keys(manifest.files)) if (!name.startsWith("texts-")) texts[name] = readFileSync(`${dir}/${filePath(name, manifest.files)}`, "utf8");
+    for (const file of readdirSync(dir + "/immutable")) texts[/^(text-\d+)\.[0-9a-f]{12}\.json$/.exec(file)?.[1].concat(".json") ?? file] = readFileSync(`${dir}/immutable/${file}`, "utf8");
+    delete manifest.files;
+    texts["manifest.json"] = JSON.stringify(manifest);
+    const pre = (key) => `pre-${Math.floor((fnv1a(key) % 2 ** 20) / 2048)}.json`;
+    const shards = Object.keys(texts).filter((name) => /^(shard|frec)\./.test(name));
+    const cases = {
+      "a text file that is null": [(t) => (t["text-0.json"] = "null"), "xq it"],
+      "a gram entry of bad base64": [(t) => (t[pre("xq")] = JSON.stringify({ ...JSON.parse(t[pre("xq")]), grams: { xq: "%%;A;A" } })), "harbor xq"],
+      "field records that are numbers": [(t) => shards.forEach((name) => (t[name] = t[name].replace(/\[\[\d+,/g, "[5,[").replace(/^\[\[/, "[5,["))), "harbor"],
+    };
+    for (const [name, [edit, query]] of Object.entries(cases)) {
+      const broken = { ...texts };
+      edit(broken);
+      const fetch = async (url) => {
+        const text = broken[new URL(url).pathname.split("/").pop()];
+        return text === undefined ? { ok: false, status: 404 } : { ok: true, status: 200, json: async () => JSON.parse(text) };
+      };
+      const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
+      await assert.rejects(index.search(query, {}), (e) => e.constructor === Error && e.message === "sift: bad index", name);
+    }
+  } finally {
+    rmSync(site, { recursive: true, force: true });
+  }
+});
