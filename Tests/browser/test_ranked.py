@@ -41,6 +41,10 @@ def check(page, built, query, limit=50, **opts):
     total = answer["total"]
     expect(page.get_by_role("status")).to_have_text(f"{total} result{'s' if total != 1 else ''}")
     expect(siftsite.list_rows(page, "things")).to_have_count(len(answer["results"]))
+    # The rows of this query, not of the last one with as many results (`qu` and `quokka`).
+    if answer["results"]:
+        first = siftsite.mark(answer["results"][0]["url"], query)
+        expect(siftsite.list_rows(page, "things").first).to_have_attribute("href", re.compile("^" + re.escape(first) + "($|#)"))
     assert siftsite.list_shown(page, "things") == [r["url"] for r in answer["results"]], query
     return answer
 
