@@ -8,7 +8,7 @@ extension SearchIndexBuilder {
     /// its run of buckets: `{"shards":[[first bucket, shard hash, union hash], …],"keys":{key:[[path, hash], …]}}`
     /// (a union's hash only when the shard has unions). The manifest, finished by `collections`,
     /// comes first; its `files` name the pre files, not the shards.
-    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32], fits: [Int])], manifest m: inout JSONWriter,
+    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32], fits: [UInt8])], manifest m: inout JSONWriter,
                       collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
         let ranked = ParallelMap.map(Array(0..<words.count)) { WordList.buckets(ofWord: words.word($0), ranked: true) }
         var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
@@ -244,22 +244,33 @@ extension SearchIndexBuilder {
     /// The ranked layout's gram entries (docs/search-index.md, "Version 6"): every short term some
     /// document's folded fields hold (`AnswerFiles.shortTerms`) with those documents, ascending,
     /// in the order of the terms' bytes. A short term is in no word entry of its own.
-    /// With each document, how its title holds the term (`titleFit`).
-    static func gramEntries(_ docs: [[SearchDigest]]) -> [(gram: [UInt8], docs: [Int32], fits: [Int])] {
+    /// With each document, how its title holds the term (`titleFit`). Runs of documents on every
+    /// core, each making its own table, merged in order (a list of grams per document took about
+    /// 1.3 GB more at a million).
+    static func gramEntries(_ docs: [[SearchDigest]]) -> [(gram: [UInt8], docs: [Int32], fits: [UInt8])] {
         let all = Array(docs.joined())
         var fieldNames: [[String]] = []
         for c in docs.indices { fieldNames += repeatElement(DocumentTable.fieldNames(docs[c]), count: docs[c].count) }
-        let gramsOf = ParallelMap.map(Array(all.indices)) { d in
+        let step = max(1024, all.count / (ParallelMap.jobs * 4) + 1)
+        let parts = ParallelMap.map(Array(stride(from: 0, to: all.count, by: step))) { first in
+            var holders: [[UInt8]: (docs: [Int32], fits: [UInt8])] = [:]
             var seen = Set<[UInt8]>()
-            let folded = recordValues(all[d], fieldNames[d]).map { Fold.fold($0) }
-            AnswerFiles.shortTerms(of: folded, into: &seen)
-            return seen.map { ($0, titleFit(folded[0], String(decoding: $0, as: UTF8.self))) }
+            for d in first..<min(first + step, all.count) {
+                seen.removeAll(keepingCapacity: true)
+                let folded = recordValues(all[d], fieldNames[d]).map { Fold.fold($0) }
+                AnswerFiles.shortTerms(of: folded, into: &seen)
+                for g in seen {
+                    holders[g, default: ([], [])].docs.append(Int32(d))
+                    holders[g]!.fits.append(titleFit(folded[0], String(decoding: g, as: UTF8.self)))
+                }
+            }
+            return holders
         }
-        var holders: [[UInt8]: (docs: [Int32], fits: [Int])] = [:]
-        for (d, grams) in gramsOf.enumerated() {
-            for (g, fit) in grams {
-                holders[g, default: ([], [])].docs.append(Int32(d))
-                holders[g]!.fits.append(fit)
+        var holders = parts.first ?? [:]
+        for part in parts.dropFirst() {
+            for (g, entry) in part {
+                holders[g, default: ([], [])].docs += entry.docs
+                holders[g]!.fits += entry.fits
             }
         }
         return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!.docs, holders[$0]!.fits) }
@@ -267,7 +278,7 @@ extension SearchIndexBuilder {
 
     /// How a folded title holds a term, as a gram entry says it: 0 not at all, 1 inside a word,
     /// 2 at a word's start, 3 as a whole word (`SearchIndex.wordFit`'s 1, 3, 7).
-    static func titleFit(_ title: String, _ term: String) -> Int {
+    static func titleFit(_ title: String, _ term: String) -> UInt8 {
         guard IndexFormat.contains(title, term) else { return 0 }
         switch SearchIndex.wordFit(title, term) {
         case Score.wholeWord: return 3
@@ -278,8 +289,8 @@ extension SearchIndexBuilder {
 
     /// A gram entry: its documents' postings, `;` and their cells, `;` and how their titles hold
     /// it (`titleFit`, a base64 digit each).
-    static func gramEntry(_ g: (gram: [UInt8], docs: [Int32], fits: [Int]), _ words: WordList) -> [UInt8] {
-        Array(IndexFormat.encodePostings(g.docs).utf8) + words.cellCodes(g.docs) + [UInt8(ascii: ";")] + Array(IndexFormat.codes(g.fits, limit: 4).utf8)
+    static func gramEntry(_ g: (gram: [UInt8], docs: [Int32], fits: [UInt8]), _ words: WordList) -> [UInt8] {
+        Array(IndexFormat.encodePostings(g.docs).utf8) + words.cellCodes(g.docs) + [UInt8(ascii: ";")] + Array(IndexFormat.codes(g.fits.map(Int.init), limit: 4).utf8)
     }
 
     /// The most bytes of a gram entry a pre file holds; a larger one is a post file of its own.

@@ -380,7 +380,7 @@ public struct SearchIndexBuilder {
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
         let records = rankedLayout ? Self.records(layout, collectionDocs) : nil
         var fieldEntries: [ShardWriter.FieldEntry]?
-        var grams: [(gram: [UInt8], docs: [Int32], fits: [Int])] = []
+        var grams: [(gram: [UInt8], docs: [Int32], fits: [UInt8])] = []
         if rankedLayout {
             words.cells = Self.cells(layout, collectionDocs)
             fieldEntries = Self.fieldEntries(collectionDocs, records: records!)
