@@ -15,21 +15,30 @@ const corruptIndex = (cause) => {
  * together. Rejects as a corrupt index.
  */
 export async function excerpts(index, results, query) {
-  const queryTerms = [...new Set(terms(query))], { texts: perFile, textGroup, files = {} } = index.manifest;
+  const queryTerms = [...new Set(terms(query))];
   await Promise.all(results.map(async (result) => {
     result.excerpt = null;
     result.sections = [];
     // The ranked layout's results say their document (sift-ranked.js); else it follows from the position.
-    const doc = result.doc ?? index.tables.find((table) => table.collection.name == result.collection).first + result.position, number = doc / perFile | 0;
-    if (result.match != "body" || !perFile) return;
-    // A text file is named by its group's hash, in the manifest's files.
-    const name = `text-${number}.json`, group = files[`texts-${number / textGroup | 0}`];
-    let entry = (await fetchOnce(index, name, group ? `immutable/text-${number}.${group}.json` : name))[doc % perFile];
+    const doc = result.doc ?? index.tables.find((table) => table.collection.name == result.collection).first + result.position;
+    if (result.match != "body" || !index.manifest.texts) return;
+    let entry = await textEntry(index, doc);
     // The ranked layout's entries start with their document's record.
     if (index.manifest.version > 5) entry = entry?.slice(1);
     if (entry?.length) (result.excerpt = excerpt(wholeText(entry), queryTerms)), (result.sections = sections(entry, queryTerms, result.url));
   })).catch(corruptIndex);
   return results;
+}
+
+/**
+ * "Text files": document `doc`'s entry in its text file (of `index`, a SiftIndex), the file
+ * fetched once; undefined past the file's end. The ranked layout reads its records so too.
+ */
+export async function textEntry(index, doc) {
+  const { texts: perFile, textGroup, files = {} } = index.manifest, number = doc / perFile | 0;
+  // A text file is named by its group's hash, in the manifest's files.
+  const name = `text-${number}.json`, group = files[`texts-${number / textGroup | 0}`];
+  return (await fetchOnce(index, name, group ? `immutable/text-${number}.${group}.json` : name))[doc % perFile];
 }
 
 // A file of the index by the name it calls it (at `path` when given), fetched once; a failed one

@@ -8,8 +8,9 @@
 // Not yet (Benchmarks/ranked_index_plan.md): typo matches (a term within an edit or two of a
 // title), which look at every title; answers for heavy terms. A query that lists documents in
 // list order without a term (the empty query with a filter or a sort) reads every record.
-import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold, isCJK } from "./sift-core.js";
+import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold } from "./sift-core.js";
 import AnsweringIndex, { intersection } from "./sift-answers.js";
+import { textEntry } from "./sift-excerpts.js";
 
 const codePoints = (text) => [...text];
 // "Version 6": keys hash into 2^20 buckets, and pre file P names the shards of buckets P·2048 … P·2048 + 2047.
@@ -106,7 +107,7 @@ export class RankedIndex extends SiftIndex {
     const searched = await super.searchedTerms(queryTerms, {});
     // No term: every document, counted by scope and listed in list order, which only the records
     // give (answers spare a first screen of it, docs/search-index.md, "Answers").
-    if (!searched.length) await this.readRecords(Array.from({ length: this.count }, (_, doc) => doc).filter((doc) => !this.records[doc]));
+    if (!searched.length) await this.readEveryRecord();
     for (const term of searched) term.typoEdits = 0;
     await Promise.all(searched.map((term) => (term.searchesAlone ? this.fieldHolders(term.text) : this.gramHolders(term.text)))).catch(corruptIndex);
     return searched;
@@ -148,9 +149,7 @@ export class RankedIndex extends SiftIndex {
     if (this.holders[term]) return;
     const looked = lookedFor(term), documents = new Set();
     if (looked == null) {
-      const every = Array.from({ length: this.count }, (_, doc) => doc);
-      await this.readRecords(every.filter((doc) => !this.records[doc]));
-      this.holders[term] = Int32Array.from(every.filter((doc) => this.fieldTexts[doc].includes(term)));
+      this.holders[term] = Int32Array.from((await this.readEveryRecord()).filter((doc) => this.fieldTexts[doc].includes(term)));
       return;
     }
     const { fields } = await this.entries(looked);
@@ -265,26 +264,24 @@ export class RankedIndex extends SiftIndex {
     return place;
   }
 
+  // Every document's record, read where not in; every document number, ascending.
+  async readEveryRecord() {
+    const every = Array.from({ length: this.count }, (_, doc) => doc);
+    await this.readRecords(every.filter((doc) => !this.records[doc]));
+    return every;
+  }
+
   // The records of `documents` from their text files (each entry's first element), each file
   // once, 64 requests at a time.
   async readRecords(documents) {
-    const { texts: perFile, textGroup, files = {} } = this.manifest;
-    if (!perFile) corruptIndex("no text files");
-    for (let first = 0; first < documents.length; first += 64) await this.readSomeRecords(documents.slice(first, first + 64), perFile, textGroup, files).catch(corruptIndex);
-  }
-
-  readSomeRecords(documents, perFile, textGroup, files) {
-    return Promise.all(documents.map(async (doc) => {
-      const number = (doc / perFile) | 0, group = files[`texts-${(number / textGroup) | 0}`];
-      const name = `text-${number}.json`, path = group ? `immutable/text-${number}.${group}.json` : name;
-      const file = await (this.files[name] ??= this.fetchJSON(path).catch((error) => {
-        delete this.files[name];
-        corruptIndex(error);
-      }));
-      const record = file[doc % perFile]?.[0];
-      if (!Array.isArray(record)) corruptIndex(name);
-      this.learn(doc, record);
-    }));
+    if (!this.manifest.texts) corruptIndex("no text files");
+    for (let first = 0; first < documents.length; first += 64) {
+      await Promise.all(documents.slice(first, first + 64).map(async (doc) => {
+        const record = (await textEntry(this, doc))?.[0];
+        if (!Array.isArray(record)) corruptIndex(doc);
+        this.learn(doc, record);
+      })).catch(corruptIndex);
+    }
   }
 
   // "Ranking", SiftIndex.order: a hit's title is only looked at when its fields hold a term (then
