@@ -221,11 +221,8 @@ extension SearchIndexBuilder {
     /// The ranked layout's field entries (docs/search-index.md, "Version 6"): every word of some
     /// document's field values, filed as a body word is, with the records of the documents
     /// holding it (`records`, by document number, the number put first), in index order.
-    static func fieldEntries(_ docs: [[SearchDigest]], records: [String]) -> [ShardWriter.FieldEntry] {
-        let all = Array(docs.joined())
-        var fieldNames: [[String]] = []
-        for c in docs.indices { fieldNames += repeatElement(DocumentTable.fieldNames(docs[c]), count: docs[c].count) }
-        let wordsOf = ParallelMap.map(Array(all.indices)) { d in Tokenizer.fieldWords(recordValues(all[d], fieldNames[d])) }
+    static func fieldEntries(_ values: [[String]], records: [String]) -> [ShardWriter.FieldEntry] {
+        let wordsOf = ParallelMap.map(Array(values.indices)) { d in Tokenizer.fieldWords(values[d]) }
         var holders: [[UInt8]: [Int32]] = [:]
         for (d, words) in wordsOf.enumerated() { for w in words { holders[w, default: []].append(Int32(d)) } }
         let sorted = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
@@ -247,17 +244,14 @@ extension SearchIndexBuilder {
     /// With each document, how its title holds the term (`titleFit`). Runs of documents on every
     /// core, each making its own table, merged in order (a list of grams per document took about
     /// 1.3 GB more at a million).
-    static func gramEntries(_ docs: [[SearchDigest]]) -> [(gram: [UInt8], docs: [Int32], fits: [UInt8])] {
-        let all = Array(docs.joined())
-        var fieldNames: [[String]] = []
-        for c in docs.indices { fieldNames += repeatElement(DocumentTable.fieldNames(docs[c]), count: docs[c].count) }
-        let step = max(1024, all.count / (ParallelMap.jobs * 4) + 1)
-        let parts = ParallelMap.map(Array(stride(from: 0, to: all.count, by: step))) { first in
+    static func gramEntries(_ values: [[String]]) -> [(gram: [UInt8], docs: [Int32], fits: [UInt8])] {
+        let step = max(1024, values.count / (ParallelMap.jobs * 4) + 1)
+        let parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
             var holders: [[UInt8]: (docs: [Int32], fits: [UInt8])] = [:]
             var seen = Set<[UInt8]>()
-            for d in first..<min(first + step, all.count) {
+            for d in first..<min(first + step, values.count) {
                 seen.removeAll(keepingCapacity: true)
-                let folded = recordValues(all[d], fieldNames[d]).map { Fold.fold($0) }
+                let folded = values[d].map { Fold.fold($0) }
                 AnswerFiles.shortTerms(of: folded, into: &seen)
                 for g in seen {
                     holders[g, default: ([], [])].docs.append(Int32(d))
@@ -296,6 +290,15 @@ extension SearchIndexBuilder {
     /// The most bytes of a gram entry a pre file holds; a larger one is a post file of its own.
     static let inlineGram = 64
 
+    /// Every document's searched field values, in index order (`recordValues`): what its record,
+    /// its field entries and its gram entries are made of.
+    static func fieldValues(_ docs: [[SearchDigest]]) -> [[String]] {
+        docs.flatMap { collection in
+            let names = DocumentTable.fieldNames(collection)
+            return collection.map { recordValues($0, names) }
+        }
+    }
+
     /// A document's searched field values in its collection's field order, the title first (`""` for one it has not).
     private static func recordValues(_ d: SearchDigest, _ fields: [String]) -> [String] {
         fields.enumerated().map { f, name in f == 0 ? d.title : d.fieldNames.firstIndex(of: name).map { d.fieldValues[$0] } ?? "" }
@@ -304,17 +307,17 @@ extension SearchIndexBuilder {
     /// The ranked layout's records (docs/search-index.md, "Version 6"), one JSON array a document
     /// in index order: `[cell, position, [fields…]]`, then its slug when not the derived one
     /// (`""` when it is), then its URL when not `name/slug/`.
-    static func records(_ layout: Layout, _ docs: [[SearchDigest]]) -> [String] {
+    static func records(_ layout: Layout, _ docs: [[SearchDigest]], values: [[String]]) -> [String] {
         var out: [String] = []
         var firstCell = 0
         for (c, info) in layout.collections.enumerated() {
-            let scopes = listScopes(layout, c, docs[c]), fields = DocumentTable.fieldNames(docs[c])
+            let scopes = listScopes(layout, c, docs[c]), first = out.count
             let scopeNumbers = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             out += ParallelMap.map(Array(docs[c].indices)) { i in
                 let d = docs[c][i]
                 var j = JSONWriter()
                 j.raw("[\(firstCell + (d.scope.flatMap { scopeNumbers[$0] } ?? scopes.count)),\(layout.positions![c][i]),")
-                j.strings(recordValues(d, fields))
+                j.strings(values[first + i])
                 let ownURL = d.url != "\(info.name)/\(d.slug)/", ownSlug = IndexFormat.derivedSlug(d.title) != d.slug
                 if ownSlug || ownURL { j.raw(","); j.string(ownSlug ? d.slug : "") }
                 if ownURL { j.raw(","); j.string(d.url) }

@@ -378,13 +378,14 @@ public struct SearchIndexBuilder {
         let textDocKeys = keys.count == docs.count ? (inOrder ? keys : order.map { keys[$0] }) : nil
         let textReuse = rankedLayout ? nil : self.textReuse
         let collectionDocs = layout.collections.indices.map { layout.documents($0, in: docs) }
-        let records = rankedLayout ? Self.records(layout, collectionDocs) : nil
+        let values = rankedLayout ? Self.fieldValues(collectionDocs) : []
+        let records = rankedLayout ? Self.records(layout, collectionDocs, values: values) : nil
         var fieldEntries: [ShardWriter.FieldEntry]?
         var grams: [(gram: [UInt8], docs: [Int32], fits: [UInt8])] = []
         if rankedLayout {
             words.cells = Self.cells(layout, collectionDocs)
-            fieldEntries = Self.fieldEntries(collectionDocs, records: records!)
-            grams = Self.gramEntries(collectionDocs)
+            fieldEntries = Self.fieldEntries(values, records: records!)
+            grams = Self.gramEntries(values)
             words.addEntryBytes(fieldEntries!.reduce(0) { $0 + $1.word.count + $1.records.count + 6 })
         }
         let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
