@@ -2,7 +2,8 @@
 // for sift-core.js: loaded only for an index that has them (a site of 50,000 documents or more).
 // A query of one term of one or two code points, or of none, without filters or sort, is answered
 // from one small answers file (its facet counts too), before and without the document tables;
-// every other query waits for them, as sift-core.js's SiftIndex.
+// every other query waits for them, as sift-core.js's SiftIndex. The ranked layout's heavy terms
+// (sift-ranked.js) have answers too, which name their body matches.
 import { SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
@@ -65,8 +66,10 @@ export default class AnsweringIndex {
     // (not by the ranked layout's reader, which has no tables: its answers come first).
     // The answers count by facet value only collections whose facets the manifest outlines.
     const uncounted = facets && chosen.some((table) => table.collection.facets && !table.collection.facetOutline);
-    if (!answered(term) || more.length || !(limit <= ANSWER_ROWS) || sort || uncounted || Object.values(filters).some((values) => values.length)
-      || (this.loaded && !this.loaded.answersFirst && !this.files[this.answersFile(term)])) {
+    if (more.length || !(limit <= ANSWER_ROWS) || sort || uncounted || Object.values(filters).some((values) => values.length)
+      || (this.loaded && !this.loaded.answersFirst && !this.files[this.answersFile(term)])
+      // A heavy term of the ranked layout has an answer too, which its key's pre file lists.
+      || !(answered(term) || (this.manifest.version > 5 && (await (await this.full).hasAnswer(term))))) {
       return (await this.full).search(query, options);
     }
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
@@ -84,7 +87,7 @@ export default class AnsweringIndex {
 
   // A short term's answer for `limit` results of `scope` in the collections `chosen`, which offer
   // `scopes`; with their facets (`counted`), its matches counted by facet value.
-  answer(query, { hits, counts, facets = {} }, chosen, scopes, scope, limit, counted) {
+  answer(query, { hits, body = [], counts, facets = {} }, chosen, scopes, scope, limit, counted) {
     // Each cell of the collections searched: its table and scope (null: none). The counts as
     // SiftIndex.search makes them: All, then each scope's (a scope named "All" overwrites it).
     const cells = {}, byScope = {};
@@ -100,14 +103,18 @@ export default class AnsweringIndex {
     }
     const scopeCounts = { All: all };
     for (const name of scopes) scopeCounts[name] = byScope[name];
+    // A heavy term's body matches: which hits, and their documents, for their excerpts.
+    const bodyDocuments = new Map(body);
     const results = [];
-    for (const [cell, position, title, slug, url] of hits) {
+    for (const [k, [cell, position, title, slug, url]] of hits.entries()) {
       const place = cells[cell];
       // As slice(0, limit) cuts.
       if (results.length >= Math.trunc(limit)) break;
       if (!place || (scope !== "All" && place.name !== scope)) continue;
-      const name = place.table.collection.name, shown = slug || derivedSlug(fold(title));
-      results.push({ collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: "field", position });
+      const name = place.table.collection.name, shown = slug || derivedSlug(fold(title)), doc = bodyDocuments.get(k);
+      const result = { collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: doc === undefined ? "field" : "body", position };
+      // As sift-ranked.js's results, its document unlisted.
+      results.push(doc === undefined ? result : Object.defineProperty(result, "doc", { value: doc }));
     }
     // Every value of the facets, as Facets.counts lists them, then each searched cell's counts added.
     const fields = counted?.fields ?? {};

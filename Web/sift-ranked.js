@@ -6,9 +6,9 @@
 // RankedIndex gives it what the tables gave, for the documents the query meets.
 //
 // Not yet (Benchmarks/ranked_index_plan.md): typo matches (a term within an edit or two of a
-// title), which look at every title; answers for heavy terms. A query that lists documents in
-// list order without a term (the empty query with a filter or a sort) reads every record.
-import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold } from "./sift-core.js";
+// title), which look at every title. A query that lists documents in list order without a term
+// (the empty query with a filter or a sort) reads every record.
+import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold, terms } from "./sift-core.js";
 import AnsweringIndex, { intersection } from "./sift-answers.js";
 import { textEntry } from "./sift-excerpts.js";
 
@@ -28,7 +28,13 @@ const corruptIndex = (cause) => {
  */
 export default function load(manifest, fetchJSON, hint) {
   if (manifest.version !== 6) throw Error(`sift: index version ${manifest.version}`);
-  const ranked = async () => new RankedIndex(manifest, fetchJSON, hint).read();
+  // A term of three code points typed alone may be a heavy one, which its answer spares looking
+  // up: ahead of the search, that would read every part of its key.
+  const lookedUp = () => {
+    const typed = terms(hint?.() ?? "");
+    return typed.length === 1 && codePoints(typed[0]).length === 3 ? "" : typed.join(" ");
+  };
+  const ranked = async () => new RankedIndex(manifest, fetchJSON, manifest.answers ? lookedUp : hint).read();
   return manifest.answers ? new AnsweringIndex(manifest, fetchJSON, ranked, hint) : ranked();
 }
 
@@ -230,6 +236,12 @@ export class RankedIndex extends SiftIndex {
     const bucket = fnv1a(key) % RANKED_BUCKETS, { shards } = await this.preFile(key);
     const shard = shards.findLast(([start]) => start <= bucket);
     return shard ?? corruptIndex(key);
+  }
+
+  // "Answers": whether a heavy term has an answer (a split key of three code points), as the pre
+  // file of its bucket lists them; the term alone would read every part of its key.
+  async hasAnswer(term) {
+    return this.manifest.shards > 0 && codePoints(term).length === 3 && (await this.preFile(term)).answers?.includes(term) === true;
   }
 
   // The pre file of a key's bucket (named in the manifest's files).

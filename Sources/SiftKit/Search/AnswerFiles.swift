@@ -24,9 +24,12 @@ struct AnswerFiles {
     /// document's, as places in that order.
     let facetWidths: [Int]
     let facetPlaces: [[Int32]]
+    /// The ranked layout's heavy terms, answered with the short terms: their body candidates.
+    let heavy: HeavyTerms?
 
-    init(index: SearchIndex) throws {
+    init(index: SearchIndex, heavy: HeavyTerms? = nil) throws {
         self.index = index
+        self.heavy = heavy
         var next = 0
         let firstCells = index.collections.map { c in
             defer { next += c.scopes.count + 1 }
@@ -66,7 +69,9 @@ struct AnswerFiles {
     /// The answers files by name (`answers-N.json`), N = FNV-1a of the term's UTF-8 modulo their
     /// count, which is the length of the list.
     func files() throws -> [(String, [UInt8])] {
-        var holders = Self.termsInFields(index)
+        let heavyTerms = Set(heavy.map { Array($0.holding.keys) } ?? [])
+        var holders = Self.termsInFields(index, heavy: heavyTerms)
+        for term in heavyTerms where holders[term] == nil { holders[term] = [] }
         // The empty query: a search bar's on focus, or a scope or facet value chosen with no text.
         holders[[]] = index.docs.indices.map { Int32($0) }
         let terms = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
@@ -92,8 +97,11 @@ struct AnswerFiles {
     /// One term's answer: `{"hits":[…],"counts":[…]}`, each hit `[cell, position, title]`, then its
     /// slug when not the derived one, then its URL when not the usual one; then, when some
     /// collection's facets are outlined, `"facets":{"cell":[…]}`, each cell's matches counted by
-    /// facet value (`facetPlaces`).
+    /// facet value (`facetPlaces`). A heavy term's body matches are listed after the hits,
+    /// `"body":[[k, document], …]`: the k-th hit, and its document's number in index order (for its
+    /// excerpt). `holders`: the documents whose fields hold the term.
     func answer(_ term: String, _ holders: [Int32]) throws -> [UInt8] {
+        if let heavy, heavy.holding[Array(term.utf8)] != nil { return heavyAnswer(term, holders, heavy) }
         let searched = try index.searchedTerms(term.isEmpty ? [] : [term])
         var byCell = [[SearchIndex.Hit]](repeating: [], count: cellCount)
         for d in holders {
@@ -104,6 +112,55 @@ struct AnswerFiles {
         // Each cell's first rows, then those of every cell in one order.
         let ranked = term.isEmpty ? byCell.flatMap { $0.prefix(Self.rows) }.sorted { $0.doc < $1.doc }
             : index.order(byCell.flatMap { index.order($0, searched, first: Self.rows) }, searched)
+        return json(ranked, byCell)
+    }
+
+    /// A heavy term's answer, its body candidates from its words (`HeavyTerms`), not read from
+    /// shards. Tens of thousands of documents hold one, most in their bodies alone. Such a hit is
+    /// in no title group, and its score is that of its marks and body length, a few hundred pairs,
+    /// which `SearchIndex.score` works out once each; so only the body-only hits that score as
+    /// high as a cell's `rows`-th best of them can be among its first rows, and only they are ordered.
+    private func heavyAnswer(_ term: String, _ inFields: [Int32], _ heavy: HeavyTerms) -> [UInt8] {
+        let body = heavy.bodyCandidates(Array(term.utf8))
+        let searched = [SearchIndex.SearchedTerm(text: term, scalars: Array(term.unicodeScalars), body: body,
+                                                 idf: Score.idf(documents: index.docs.count, holding: body.count), typoEdits: 0, searchesAlone: true)]
+        var byCell = [[SearchIndex.Hit]](repeating: [], count: cellCount)
+        for d in inFields { byCell[cells[Int(d)]].append(index.fullMatch(Int(d), searched)!) }
+        let fieldHits = byCell.map(\.count), held = Set(inFields)
+        for (d, _) in body where !held.contains(d) { byCell[cells[Int(d)]].append(SearchIndex.Hit(doc: Int(d), match: .body, group: .scored)) }
+        var byMarks: [SIMD2<UInt64>: Double] = [:]
+        let bodyScore = { (d: Int) -> Double in
+            let key = SIMD2(UInt64(body[Int32(d)]!), index.docs[d].bodyLength.bitPattern)
+            if let known = byMarks[key] { return known }
+            let score = index.score(index.docs[d].folded, bodyLength: index.docs[d].bodyLength, Int32(d), searched, phrase: term)
+            byMarks[key] = score
+            return score
+        }
+        let scoring = { (hit: SearchIndex.Hit) -> Double in
+            hit.match == .body ? bodyScore(hit.doc)
+                : index.score(index.docs[hit.doc].folded, bodyLength: index.docs[hit.doc].bodyLength, Int32(hit.doc), searched, phrase: term)
+        }
+        let firstRows = byCell.indices.flatMap { cell -> [SearchIndex.Hit] in
+            var hits = byCell[cell]
+            let bodyOnly = hits[fieldHits[cell]...]
+            if bodyOnly.count > Self.rows {
+                var counts: [Double: Int] = [:]
+                for hit in bodyOnly { counts[bodyScore(hit.doc), default: 0] += 1 }
+                var least = 0.0, seen = 0
+                for (score, count) in counts.sorted(by: { $0.key > $1.key }) where seen < Self.rows {
+                    least = score
+                    seen += count
+                }
+                hits = Array(hits[..<fieldHits[cell]]) + bodyOnly.filter { bodyScore($0.doc) >= least }
+            }
+            return index.order(hits, first: Self.rows, scoring: scoring)
+        }
+        let ranked = index.order(firstRows, first: nil, scoring: scoring)
+        return json(ranked, byCell)
+    }
+
+    /// An answer's JSON: its hits in order, each cell's `byCell`.
+    private func json(_ ranked: [SearchIndex.Hit], _ byCell: [[SearchIndex.Hit]]) -> [UInt8] {
         var out = JSONWriter()
         out.raw("{\"hits\":[")
         var first = true
@@ -126,7 +183,12 @@ struct AnswerFiles {
             }
             out.raw("]")
         }
-        out.raw("],\"counts\":")
+        out.raw("]")
+        if let heavy, ranked.contains(where: { $0.match == .body }) {
+            let body = ranked.enumerated().filter { $0.element.match == .body }
+            out.raw(",\"body\":[" + body.map { "[\($0.offset),\(heavy.indexNumber[$0.element.doc])]" }.joined(separator: ",") + "]")
+        }
+        out.raw(",\"counts\":")
         out.ints(byCell.map(\.count))
         if facetWidths.contains(where: { $0 > 0 }) {
             // Each cell's matches counted by facet value, for the cells with matches and facets.
@@ -151,11 +213,12 @@ struct AnswerFiles {
     /// documents whose fields hold it, ascending: each substring of one or two code points of a
     /// folded field value that holds no white space and is not a pair of CJK word code points (a CJK term, which
     /// searches bodies too).
-    static func termsInFields(_ index: SearchIndex) -> [[UInt8]: [Int32]] {
+    /// With `heavy` terms (of three code points), those the fields hold too.
+    static func termsInFields(_ index: SearchIndex, heavy: Set<[UInt8]> = []) -> [[UInt8]: [Int32]] {
         // Runs of documents on every core, merged in order: each term's documents stay ascending.
         let step = max(1024, index.docs.count / (ParallelMap.jobs * 4) + 1)
         let parts = ParallelMap.map(Array(stride(from: 0, to: index.docs.count, by: step))) { first in
-            termsInFields(index, first..<min(first + step, index.docs.count))
+            termsInFields(index, first..<min(first + step, index.docs.count), heavy: heavy)
         }
         var holders = parts.first ?? [:]
         for part in parts.dropFirst() {
@@ -164,15 +227,37 @@ struct AnswerFiles {
         return holders
     }
 
-    private static func termsInFields(_ index: SearchIndex, _ range: Range<Int>) -> [[UInt8]: [Int32]] {
+    private static func termsInFields(_ index: SearchIndex, _ range: Range<Int>, heavy: Set<[UInt8]>) -> [[UInt8]: [Int32]] {
         var holders: [[UInt8]: [Int32]] = [:]
         var seen = Set<[UInt8]>()
         for d in range {
             seen.removeAll(keepingCapacity: true)
             shortTerms(of: index.docs[d].folded, into: &seen)
+            if !heavy.isEmpty {
+                for value in index.docs[d].folded {
+                    let scalars = Array(value.unicodeScalars)
+                    for i in scalars.indices.dropLast(2) {
+                        let term = scalars[i..<(i + 3)].flatMap { Array(UTF8.encode($0)!) }
+                        if heavy.contains(term) { seen.insert(term) }
+                    }
+                }
+            }
             for term in seen { holders[term, default: []].append(Int32(d)) }
         }
         return holders
+    }
+
+    /// Two ascending lists merged, each number once.
+    static func union(_ a: [Int32], _ b: [Int32]) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i] < b[j]) { out.append(a[i]); i += 1 }
+            else if i == a.count || b[j] < a[i] { out.append(b[j]); j += 1 }
+            else { out.append(a[i]); i += 1; j += 1 }
+        }
+        return out
     }
 
     /// The short terms folded field values hold (their UTF-8): each substring of one or two code

@@ -65,7 +65,7 @@ extension SearchIndex {
             guard term.body?[Int32(d)] != nil else { return nil }
             allInFields = false
         }
-        let title = folded.first ?? "", phrase = terms.map(\.text).joined(separator: " ")
+        let title = folded.first ?? "", phrase = terms.count == 1 ? terms[0].text : terms.map(\.text).joined(separator: " ")
         let group: Group = title.utf8.elementsEqual(phrase.utf8) ? .exactTitle
             : !title.utf8.starts(with: phrase.utf8) ? .scored
             : Self.endsAWord(title, at: phrase.unicodeScalars.count) ? .titleStartsWithWords : .titlePrefix
@@ -122,11 +122,15 @@ extension SearchIndex {
     /// (the order is total: the first k are those of the whole order).
     func order(_ hits: [Hit], _ terms: [SearchedTerm], first k: Int? = nil) -> [Hit] {
         let phrase = terms.map(\.text).joined(separator: " ")
+        return order(hits, first: k) { hit in score(docs[hit.doc].folded, bodyLength: docs[hit.doc].bodyLength, Int32(hit.doc), terms, phrase: phrase) }
+    }
+
+    /// `order` with each hit's score from `scoring`, which gives what `score` would.
+    func order(_ hits: [Hit], first k: Int? = nil, scoring: (Hit) -> Double) -> [Hit] {
         let scored = hits.map { hit -> (Hit, Int) in
             var hit = hit
-            let folded = docs[hit.doc].folded
-            hit.score = score(folded, bodyLength: docs[hit.doc].bodyLength, Int32(hit.doc), terms, phrase: phrase)
-            return (hit, folded.first?.utf16.count ?? 0)
+            hit.score = scoring(hit)
+            return (hit, docs[hit.doc].folded.first?.utf16.count ?? 0)
         }
         let before = { (a: (Hit, Int), b: (Hit, Int)) -> Bool in
             let (x, xLength) = a, (y, yLength) = b
@@ -136,8 +140,9 @@ extension SearchIndex {
             if x.group < .scored && xLength != yLength { return xLength < yLength }
             if x.score != y.score { return x.score > y.score }
             if xLength != yLength { return xLength < yLength }
-            let xDoc = docs[x.doc], yDoc = docs[y.doc]
-            return xDoc.collection != yDoc.collection ? xDoc.collection < yDoc.collection : xDoc.position < yDoc.position
+            // Two fields read, not two whole documents copied (their strings retained and released).
+            let xCollection = docs[x.doc].collection, yCollection = docs[y.doc].collection
+            return xCollection != yCollection ? xCollection < yCollection : docs[x.doc].position < docs[y.doc].position
         }
         guard let k, scored.count > k else { return scored.sorted(by: before).map(\.0) }
         var kept: [(Hit, Int)] = []

@@ -7,8 +7,11 @@ extension SearchIndexBuilder {
     /// of the keys too heavy for one shard (`keyParts`), and the pre files that name them, each for
     /// its run of buckets: `{"shards":[[first bucket, shard hash, union hash], …],"keys":{key:[[path, hash], …]}}`
     /// (a union's hash only when the shard has unions). The manifest, finished by `collections`,
-    /// comes first; its `files` name the pre files, not the shards.
+    /// comes first; its `files` name the pre files, not the shards. With `answering`, the heavy
+    /// terms (`heavyTerms`) are listed in their pre files' `answers` and returned in `heavy`, each
+    /// with the words holding it, for `AnswerFiles`.
     func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32], fits: [UInt8])], manifest m: inout JSONWriter,
+                      answering: Bool = false, heavy: inout [[UInt8]: [Int32]],
                       collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
         let ranked = ParallelMap.map(Array(0..<words.count)) { WordList.buckets(ofWord: words.word($0), ranked: true) }
         var bytes = [Int](repeating: 0, count: IndexFormat.rankedBuckets)
@@ -24,16 +27,17 @@ extension SearchIndexBuilder {
         }
         // A bucket past the target is a key of many entries (`sta`, or `via` inside thousands of
         // words): its entries go to parts of their own, split by the code points after the key.
-        var heavy = Set<Int32>()
+        var heavyBuckets = Set<Int32>()
         for b in bytes.indices where bytes[b] > shardTarget {
-            heavy.insert(Int32(b))
+            heavyBuckets.insert(Int32(b))
             bytes[b] = 0
         }
-        let parts = keyParts(words, fields, buckets: ranked, heavy: heavy)
+        let parts = keyParts(words, fields, buckets: ranked, heavy: heavyBuckets)
+        let answered = answering ? Self.heavyTerms(parts, words) : [:]
         let bounds = WordList.pack(bytes, target: shardTarget)
         let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fields,
                                  ranked: (ranked.map(\.0), ranked.map(\.1)))
-        let shards = writer.files(parts: ShardWriter.Parts(buckets: heavy, words: parts.map(\.words), fields: parts.map(\.fields)))
+        let shards = writer.files(parts: ShardWriter.Parts(buckets: heavyBuckets, words: parts.map(\.words), fields: parts.map(\.fields)))
         let starts = [0] + bounds, run = IndexFormat.rankedBuckets / IndexFormat.preFiles
         var pre = [[UInt8]](repeating: Array("{\"shards\":[".utf8), count: IndexFormat.preFiles)
         for (n, shard) in shards.shards.prefix(starts.count).enumerated() {
@@ -77,6 +81,20 @@ extension SearchIndexBuilder {
             }
             pre[p].append(UInt8(ascii: "}"))
         }
+        // The heavy terms that have answers, in their buckets' pre files: `"answers":["har","sta"]`.
+        var answersOf = [[[UInt8]]](repeating: [], count: IndexFormat.preFiles)
+        for term in answered.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            answersOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: term))].append(term)
+        }
+        for p in pre.indices where !answersOf[p].isEmpty {
+            pre[p] += Array(",\"answers\":[".utf8)
+            for (i, term) in answersOf[p].enumerated() {
+                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
+                JSONWriter.string(term, into: &pre[p])
+            }
+            pre[p].append(UInt8(ascii: "]"))
+        }
+        heavy = answered
         // Each short term's documents, in its bucket's pre file: `"grams":{"l":"=HASH","xq":"AgU;AB;DB"}`.
         var outside: [(String, [UInt8])] = []
         var gramsOf = [[(gram: [UInt8], entry: [UInt8])]](repeating: [], count: IndexFormat.preFiles)
@@ -131,6 +149,23 @@ extension SearchIndexBuilder {
         var path: [[UInt8]]
         var words: [(Int, Bool)] = []
         var fields: [(Int, Bool)] = []
+    }
+
+    /// The heavy terms (docs/search-index.md, "Answers"): each split key of three code points that
+    /// is one word piece outside CJK text, with the words holding it that are not bridges, which
+    /// its body candidates come from (`SearchIndex.searchBodies`). A query of one alone would read
+    /// every part of its key and the primary entries of its `@` words: hundreds of files.
+    private static func heavyTerms(_ parts: [KeyPart], _ words: WordList) -> [[UInt8]: [Int32]] {
+        var holding: [[UInt8]: Set<Int32>] = [:]
+        for part in parts {
+            let key = String(decoding: part.key, as: UTF8.self)
+            guard key.unicodeScalars.count == 3, IndexFormat.pieces(key).count == 1, IndexFormat.pieces(key)[0].isWord,
+                  !key.unicodeScalars.contains(where: IndexFormat.isCJKScalar) else { continue }
+            for (g, _) in part.words { holding[part.key, default: []].insert(Int32(g)) }
+        }
+        return holding.mapValues { held in
+            held.filter { g in words.word(Int(g)).withUnsafeBufferPointer { !IndexFormat.isBridge(utf8: $0) } }.sorted()
+        }
     }
 
     /// The deepest a key is split: its key and five more code points.

@@ -31,6 +31,8 @@ public struct SearchIndexBuilder {
     /// The ranked layout's answers are worked out from the version-5 files of the same documents
     /// (manifest, document tables, facets files), rendered in memory by `renderWords` and never written.
     private var answerInputs: [(String, [UInt8])]?
+    /// The ranked layout's heavy terms, whose answers are worked out with the short terms'.
+    private var heavyTerms: HeavyTerms?
     /// Above this many bytes of word entries the postings split into shards.
     public var shardThreshold: Int
     /// The size a shard aims at, in raw bytes.
@@ -267,15 +269,27 @@ public struct SearchIndexBuilder {
     private mutating func withAnswers(_ files: [(String, [UInt8])]) throws -> [(String, [UInt8])] {
         // The answers of the ranked layout are those of version 5: cells, places in the lists,
         // titles and counts, none of which the index order moves.
-        let inputs = answerInputs ?? files
+        let inputs = answerInputs ?? files, heavy = heavyTerms
         answerInputs = nil
-        let key = try Self.answersKey(inputs)
+        heavyTerms = nil
+        var key = try Self.answersKey(inputs)
+        if heavy != nil {
+            // Heavy terms match bodies too: their answers move with any posting or length, which
+            // the pre files (naming every shard by its hash) and the manifest (the groups) say.
+            var hasher = StableHasher()
+            hasher.combine(key)
+            for (name, bytes) in files where name == IndexFileNames.manifest || name.hasPrefix("pre-") {
+                hasher.combine(name)
+                bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
+            key = hasher.finalize()
+        }
         let answers: [(String, [UInt8])]
         if let last = [live?.answers, tableReuse?.last["answers"]].lazy.compactMap({ $0 }).first(where: { $0.key == key }) {
             // Split as bytes: as characters, a 100k site's answers took 50 ms of a one-page edit.
             answers = last.json.utf8.split(separator: 0x0A).enumerated().map { (IndexFormat.answerFileName($0.offset), Array($0.element) + [0x0A]) }
         } else {
-            answers = try AnswerFiles(index: Self.answersIndex(inputs)).files()
+            answers = try AnswerFiles(index: Self.answersIndex(inputs), heavy: heavy).files()
         }
         // Each file is one line of JSON.
         let record = IndexTableRecord(key: key, json: answers.map { String(decoding: $0.1, as: UTF8.self) }.joined())
@@ -450,7 +464,11 @@ public struct SearchIndexBuilder {
         }
         if let fieldEntries {
             var collectionFiles: [(String, [UInt8])] = []
-            let shards = rankedShards(words, fieldEntries, grams: grams, manifest: &m) { m in writeCollections(layout, collectionDocs, tables, into: &m, files: &collectionFiles) }
+            var heavy: [[UInt8]: [Int32]] = [:]
+            let shards = rankedShards(words, fieldEntries, grams: grams, manifest: &m, answering: hasAnswers, heavy: &heavy) { m in
+                writeCollections(layout, collectionDocs, tables, into: &m, files: &collectionFiles)
+            }
+            if !heavy.isEmpty, let positions = layout.positions { heavyTerms = HeavyTerms(words: words, holding: heavy, positions: positions) }
             return shards + files + collectionFiles
         }
         // Past about 1,024 shards the target doubles, in steps, so an edit leaves it alone.

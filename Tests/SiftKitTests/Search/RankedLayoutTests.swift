@@ -385,3 +385,42 @@ func everyShortTermOfTheFieldsHasItsDocumentsInAGramEntry(sharded: Bool) throws 
     #expect(try manifest(dir)["shards"] as? Int == 0)
     #expect(try SearchIndex(directory: dir).search("harbor").total == 1_500)
 }
+
+/// A heavy term (a split key of three code points, whose term alone would read every part of
+/// its key) has an answer, listed in its key's pre file: in every scope, the first rows and the
+/// count `sift search` finds, its body matches named with their documents (for their excerpts).
+@Test func aHeavyTermsAnswerIsWhatSearchFinds() throws {
+    let (_, v6) = try sites(seed: 3, sharded: true, target: 300, answers: true)
+    let m = try manifest(v6), files = m["files"] as! [String: String], count = try #require(m["answers"] as? Int)
+    let read = { (name: String) in
+        try JSONSerialization.jsonObject(with: Data(contentsOf: v6.appendingPathComponent(IndexFileNames.path(name, hash: files[name]!)))) as! [String: Any]
+    }
+    let heavy = try (0..<IndexFormat.preFiles).flatMap { try read(IndexFormat.preFileName($0))["answers"] as? [String] ?? [] }
+    #expect(heavy.contains("bar") && heavy.contains("arb") && !heavy.contains { $0.unicodeScalars.count != 3 }, "\(heavy)")
+    let index = try SearchIndex(directory: v6)
+    // Each cell's collection and scope: a collection's scopes, then its documents without one.
+    let cells = index.collections.flatMap { c in (c.scopes + [nil]).map { (c.name, $0) } }
+    var bodyRows = 0
+    for term in heavy {
+        let answer = try #require(try read(IndexFormat.answerFileName(AnswerFiles.file(of: Array(term.utf8), count: count)))[term] as? [String: Any])
+        let hits = answer["hits"] as! [[Any]], counts = answer["counts"] as! [Int]
+        let body = Dictionary(uniqueKeysWithValues: (answer["body"] as? [[Int]] ?? []).map { ($0[0], $0[1]) })
+        bodyRows += body.count
+        let rows = hits.enumerated().map { k, hit -> (result: SearchResult, doc: Int?) in
+            let (collection, scope) = cells[hit[0] as! Int], title = hit[2] as! String
+            let slug = (hit.count > 3 ? hit[3] as! String : "").isEmpty ? IndexFormat.derivedSlug(title) ?? "" : hit[3] as! String
+            let url = "/base/" + (hit.count > 4 ? hit[4] as! String : "\(collection)/\(slug)/")
+            return (SearchResult(collection: collection, slug: slug, title: title, url: url, scope: scope, match: body[k] == nil ? .field : .body), body[k])
+        }
+        for (k, row) in rows.enumerated() where row.doc != nil {
+            #expect(index.docs[row.doc!].title == row.result.title, "“\(term)”: hit \(k)'s document")
+        }
+        for scope in [nil, "Chocolate", "Hard"] {
+            let found = try index.search(term, scope: scope, limit: 50)
+            let answered = rows.map(\.result).filter { scope == nil || $0.scope == scope }.prefix(50)
+            #expect(Array(answered) == found.results, "“\(term)” in \(scope ?? "All")")
+            #expect(zip(cells, counts).filter { scope == nil || $0.0.1 == scope }.reduce(0) { $0 + $1.1 } == found.total, "“\(term)” in \(scope ?? "All"): total")
+        }
+    }
+    #expect(bodyRows > 0)
+}
