@@ -179,7 +179,7 @@ extension SearchIndexBuilder {
     private func keyParts(_ words: WordList, _ fields: [ShardWriter.FieldEntry], buckets: [(Int32, [Int32])], heavy: Set<Int32>) -> [KeyPart] {
         struct Item { var field: Bool; var index: Int; var primary: Bool; var rest: [[UInt8]]; var bytes: Int }
         var byKey: [[UInt8]: [Item]] = [:]
-        func add(_ word: ArraySlice<UInt8>, field: Bool, index: Int, primaryBytes: Int, secondaryBytes: Int) {
+        func add(_ word: ArraySlice<UInt8>, field: Bool, index: Int, bytes: Int) {
             var starts: [Int] = []
             WordList.codePointStarts(word, into: &starts)
             let length = starts.count - 1
@@ -187,7 +187,7 @@ extension SearchIndexBuilder {
             let key = Array(word[starts[0]..<starts[min(3, length)]])
             if heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: key))) {
                 byKey[key, default: []].append(Item(field: field, index: index, primary: true,
-                                                     rest: (min(3, length)..<min(length, 3 + Self.splitDepth)).map(cp), bytes: primaryBytes))
+                                                     rest: (min(3, length)..<min(length, 3 + Self.splitDepth)).map(cp), bytes: bytes))
             }
             guard length >= 4 else { return }
             for o in 1...(length - 3) {
@@ -195,19 +195,18 @@ extension SearchIndexBuilder {
                 // The word's own key again (`stabstar` holds `sta` twice): a secondary entry in the
                 // part of `star`, which the primary one, in the part of `stab`, is not in.
                 guard heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: trigram))) else { continue }
+                // A part holds a secondary entry whole, as its primary one.
                 byKey[trigram, default: []].append(Item(field: field, index: index, primary: false,
-                                                         rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: secondaryBytes))
+                                                         rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: bytes))
             }
         }
         // A trigram that is the word's own key again has the key's bucket, so these cover every one.
         let touches = { (bucket: Int32, secondary: [Int32]) in heavy.contains(bucket) || secondary.contains(where: heavy.contains) }
         for g in 0..<words.count where touches(buckets[g].0, buckets[g].1) {
-            let weight = Self.entryBytes(words, g)
-            add(words.word(g), field: false, index: g, primaryBytes: weight.primary, secondaryBytes: weight.secondary)
+            add(words.word(g), field: false, index: g, bytes: Self.entryBytes(words, g).primary)
         }
         for (i, f) in fields.enumerated() where touches(f.bucket, f.secondary) {
-            let weight = Self.entryBytes(f)
-            add(f.word[...], field: true, index: i, primaryBytes: weight.primary, secondaryBytes: weight.secondary)
+            add(f.word[...], field: true, index: i, bytes: Self.entryBytes(f).primary)
         }
         var parts: [KeyPart] = []
         func split(_ key: [UInt8], _ items: [Item], path: [[UInt8]]) {

@@ -91,7 +91,7 @@ struct ShardWriter {
                 // The ranked layout's shard: `{"words":{…},"fields":{…}}`.
                 var bytes = Array("{\"words\":".utf8) + file.1.dropLast()
                 bytes += Array(",\"fields\":".utf8)
-                Self.writeFields(fields, fieldLists[s], into: &bytes, outside: &outside)
+                Self.writeFields(fields, fieldLists[s], into: &bytes, outside: &outside, whole: s >= shardCount)
                 bytes += Array("}\n".utf8)
                 file.1 = bytes
             }
@@ -118,20 +118,21 @@ struct ShardWriter {
     }
 
     /// A JSON object of field entries: a word's records where it is filed, `"@"` where another
-    /// trigram of it is (its records are in the shard of its first three code points).
+    /// trigram of it is (its records are in the shard of its first three code points), or with
+    /// `whole` (a split key's part) its records there too.
     /// Records past `IndexFormat.heavyEntry` bytes go to `outside`, a file of their own, and the entry is `"=HASH"`.
-    static func writeFields(_ fields: [FieldEntry], _ list: [(Int, Bool)], into out: inout [UInt8], outside: inout [(String, [UInt8])]) {
+    static func writeFields(_ fields: [FieldEntry], _ list: [(Int, Bool)], into out: inout [UInt8], outside: inout [(String, [UInt8])], whole: Bool = false) {
         out.append(UInt8(ascii: "{"))
         for (k, (i, primary)) in list.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.string(fields[i].word, into: &out)
             out.append(UInt8(ascii: ":"))
-            if !primary {
+            if !primary && !whole {
                 out += Array("\"@\"".utf8)
             } else if fields[i].records.count > IndexFormat.heavyEntry {
                 let file = fields[i].records + [0x0A]
                 JSONWriter.string(("=" + ContentHash.of(file)).utf8, into: &out)
-                outside.append((IndexFormat.fieldRecordsFileName, file))
+                if primary { outside.append((IndexFormat.fieldRecordsFileName, file)) }
             } else {
                 out += fields[i].records
             }
@@ -168,7 +169,7 @@ struct ShardWriter {
                        outside: inout [(String, [UInt8])]) -> ((String, [UInt8]), [UInt8]) {
         let unions = withUnions ? self.unions(list, shard: Int32(s), shardOf: shardOf) : []
         var bytes: [UInt8] = []
-        words.writeObject(list, markers: unions.map(\.gram), into: &bytes, outside: &outside, inline: withUnions)
+        words.writeObject(list, markers: unions.map(\.gram), into: &bytes, outside: &outside, whole: !withUnions)
         bytes.append(0x0A)
         var unionFile: [UInt8] = []
         if !unions.isEmpty {

@@ -376,9 +376,11 @@ struct WordList {
     ///
     /// In the ranked layout (`cells`), a primary entry past `IndexFormat.heavyEntry` bytes goes to
     /// `outside` as a file of its own (its value as a JSON string) and the entry is `=` and its hash.
-    /// `inline: false` writes every secondary entry as `@` (a split key's parts, where a word's
-    /// secondary entry may share a key with its primary one, which a reader must take over it).
-    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8], outside: inout [(String, [UInt8])], inline: Bool = true) {
+    /// `whole: true` writes every secondary entry as its primary one (a split key's parts, which
+    /// have no unions: a term of the key and more code points reads the parts its code points lead
+    /// to, and an `@` there sent it to the primary entries of dozens of other keys); a heavy one
+    /// names the file its primary entry puts in `outside`.
+    func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8], outside: inout [(String, [UInt8])], whole: Bool = false) {
         out.append(UInt8(ascii: "{"))
         for (k, gram) in markers.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
@@ -390,16 +392,16 @@ struct WordList {
             JSONWriter.string(word(g), into: &out)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "\""))
-            if primary || (inline && encodedLength[g] <= 8) {
+            if primary || whole || encodedLength[g] <= 8 {
                 var value = encoded(g)
-                if primary { value += suffix(g) }
+                if primary || whole { value += suffix(g) }
                 if cells != nil { value += cellCodes(allDocuments(g)) }
-                if primary && cells != nil && value.count > IndexFormat.heavyEntry {
+                if primary || whole, cells != nil, value.count > IndexFormat.heavyEntry {
                     var file: [UInt8] = []
                     JSONWriter.string(value, into: &file)
                     file.append(0x0A)
                     value = Array(("=" + ContentHash.of(file)).utf8)
-                    outside.append((IndexFormat.postFileName, file))
+                    if primary { outside.append((IndexFormat.postFileName, file)) }
                 }
                 out += value
             } else {
