@@ -40,6 +40,8 @@ export default class AnsweringIndex {
     this.loadTables = tables;
     const hinted = [...new Set(terms(hint?.() ?? ""))];
     if (hinted.length === 1 && answered(hinted[0])) this.answers(hinted[0]).catch(String);
+    // The ranked layout's reader looks a term typed alone up here: its answer, if a heavy one.
+    else if (hinted.length === 1 && manifest.version > 5) this.full.then(async (index) => ((await index.hasAnswer(hinted[0])) ? this.answers(hinted[0]) : index.words(hinted[0]))).catch(String);
     else if (hinted.length) this.full.catch(String);
   }
 

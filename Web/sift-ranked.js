@@ -28,11 +28,11 @@ const corruptIndex = (cause) => {
  */
 export default function load(manifest, fetchJSON, hint) {
   if (manifest.version !== 6) throw Error(`sift: index version ${manifest.version}`);
-  // A term of three code points typed alone may be a heavy one, which its answer spares looking
-  // up: ahead of the search, that would read every part of its key.
+  // A term typed alone may be a heavy one, which its answer spares looking up: ahead of the
+  // search, that would read every part of its key, or its words' heavy entries.
   const lookedUp = () => {
     const typed = terms(hint?.() ?? "");
-    return typed.length === 1 && codePoints(typed[0]).length === 3 ? "" : typed.join(" ");
+    return typed.length === 1 ? "" : typed.join(" ");
   };
   const ranked = async () => new RankedIndex(manifest, fetchJSON, manifest.answers ? lookedUp : hint).read();
   return manifest.answers ? new AnsweringIndex(manifest, fetchJSON, ranked, hint) : ranked();
@@ -114,6 +114,9 @@ export class RankedIndex extends SiftIndex {
     // No term: every document, counted by scope and listed in list order, which only the records
     // give (answers spare a first screen of it, docs/search-index.md, "Answers").
     if (!searched.length) await this.readEveryRecord();
+    // No typo matches yet (the plan's step 5). When they come, a heavy term of 4+ code points with
+    // fewer than 5 matches in a scope searched must not be answered from its answer, which holds
+    // no typo matches (sift-answers.js).
     for (const term of searched) term.typoEdits = 0;
     await Promise.all(searched.map((term) => (term.searchesAlone ? this.fieldHolders(term.text) : this.gramHolders(term.text)))).catch(corruptIndex);
     return searched;
@@ -238,10 +241,10 @@ export class RankedIndex extends SiftIndex {
     return shard ?? corruptIndex(key);
   }
 
-  // "Answers": whether a heavy term has an answer (a split key of three code points), as the pre
-  // file of its bucket lists them; the term alone would read every part of its key.
+  // "Answers": whether a heavy term has an answer (a split key of three code points, or the start
+  // of words too heavy to fetch), as the pre file of its key's bucket lists them.
   async hasAnswer(term) {
-    return this.manifest.shards > 0 && codePoints(term).length === 3 && (await this.preFile(term)).answers?.includes(term) === true;
+    return this.manifest.shards > 0 && codePoints(term).length > 2 && (await this.preFile(codePoints(term).slice(0, 3).join(""))).answers?.includes(term) === true;
   }
 
   // The pre file of a key's bucket (named in the manifest's files).

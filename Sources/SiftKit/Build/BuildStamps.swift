@@ -48,7 +48,7 @@ struct BuildStamps {
         key.u64(Self.format)
         for part in [options.version, options.displayRoot, output.path, options.baseURL ?? "\u{0}", options.drafts ? "drafts" : "",
                      options.precompress.map { "\($0)" } ?? "", "\(options.answersFrom) \(options.docsPart) \(options.rankedFrom)",
-                     options.indexSharding.map { "\($0.threshold) \($0.target)" } ?? ""] { key.string(part) }
+                     options.indexSharding.map { "\($0.threshold) \($0.target) \($0.heavy)" } ?? ""] { key.string(part) }
         Self.stamp("/proc/self/exe", into: &key)
         optionsLength = key.bytes.count
         compare()

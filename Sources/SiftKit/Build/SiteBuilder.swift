@@ -21,12 +21,14 @@ public struct SiteBuilder: Sendable {
         public var version = ""
         /// `--precompress`: `.gz` and `.br` beside every text file over 1 KB; nil leaves it to site.yml.
         public var precompress: Bool?
-        /// The search index's sharding (threshold and shard target, in bytes of word entries), for
-        /// tests that need a small site sharded; nil: the defaults. The environment's
-        /// `SIFT_SHARDING="THRESHOLD TARGET"` sets it, for the tests that build with `sift`.
-        var indexSharding: (threshold: Int, target: Int)? = ProcessInfo.processInfo.environment["SIFT_SHARDING"].flatMap { text in
+        /// The search index's sharding (threshold and shard target, in bytes of word entries, and
+        /// the weight of a heavy term's words, `SearchIndexBuilder.heavyTermBytes`), for tests that
+        /// need a small site sharded; nil: the defaults. The environment's
+        /// `SIFT_SHARDING="THRESHOLD TARGET [HEAVY]"` sets it, for the tests that build with `sift`.
+        var indexSharding: (threshold: Int, target: Int, heavy: Int)? = ProcessInfo.processInfo.environment["SIFT_SHARDING"].flatMap { text in
             let numbers = text.split(separator: " ").compactMap { Int($0) }
-            return numbers.count == 2 ? (max(0, numbers[0]), max(1, numbers[1])) : nil
+            guard numbers.count == 2 || numbers.count == 3 else { return nil }
+            return (max(0, numbers[0]), max(1, numbers[1]), numbers.count == 3 ? max(1, numbers[2]) : SearchIndexBuilder.heavyTermBytesDefault)
         }
         /// The documents from which the index carries short terms' answers (`SearchIndexBuilder.answersFrom`);
         /// the environment's `SIFT_ANSWERS_FROM` when set, for tests that build a small site with them.
@@ -324,6 +326,7 @@ public struct SiteBuilder: Sendable {
         let previous = (target.next as? DiskCache)?.previous
         let reuse = previous.map(ShardReuse.init)
         var builder = options.indexSharding.map { SearchIndexBuilder(shardThreshold: $0.threshold, shardTarget: $0.target) } ?? SearchIndexBuilder()
+        if let heavy = options.indexSharding?.heavy { builder.heavyTermBytes = heavy }
         builder.answersFrom = options.answersFrom
         builder.rankedFrom = options.rankedFrom
         builder.docsPart = options.docsPart

@@ -69,9 +69,8 @@ struct AnswerFiles {
     /// The answers files by name (`answers-N.json`), N = FNV-1a of the term's UTF-8 modulo their
     /// count, which is the length of the list.
     func files() throws -> [(String, [UInt8])] {
-        let heavyTerms = Set(heavy.map { Array($0.holding.keys) } ?? [])
-        var holders = Self.termsInFields(index, heavy: heavyTerms)
-        for term in heavyTerms where holders[term] == nil { holders[term] = [] }
+        var holders = Self.termsInFields(index, heavy: heavy?.finder)
+        for term in (heavy?.holding ?? [:]).keys where holders[term] == nil { holders[term] = [] }
         // The empty query: a search bar's on focus, or a scope or facet value chosen with no text.
         holders[[]] = index.docs.indices.map { Int32($0) }
         let terms = holders.keys.sorted { $0.lexicographicallyPrecedes($1) }
@@ -213,8 +212,8 @@ struct AnswerFiles {
     /// documents whose fields hold it, ascending: each substring of one or two code points of a
     /// folded field value that holds no white space and is not a pair of CJK word code points (a CJK term, which
     /// searches bodies too).
-    /// With `heavy` terms (of three code points), those the fields hold too.
-    static func termsInFields(_ index: SearchIndex, heavy: Set<[UInt8]> = []) -> [[UInt8]: [Int32]] {
+    /// With `heavy` terms (`HeavyTerms`), those the fields hold too.
+    static func termsInFields(_ index: SearchIndex, heavy: HeavyTerms.Finder? = nil) -> [[UInt8]: [Int32]] {
         // Runs of documents on every core, merged in order: each term's documents stay ascending.
         let step = max(1024, index.docs.count / (ParallelMap.jobs * 4) + 1)
         let parts = ParallelMap.map(Array(stride(from: 0, to: index.docs.count, by: step))) { first in
@@ -227,20 +226,14 @@ struct AnswerFiles {
         return holders
     }
 
-    private static func termsInFields(_ index: SearchIndex, _ range: Range<Int>, heavy: Set<[UInt8]>) -> [[UInt8]: [Int32]] {
+    private static func termsInFields(_ index: SearchIndex, _ range: Range<Int>, heavy: HeavyTerms.Finder?) -> [[UInt8]: [Int32]] {
         var holders: [[UInt8]: [Int32]] = [:]
         var seen = Set<[UInt8]>()
         for d in range {
             seen.removeAll(keepingCapacity: true)
             shortTerms(of: index.docs[d].folded, into: &seen)
-            if !heavy.isEmpty {
-                for value in index.docs[d].folded {
-                    let scalars = Array(value.unicodeScalars)
-                    for i in scalars.indices.dropLast(2) {
-                        let term = scalars[i..<(i + 3)].flatMap { Array(UTF8.encode($0)!) }
-                        if heavy.contains(term) { seen.insert(term) }
-                    }
-                }
+            if let heavy {
+                for value in index.docs[d].folded { heavy.each(in: Array(value.utf8)) { seen.insert($0) } }
             }
             for term in seen { holders[term, default: []].append(Int32(d)) }
         }

@@ -11,10 +11,14 @@ struct HeavyTerms {
     /// Each document's number in index order, by its number in list order.
     let indexNumber: [Int32]
 
+    /// What finds the heavy terms in a text.
+    let finder: Finder
+
     /// `positions`: per collection, its documents' places in its list, in index order (`Layout.positions`).
     init(words: WordList, holding: [[UInt8]: [Int32]], positions: [[Int]]) {
         self.words = words
         self.holding = holding
+        finder = Finder(Set(holding.keys))
         var list: [Int32] = [], first = 0
         for places in positions {
             list += places.map { Int32(first + $0) }
@@ -41,5 +45,50 @@ struct HeavyTerms {
             for d in postings.lead { found[listNumber[Int(d)], default: 0] |= Score.lead }
         }
         return found
+    }
+
+    /// A term's key: its first three code points, whose bucket's pre file lists it.
+    static func key(_ term: [UInt8]) -> [UInt8] {
+        var starts: [Int] = []
+        WordList.codePointStarts(term, into: &starts)
+        return Array(term[..<starts[min(3, starts.count - 1)]])
+    }
+
+    /// Whether UTF-8 text is one word piece with no CJK code point in it: what a heavy term is.
+    static func isPlain<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
+        let string = String(decoding: text, as: UTF8.self)
+        return IndexFormat.pieces(string).count == 1 && IndexFormat.pieces(string)[0].isWord
+            && !string.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
+    }
+
+    /// Finds the heavy terms a text holds: from each code point on, it reads on while what it has
+    /// read starts some term.
+    struct Finder: Sendable {
+        let terms: Set<[UInt8]>
+        /// Every start of a term of three code points or more.
+        let starts: Set<[UInt8]>
+
+        init(_ terms: Set<[UInt8]>) {
+            self.terms = terms
+            var starts = Set<[UInt8]>(), bounds: [Int] = []
+            for term in terms {
+                WordList.codePointStarts(term, into: &bounds)
+                for end in bounds.dropFirst(3) { starts.insert(Array(term[..<end])) }
+            }
+            self.starts = starts
+        }
+
+        /// Calls `found` with each term `text` (UTF-8) holds, once per place.
+        func each<C: Collection>(in text: C, _ found: ([UInt8]) -> Void) where C.Element == UInt8, C.Index == Int {
+            var bounds: [Int] = []
+            WordList.codePointStarts(text, into: &bounds)
+            for i in bounds.indices.dropLast(3) {
+                for j in (i + 3)..<bounds.count {
+                    let read = Array(text[bounds[i]..<bounds[j]])
+                    guard starts.contains(read) else { break }
+                    if terms.contains(read) { found(read) }
+                }
+            }
+        }
     }
 }

@@ -33,7 +33,7 @@ extension SearchIndexBuilder {
             bytes[b] = 0
         }
         let parts = keyParts(words, fields, buckets: ranked, heavy: heavyBuckets)
-        let answered = answering ? Self.heavyTerms(parts, words) : [:]
+        let answered = answering ? Self.heavyTerms(parts, words, fields, weighing: heavyTermBytes) : [:]
         let bounds = WordList.pack(bytes, target: shardTarget)
         let writer = ShardWriter(words: words, bounds: bounds, unionFanOut: unionFanOut, fields: fields,
                                  ranked: (ranked.map(\.0), ranked.map(\.1)))
@@ -81,10 +81,10 @@ extension SearchIndexBuilder {
             }
             pre[p].append(UInt8(ascii: "}"))
         }
-        // The heavy terms that have answers, in their buckets' pre files: `"answers":["har","sta"]`.
+        // The heavy terms that have answers, in the pre files of their keys' buckets: `"answers":["har","nort","sta"]`.
         var answersOf = [[[UInt8]]](repeating: [], count: IndexFormat.preFiles)
         for term in answered.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            answersOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: term))].append(term)
+            answersOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: HeavyTerms.key(term)))].append(term)
         }
         for p in pre.indices where !answersOf[p].isEmpty {
             pre[p] += Array(",\"answers\":[".utf8)
@@ -151,21 +151,59 @@ extension SearchIndexBuilder {
         var fields: [(Int, Bool)] = []
     }
 
-    /// The heavy terms (docs/search-index.md, "Answers"): each split key of three code points that
-    /// is one word piece outside CJK text, with the words holding it that are not bridges, which
-    /// its body candidates come from (`SearchIndex.searchBodies`). A query of one alone would read
-    /// every part of its key and the primary entries of its `@` words: hundreds of files.
-    private static func heavyTerms(_ parts: [KeyPart], _ words: WordList) -> [[UInt8]: [Int32]] {
-        var holding: [[UInt8]: Set<Int32>] = [:]
+    /// The heavy terms (docs/search-index.md, "Answers"), each with the words holding it that are
+    /// not bridges, which its body candidates come from (`SearchIndex.searchBodies`). A term is one
+    /// word piece outside CJK text, and either a split key of three code points, which alone would
+    /// read every part of its key, or the start of a word (three code points or more) held by words
+    /// and field words whose entries weigh more than `heavyTermBytes` in all (`america`, `nort`,
+    /// `port` inside `report`), which a client would fetch whole.
+    private static func heavyTerms(_ parts: [KeyPart], _ words: WordList, _ fields: [ShardWriter.FieldEntry], weighing heavyTermBytes: Int) -> [[UInt8]: [Int32]] {
+        var terms = Set<[UInt8]>()
         for part in parts {
             let key = String(decoding: part.key, as: UTF8.self)
-            guard key.unicodeScalars.count == 3, IndexFormat.pieces(key).count == 1, IndexFormat.pieces(key)[0].isWord,
-                  !key.unicodeScalars.contains(where: IndexFormat.isCJKScalar) else { continue }
-            for (g, _) in part.words { holding[part.key, default: []].insert(Int32(g)) }
+            if key.unicodeScalars.count == 3, HeavyTerms.isPlain(part.key) { terms.insert(part.key) }
         }
-        return holding.mapValues { held in
-            held.filter { g in words.word(Int(g)).withUnsafeBufferPointer { !IndexFormat.isBridge(utf8: $0) } }.sorted()
+        // What the words holding each term weigh, of the words that weigh something: a client
+        // looking the term up fetches their entries.
+        var weights: [[UInt8]: Int] = [:]
+        var starts: [Int] = []
+        func weigh(_ word: ArraySlice<UInt8>, _ bytes: Int) {
+            guard bytes >= heavyTermBytes / 16, HeavyTerms.isPlain(word) else { return }
+            WordList.codePointStarts(word, into: &starts)
+            for i in starts.indices.dropLast(3) {
+                for end in starts[(i + 3)...] { weights[Array(word[starts[i]..<end]), default: 0] += bytes }
+            }
         }
+        // A word's entry: its postings, then as many characters of cells, and its often and lead postings.
+        for g in 0..<words.count { weigh(words.word(g), 2 * words.encodedCount(g) + words.suffixCount(g)) }
+        for f in fields { weigh(f.word[...], f.records.count) }
+        // Of those past the weight, the ones that start a word: what a visitor types on the way to one.
+        let weighty = Set(weights.filter { $0.value > heavyTermBytes }.keys)
+        for word in (0..<words.count).lazy.map({ words.word($0) }) + fields.lazy.map({ $0.word[...] }) {
+            WordList.codePointStarts(word, into: &starts)
+            for end in starts.dropFirst(3) {
+                let start = Array(word[word.startIndex..<end])
+                if weighty.contains(start) { terms.insert(start) }
+            }
+        }
+        guard !terms.isEmpty else { return [:] }
+        // Each word holding one: a run of words on every core, merged in order.
+        let finder = HeavyTerms.Finder(terms)
+        let step = max(4096, words.count / (ParallelMap.jobs * 4) + 1)
+        let found = ParallelMap.map(Array(stride(from: 0, to: words.count, by: step))) { first -> [[UInt8]: [Int32]] in
+            var holding: [[UInt8]: [Int32]] = [:]
+            for g in first..<min(first + step, words.count) {
+                let word = words.word(g)
+                guard !word.withUnsafeBufferPointer({ IndexFormat.isBridge(utf8: $0) }) else { continue }
+                finder.each(in: word) { term in
+                    if holding[term]?.last != Int32(g) { holding[term, default: []].append(Int32(g)) }
+                }
+            }
+            return holding
+        }
+        var holding = Dictionary(uniqueKeysWithValues: terms.map { ($0, [Int32]()) })
+        for part in found { for (term, gs) in part { holding[term]! += gs } }
+        return holding
     }
 
     /// The deepest a key is split: its key and five more code points.

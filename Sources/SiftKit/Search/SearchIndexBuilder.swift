@@ -54,6 +54,11 @@ public struct SearchIndexBuilder {
     /// off by default until sift-core.js reads it (Benchmarks/ranked_index_plan.md, step 3).
     public var rankedFrom = SearchIndexBuilder.rankedFromDefault
     public static let rankedFromDefault = Int.max
+    /// What the words holding a term weigh in the ranked layout, past which it is a heavy term
+    /// with an answer (docs/search-index.md, "Answers"): about what a first query may fetch
+    /// (issue 18: 150 KB gzip) in raw bytes.
+    public var heavyTermBytes = SearchIndexBuilder.heavyTermBytesDefault
+    public static let heavyTermBytesDefault = 64 * 1024
     /// How many documents will be added in all, when known (0: unknown): the word tables then
     /// make room for them once instead of doubling.
     var expectedDocuments = 0

@@ -25,7 +25,7 @@ struct ShardReuseTests {
     func build(_ site: TestSite, clean: Bool = false, answers: Bool = false, ranked: Bool = false) throws -> SiteBuilder.Report {
         var options = SiteBuilder.Options(site: site.root)
         options.mode = clean ? .clean : .incremental
-        options.indexSharding = (threshold: 0, target: 600)
+        options.indexSharding = (threshold: 0, target: 600, heavy: SearchIndexBuilder.heavyTermBytesDefault)
         options.answersFrom = answers ? 0 : .max
         options.rankedFrom = ranked ? 0 : .max
         return try SiteBuilder(options: options).build()
