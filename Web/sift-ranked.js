@@ -31,7 +31,7 @@ export default function load(manifest, fetchJSON, hint) {
   // A term typed alone may be a heavy one, which its answer spares looking up: ahead of the
   // search, that would read every part of its key, or its words' heavy entries.
   const lookedUp = () => {
-    const typed = terms(hint?.() ?? "");
+    const typed = [...new Set(terms(hint?.() ?? ""))];
     return typed.length === 1 ? "" : typed.join(" ");
   };
   const ranked = async () => new RankedIndex(manifest, fetchJSON, manifest.answers ? lookedUp : hint).read();

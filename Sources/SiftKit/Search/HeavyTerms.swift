@@ -36,7 +36,7 @@ struct HeavyTerms {
     func bodyCandidates(_ term: [UInt8]) -> [Int32: Int] {
         var found: [Int32: Int] = [:]
         for g in holding[term] ?? [] {
-            let word = words.word(Int(g)), postings = words.documents(Int(g))
+            let word = words.word(Int(g)), postings = words.allPostings(Int(g))
             let starts = word.starts(with: term)
             let marks = word.elementsEqual(term) ? Score.wholeWord : starts ? Score.wordStart : Score.insideWord
             for d in postings.all { found[listNumber[Int(d)], default: 0] |= marks }
@@ -46,6 +46,10 @@ struct HeavyTerms {
         }
         return found
     }
+
+    /// The most code points of a heavy term: the substrings of a word are weighed up to this
+    /// length (a 1,600-letter word's every substring took 800 MB).
+    static let longest = 16
 
     /// A term's key: its first three code points, whose bucket's pre file lists it.
     static func key(_ term: [UInt8]) -> [UInt8] {

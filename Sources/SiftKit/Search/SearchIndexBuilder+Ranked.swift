@@ -171,7 +171,7 @@ extension SearchIndexBuilder {
             guard bytes >= heavyTermBytes / 16, HeavyTerms.isPlain(word) else { return }
             WordList.codePointStarts(word, into: &starts)
             for i in starts.indices.dropLast(3) {
-                for end in starts[(i + 3)...] { weights[Array(word[starts[i]..<end]), default: 0] += bytes }
+                for end in starts[(i + 3)..<min(starts.count, i + HeavyTerms.longest + 1)] { weights[Array(word[starts[i]..<end]), default: 0] += bytes }
             }
         }
         // A word's entry: its postings, then as many characters of cells, and its often and lead postings.
@@ -181,7 +181,7 @@ extension SearchIndexBuilder {
         let weighty = Set(weights.filter { $0.value > heavyTermBytes }.keys)
         for word in (0..<words.count).lazy.map({ words.word($0) }) + fields.lazy.map({ $0.word[...] }) {
             WordList.codePointStarts(word, into: &starts)
-            for end in starts.dropFirst(3) {
+            for end in starts.dropFirst(3).prefix(HeavyTerms.longest - 2) {
                 let start = Array(word[word.startIndex..<end])
                 if weighty.contains(start) { terms.insert(start) }
             }
@@ -217,7 +217,7 @@ extension SearchIndexBuilder {
     private func keyParts(_ words: WordList, _ fields: [ShardWriter.FieldEntry], buckets: [(Int32, [Int32])], heavy: Set<Int32>) -> [KeyPart] {
         struct Item { var field: Bool; var index: Int; var primary: Bool; var rest: [[UInt8]]; var bytes: Int }
         var byKey: [[UInt8]: [Item]] = [:]
-        func add(_ word: ArraySlice<UInt8>, field: Bool, index: Int, bytes: Int) {
+        func add(_ word: ArraySlice<UInt8>, field: Bool, index: Int, primaryBytes: Int, secondaryBytes: Int) {
             var starts: [Int] = []
             WordList.codePointStarts(word, into: &starts)
             let length = starts.count - 1
@@ -225,7 +225,7 @@ extension SearchIndexBuilder {
             let key = Array(word[starts[0]..<starts[min(3, length)]])
             if heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: key))) {
                 byKey[key, default: []].append(Item(field: field, index: index, primary: true,
-                                                     rest: (min(3, length)..<min(length, 3 + Self.splitDepth)).map(cp), bytes: bytes))
+                                                     rest: (min(3, length)..<min(length, 3 + Self.splitDepth)).map(cp), bytes: primaryBytes))
             }
             guard length >= 4 else { return }
             for o in 1...(length - 3) {
@@ -235,16 +235,19 @@ extension SearchIndexBuilder {
                 guard heavy.contains(Int32(IndexFormat.rankedBucket(ofKeyBytes: trigram))) else { continue }
                 // A part holds a secondary entry whole, as its primary one.
                 byKey[trigram, default: []].append(Item(field: field, index: index, primary: false,
-                                                         rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: bytes))
+                                                         rest: ((o + 3)..<min(length, o + 3 + Self.splitDepth)).map(cp), bytes: secondaryBytes))
             }
         }
         // A trigram that is the word's own key again has the key's bucket, so these cover every one.
         let touches = { (bucket: Int32, secondary: [Int32]) in heavy.contains(bucket) || secondary.contains(where: heavy.contains) }
+        // A secondary entry in a part weighs as a primary one, or as a file's name past `IndexFormat.partEntry`.
         for g in 0..<words.count where touches(buckets[g].0, buckets[g].1) {
-            add(words.word(g), field: false, index: g, bytes: Self.entryBytes(words, g).primary)
+            let value = 2 * words.encodedCount(g) + words.suffixCount(g) + 1, word = words.word(g), primary = Self.entryBytes(words, g).primary
+            add(word, field: false, index: g, primaryBytes: primary, secondaryBytes: value > IndexFormat.partEntry ? word.count + 20 : primary)
         }
         for (i, f) in fields.enumerated() where touches(f.bucket, f.secondary) {
-            add(f.word[...], field: true, index: i, bytes: Self.entryBytes(f).primary)
+            let primary = Self.entryBytes(f).primary
+            add(f.word[...], field: true, index: i, primaryBytes: primary, secondaryBytes: f.records.count > IndexFormat.partEntry ? f.word.count + 20 : primary)
         }
         var parts: [KeyPart] = []
         func split(_ key: [UInt8], _ items: [Item], path: [[UInt8]]) {

@@ -119,7 +119,7 @@ struct ShardWriter {
 
     /// A JSON object of field entries: a word's records where it is filed, `"@"` where another
     /// trigram of it is (its records are in the shard of its first three code points), or with
-    /// `whole` (a split key's part) its records there too.
+    /// `whole` (a split key's part) its records there too, in a file past `IndexFormat.partEntry` bytes.
     /// Records past `IndexFormat.heavyEntry` bytes go to `outside`, a file of their own, and the entry is `"=HASH"`.
     static func writeFields(_ fields: [FieldEntry], _ list: [(Int, Bool)], into out: inout [UInt8], outside: inout [(String, [UInt8])], whole: Bool = false) {
         out.append(UInt8(ascii: "{"))
@@ -129,10 +129,11 @@ struct ShardWriter {
             out.append(UInt8(ascii: ":"))
             if !primary && !whole {
                 out += Array("\"@\"".utf8)
-            } else if fields[i].records.count > IndexFormat.heavyEntry {
+            } else if fields[i].records.count > (primary ? IndexFormat.heavyEntry : IndexFormat.partEntry) {
                 let file = fields[i].records + [0x0A]
                 JSONWriter.string(("=" + ContentHash.of(file)).utf8, into: &out)
-                if primary { outside.append((IndexFormat.fieldRecordsFileName, file)) }
+                // A file of the same bytes is written once (`SearchIndexBuilder.write`).
+                outside.append((IndexFormat.fieldRecordsFileName, file))
             } else {
                 out += fields[i].records
             }

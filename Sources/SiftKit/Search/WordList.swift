@@ -68,6 +68,15 @@ struct WordList {
         return all.isEmpty ? IndexFormat.decodePostings(String(decoding: encoded(g), as: UTF8.self)) : all
     }
 
+    /// Every document of a word, those holding it often and those holding it in their lead,
+    /// whatever its table kept (a live builder's keeps neither the short postings nor often and
+    /// lead): from its entry where not kept.
+    func allPostings(_ g: Int) -> (all: [Int32], often: [Int32], lead: [Int32]) {
+        let rest = suffix(g).split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).dropFirst()
+        let decoded = rest.map { IndexFormat.decodePostings(String(decoding: $0, as: UTF8.self)) }
+        return (allDocuments(g), decoded.first ?? [], decoded.dropFirst().first ?? [])
+    }
+
     /// One table's words as this render computed them.
     private struct Part {
         var encoded: [[UInt8]] = []
@@ -378,8 +387,8 @@ struct WordList {
     /// `outside` as a file of its own (its value as a JSON string) and the entry is `=` and its hash.
     /// `whole: true` writes every secondary entry as its primary one (a split key's parts, which
     /// have no unions: a term of the key and more code points reads the parts its code points lead
-    /// to, and an `@` there sent it to the primary entries of dozens of other keys); a heavy one
-    /// names the file its primary entry puts in `outside`.
+    /// to, and an `@` there sent it to the primary entries of dozens of other keys), in a file of
+    /// its own past `IndexFormat.partEntry` bytes.
     func writeObject(_ list: [(Int, Bool)], markers: [[UInt8]] = [], into out: inout [UInt8], outside: inout [(String, [UInt8])], whole: Bool = false) {
         out.append(UInt8(ascii: "{"))
         for (k, gram) in markers.enumerated() {
@@ -396,12 +405,13 @@ struct WordList {
                 var value = encoded(g)
                 if primary || whole { value += suffix(g) }
                 if cells != nil { value += cellCodes(allDocuments(g)) }
-                if primary || whole, cells != nil, value.count > IndexFormat.heavyEntry {
+                if cells != nil, primary ? value.count > IndexFormat.heavyEntry : whole && value.count > IndexFormat.partEntry {
                     var file: [UInt8] = []
                     JSONWriter.string(value, into: &file)
                     file.append(0x0A)
                     value = Array(("=" + ContentHash.of(file)).utf8)
-                    if primary { outside.append((IndexFormat.postFileName, file)) }
+                    // A file of the same bytes is written once (`SearchIndexBuilder.write`).
+                    outside.append((IndexFormat.postFileName, file))
                 }
                 out += value
             } else {

@@ -7,7 +7,7 @@ import Testing
 /// file: three collections, scopes, facets and a sort field, titles and bodies of many lengths
 /// (so that documents of one title length and body length code make groups), some without a
 /// body, one at a URL of its own, one whose slug is not its title's, text with sections.
-private func sites(seed: UInt64, sharded: Bool, target: Int = 2048, answers: Bool = false, heavyTermBytes: Int? = nil) throws -> (v5: URL, v6: URL) {
+private func sites(seed: UInt64, sharded: Bool, target: Int = 2048, answers: Bool = false, heavyTermBytes: Int? = nil, live: Bool = false) throws -> (v5: URL, v6: URL) {
     var rng = SeededRNG(state: seed)
     // `stabstar` and `barbara` hold their own key again, which a split key's parts must file twice.
     let words = ["Choco", "bar", "Hard", "drop", "Côte", "d'Ivoire", "ab", "a", "俄罗斯", "カナ", "x-ray", "Ωmega", "b", "harbor", "arbor", "node.js", "c++",
@@ -37,7 +37,10 @@ private func sites(seed: UInt64, sharded: Bool, target: Int = 2048, answers: Boo
         if let heavyTermBytes { builder.heavyTermBytes = heavyTermBytes }
         builder.addCollection(SearchCollectionInfo(name: "candies", title: "Candies", scopes: ["Chocolate", "Hard"]))
         builder.addCollection(SearchCollectionInfo(name: "places", title: "Places"))
-        for d in documents { builder.add(SearchIndexBuilder.digest(d)) }
+        // A live builder's (`sift serve`'s) word tables keep their pairs, not short postings nor often and lead.
+        for (i, d) in documents.enumerated() {
+            if live { builder.add(SearchIndexBuilder.digest(d), key: UInt64(i)) } else { builder.add(SearchIndexBuilder.digest(d)) }
+        }
         let dir = temporaryFolder("sift-ranked")
         try builder.write(to: dir, baseURL: "/base/")
         return dir
@@ -432,4 +435,45 @@ func everyShortTermOfTheFieldsHasItsDocumentsInAGramEntry(sharded: Bool) throws 
         }
     }
     #expect(bodyRows > 0)
+}
+
+/// `sift serve`'s builder gives heavy terms the answers `sift build` gives: its word tables keep
+/// neither short postings nor often and lead, which a heavy term's body candidates are made of.
+/// (A review found them empty under `sift serve`.)
+@Test func aLiveBuilderGivesHeavyTermsTheAnswersOfABuild() throws {
+    let built = try sites(seed: 3, sharded: true, target: 300, answers: true, heavyTermBytes: 3000).v6
+    let served = try sites(seed: 3, sharded: true, target: 300, answers: true, heavyTermBytes: 3000, live: true).v6
+    let m = try manifest(built), files = m["files"] as! [String: String]
+    #expect(try manifest(served)["files"] as? [String: String] == files)
+    let count = try #require(m["answers"] as? Int)
+    for n in 0..<count {
+        let name = IndexFileNames.path(IndexFormat.answerFileName(n), hash: files[IndexFormat.answerFileName(n)]!)
+        #expect(try Data(contentsOf: built.appendingPathComponent(name)) == Data(contentsOf: served.appendingPathComponent(name)), "\(name)")
+    }
+}
+
+/// A heavy term is at most `HeavyTerms.longest` code points: a long word of one piece (a
+/// sequence, a hash) is weighed by its substrings up to that length, not by all of them, which
+/// took 8.6 s and 800 MB for one word of 1,600 letters. (A review found it.)
+@Test func aLongWordGivesHeavyTermsOfBoundedLength() throws {
+    var builder = SearchIndexBuilder(shardThreshold: 0, shardTarget: 300)
+    builder.rankedFrom = 0
+    builder.answersFrom = 0
+    builder.heavyTermBytes = 500
+    var rng = SeededRNG(state: 7)
+    let long = String((0..<400).map { _ in "acgt".randomElement(using: &rng)! })
+    for i in 0..<40 {
+        let title = i % 4 == 0 ? long : "item \(i)"
+        builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "seqs", slug: "s\(i)", title: title, url: "seqs/s\(i)/", scope: nil,
+                                                             fields: [("title", title)], body: "acgtacgt body \(i) " + long.prefix(40))))
+    }
+    let dir = temporaryFolder("sift-ranked-long")
+    try builder.write(to: dir, baseURL: "/")
+    let files = try manifest(dir)["files"] as! [String: String]
+    let heavy = try (0..<IndexFormat.preFiles).flatMap { p in
+        let name = IndexFormat.preFileName(p)
+        let pre = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(IndexFileNames.path(name, hash: files[name]!)))) as! [String: Any]
+        return pre["answers"] as? [String] ?? []
+    }
+    #expect(heavy.contains { $0.unicodeScalars.count == HeavyTerms.longest } && !heavy.contains { $0.unicodeScalars.count > HeavyTerms.longest }, "\(heavy.map(\.count).max() ?? 0)")
 }
