@@ -3,8 +3,9 @@ forces it here, with the answers of short terms and shards so small that keys sp
 the search bar reads it through sift-ranked.js, and shows what `sift search` gives (typo matches
 aside, which that reader has not yet, so the queries here have enough matches to want none),
 rows of body matches with their titles and excerpts, a short term beside a longer one, the scope
-bar's counts, "Show more", a facet value, and Back from a result.
+bar's counts, "Show more", a facet value, Back from a result, and heavy terms from their answers.
 """
+import json
 import re
 
 import pytest
@@ -25,7 +26,8 @@ def ranked():
     for i in range(3, ITEMS + 1, 3):
         words = " ".join(WORDS[(i * k) % len(WORDS)] for k in range(1, 1 + i % 11))
         files[f"Content/things/widget-{i:04}.md" if i % 7 else f"Content/things/quokka-{i:04}.md"] = f"The {words} of thing {i}.\n"
-    env = {"SIFT_RANKED_FROM": "0", "SIFT_ANSWERS_FROM": "0", "SIFT_SHARDING": "0 600"}
+    # Heavy terms too: split keys of three code points, and word starts held by 500 bytes of entries.
+    env = {"SIFT_RANKED_FROM": "0", "SIFT_ANSWERS_FROM": "0", "SIFT_SHARDING": "0 600 500"}
     with siftsite.served_fixture(files, "sift-ranked-", env) as served:
         yield served
 
@@ -99,3 +101,27 @@ def test_back_from_a_body_match_restores_the_search(page, ranked):
     page.go_back()
     expect(field).to_have_value("anchor")
     check(page, built, "anchor")
+
+
+def test_a_heavy_term_is_shown_from_its_answer_with_its_body_rows_excerpts(page, ranked):
+    server, built = ranked
+    listed = [term for pre in (built / "search" / "immutable").glob("pre.*.json") for term in json.loads(pre.read_text()).get("answers", [])]
+    # A split key, and the start of a word of the bodies.
+    longer = [term for term in listed if len(term) > 3 and any(word.startswith(term) for word in WORDS)]
+    assert "har" in listed and longer, listed
+    requested = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(server.url + "/things/")
+    field = page.get_by_role("searchbox")
+    for query in ["har", longer[0]]:
+        del requested[:]
+        field.fill(query)
+        answer = check(page, built, query)
+        # Its answer, not its key's parts: the pre file, the answers file, and the rows' text files.
+        assert [url for url in requested if "/search/immutable/answers." in url], (query, requested)
+        assert not [url for url in requested if "/search/immutable/shard." in url], (query, requested)
+        body = [r for r in answer["results"] if r["match"] == "body"]
+        assert body, query
+        row = page.locator("[data-sift-list=things] > li", has=page.locator(f"a[href^='{body[0]['url']}?']"))
+        expect(row).to_contain_text(body[0]["title"])
+        expect(row).to_contain_text("".join(body[0]["excerpt"]))
