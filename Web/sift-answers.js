@@ -87,7 +87,7 @@ export default class AnsweringIndex {
     }
   }
 
-  // A short term's answer for `limit` results of `scope` in the collections `chosen`, which offer
+  // A short or heavy term's answer for `limit` results of `scope` in the collections `chosen`, which offer
   // `scopes`; with their facets (`counted`), its matches counted by facet value.
   answer(query, { hits, body = [], counts, facets = {} }, chosen, scopes, scope, limit, counted) {
     // Each cell of the collections searched: its table and scope (null: none). The counts as
