@@ -127,18 +127,15 @@ struct AnswerFiles {
         for d in inFields { byCell[cells[Int(d)]].append(index.fullMatch(Int(d), searched)!) }
         let fieldHits = byCell.map(\.count), held = Set(inFields)
         for (d, _) in body where !held.contains(d) { byCell[cells[Int(d)]].append(SearchIndex.Hit(doc: Int(d), match: .body, group: .scored)) }
+        let score = { (d: Int) in index.score(index.docs[d].folded, bodyLength: index.docs[d].bodyLength, Int32(d), searched, phrase: term) }
         var byMarks: [SIMD2<UInt64>: Double] = [:]
         let bodyScore = { (d: Int) -> Double in
             let key = SIMD2(UInt64(body[Int32(d)]!), index.docs[d].bodyLength.bitPattern)
             if let known = byMarks[key] { return known }
-            let score = index.score(index.docs[d].folded, bodyLength: index.docs[d].bodyLength, Int32(d), searched, phrase: term)
-            byMarks[key] = score
-            return score
+            byMarks[key] = score(d)
+            return byMarks[key]!
         }
-        let scoring = { (hit: SearchIndex.Hit) -> Double in
-            hit.match == .body ? bodyScore(hit.doc)
-                : index.score(index.docs[hit.doc].folded, bodyLength: index.docs[hit.doc].bodyLength, Int32(hit.doc), searched, phrase: term)
-        }
+        let scoring = { (hit: SearchIndex.Hit) in hit.match == .body ? bodyScore(hit.doc) : score(hit.doc) }
         let firstRows = byCell.indices.flatMap { cell -> [SearchIndex.Hit] in
             var hits = byCell[cell]
             let bodyOnly = hits[fieldHits[cell]...]
@@ -238,19 +235,6 @@ struct AnswerFiles {
             for term in seen { holders[term, default: []].append(Int32(d)) }
         }
         return holders
-    }
-
-    /// Two ascending lists merged, each number once.
-    static func union(_ a: [Int32], _ b: [Int32]) -> [Int32] {
-        var out: [Int32] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i] < b[j]) { out.append(a[i]); i += 1 }
-            else if i == a.count || b[j] < a[i] { out.append(b[j]); j += 1 }
-            else { out.append(a[i]); i += 1; j += 1 }
-        }
-        return out
     }
 
     /// The short terms folded field values hold (their UTF-8): each substring of one or two code

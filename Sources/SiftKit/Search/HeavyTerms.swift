@@ -51,18 +51,10 @@ struct HeavyTerms {
     /// length (a 1,600-letter word's every substring took 800 MB).
     static let longest = 16
 
-    /// A term's key: its first three code points, whose bucket's pre file lists it.
-    static func key(_ term: [UInt8]) -> [UInt8] {
-        var starts: [Int] = []
-        WordList.codePointStarts(term, into: &starts)
-        return Array(term[..<starts[min(3, starts.count - 1)]])
-    }
-
     /// Whether UTF-8 text is one word piece with no CJK code point in it: what a heavy term is.
     static func isPlain<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
-        let string = String(decoding: text, as: UTF8.self)
-        return IndexFormat.pieces(string).count == 1 && IndexFormat.pieces(string)[0].isWord
-            && !string.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
+        let string = String(decoding: text, as: UTF8.self), pieces = IndexFormat.pieces(string)
+        return pieces.count == 1 && pieces[0].isWord && !string.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
     }
 
     /// Finds the heavy terms a text holds: from each code point on, it reads on while what it has

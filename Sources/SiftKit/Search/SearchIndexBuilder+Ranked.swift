@@ -84,7 +84,7 @@ extension SearchIndexBuilder {
         // The heavy terms that have answers, in the pre files of their keys' buckets: `"answers":["har","nort","sta"]`.
         var answersOf = [[[UInt8]]](repeating: [], count: IndexFormat.preFiles)
         for term in answered.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            answersOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: HeavyTerms.key(term)))].append(term)
+            answersOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: IndexFormat.key(String(decoding: term, as: UTF8.self)).utf8))].append(term)
         }
         for p in pre.indices where !answersOf[p].isEmpty {
             pre[p] += Array(",\"answers\":[".utf8)
@@ -133,8 +133,14 @@ extension SearchIndexBuilder {
     /// primary entry (its postings, then about as many characters of cells, or a heavy entry's
     /// name: `IndexFormat.heavyEntry`), and a secondary one (inline postings, or `@`).
     private static func entryBytes(_ words: WordList, _ g: Int) -> (primary: Int, secondary: Int) {
-        let length = words.word(g).count, encoded = words.encodedCount(g), value = 2 * encoded + words.suffixCount(g) + 1
+        let length = words.word(g).count, encoded = words.encodedCount(g), value = valueBytes(words, g) + 1
         return (length + (value > IndexFormat.heavyEntry ? 14 : value) + 6, length + (encoded <= 8 ? 2 * encoded + 1 : 1) + 6)
+    }
+
+    /// What a word's primary entry holds, in bytes: its postings, then about as many characters of
+    /// cells, then its often and lead postings.
+    private static func valueBytes(_ words: WordList, _ g: Int) -> Int {
+        2 * words.encodedCount(g) + words.suffixCount(g)
     }
 
     /// What a field word's entries weigh: its records (or a heavy entry's name), and `@`.
@@ -174,8 +180,7 @@ extension SearchIndexBuilder {
                 for end in starts[(i + 3)..<min(starts.count, i + HeavyTerms.longest + 1)] { weights[Array(word[starts[i]..<end]), default: 0] += bytes }
             }
         }
-        // A word's entry: its postings, then as many characters of cells, and its often and lead postings.
-        for g in 0..<words.count { weigh(words.word(g), 2 * words.encodedCount(g) + words.suffixCount(g)) }
+        for g in 0..<words.count { weigh(words.word(g), valueBytes(words, g)) }
         for f in fields { weigh(f.word[...], f.records.count) }
         // Of those past the weight, the ones that start a word: what a visitor types on the way to one.
         let weighty = Set(weights.filter { $0.value > heavyTermBytes }.keys)
@@ -242,8 +247,8 @@ extension SearchIndexBuilder {
         let touches = { (bucket: Int32, secondary: [Int32]) in heavy.contains(bucket) || secondary.contains(where: heavy.contains) }
         // A secondary entry in a part weighs as a primary one, or as a file's name past `IndexFormat.partEntry`.
         for g in 0..<words.count where touches(buckets[g].0, buckets[g].1) {
-            let value = 2 * words.encodedCount(g) + words.suffixCount(g) + 1, word = words.word(g), primary = Self.entryBytes(words, g).primary
-            add(word, field: false, index: g, primaryBytes: primary, secondaryBytes: value > IndexFormat.partEntry ? word.count + 20 : primary)
+            let word = words.word(g), primary = Self.entryBytes(words, g).primary
+            add(word, field: false, index: g, primaryBytes: primary, secondaryBytes: Self.valueBytes(words, g) + 1 > IndexFormat.partEntry ? word.count + 20 : primary)
         }
         for (i, f) in fields.enumerated() where touches(f.bucket, f.secondary) {
             let primary = Self.entryBytes(f).primary
@@ -274,10 +279,7 @@ extension SearchIndexBuilder {
     /// meets them), from its documents in index order: so the answers' cells, worked out from the
     /// version-5 tables, are the manifest's, and the scope bar keeps its order when a body's length moves.
     static func listScopes(_ layout: Layout, _ c: Int, _ docs: [SearchDigest]) -> [String] {
-        guard let positions = layout.positions?[c] else { return DocumentTable.scopes(layout.collections[c], docs) }
-        var listed = docs
-        for (i, p) in positions.enumerated() { listed[p] = docs[i] }
-        return DocumentTable.scopes(layout.collections[c], listed)
+        DocumentTable.scopes(layout.collections[c], layout.inListOrder(docs, c))
     }
 
     /// Each document's cell, by its number in the index, and how many cells there are: a

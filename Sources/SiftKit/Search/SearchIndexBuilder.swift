@@ -200,6 +200,14 @@ public struct SearchIndexBuilder {
         func documents(_ c: Int, in docs: [SearchDigest]) -> [SearchDigest] {
             members[c].count == docs.count && renumber == nil ? docs : members[c].map { docs[$0] }
         }
+
+        /// Collection `c`'s items, given in index order, in its list order (`positions`).
+        func inListOrder<T>(_ items: [T], _ c: Int) -> [T] {
+            guard let places = positions?[c] else { return items }
+            var listed = items
+            for (i, p) in places.enumerated() { listed[p] = items[i] }
+            return listed
+        }
     }
 
     private func layout() -> Layout {
@@ -528,9 +536,7 @@ public struct SearchIndexBuilder {
         listed.groups = nil
         listed.renumber = nil
         listed.positions = nil
-        for (c, positions) in (layout.positions ?? []).enumerated() {
-            for (i, p) in positions.enumerated() { listed.members[c][p] = layout.members[c][i] }
-        }
+        listed.members = layout.members.indices.map { layout.inListOrder(layout.members[$0], $0) }
         let docs = listed.collections.indices.map { listed.documents($0, in: self.docs) }
         let tables = listed.collections.indices.map { c in
             DocumentTable.tables(listed.collections[c], docs[c], part: Int.max) { _, _, make in make() }
