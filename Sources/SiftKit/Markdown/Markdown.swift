@@ -36,9 +36,9 @@ fileprivate enum CmarkDocument {
         }
         defer { ThreadArena.current().reset() }
         var arena = cmark_mem(
-            calloc: { n, size in ThreadArena.current().allocate(n * size, zeroed: true) },
-            realloc: { pointer, size in ThreadArena.current().reallocate(pointer, size) },
-            free: { pointer in ThreadArena.current().free(pointer) })
+            calloc: { n, size in ThreadArena.withCurrent { $0.allocate(n * size, zeroed: true) } },
+            realloc: { pointer, size in ThreadArena.withCurrent { $0.reallocate(pointer, size) } },
+            free: { pointer in ThreadArena.withCurrent { $0.free(pointer) } })
         return withUnsafeMutablePointer(to: &arena) { render(source, options: options, mem: $0, inArena: true) }
     }
 

@@ -47,6 +47,14 @@ final class ThreadArena {
         return arena
     }
 
+    /// Runs `body` with this thread's arena, which the thread keeps alive, neither retained nor
+    /// released: libcmark calls the allocator thousands of times a page, and a retain and release
+    /// each cost more than the bump allocation itself.
+    static func withCurrent<R>(_ body: (ThreadArena) -> R) -> R {
+        guard let pointer = pthread_getspecific(key) else { return body(current()) }
+        return Unmanaged<ThreadArena>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
     private func destroy() {
         reset()
         for c in chunks { Glibc.free(c.base) }
