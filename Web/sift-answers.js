@@ -4,7 +4,7 @@
 // from one small answers file (its facet counts too), before and without the document tables;
 // every other query waits for them, as sift-core.js's SiftIndex. The ranked layout's heavy terms
 // (sift-ranked.js) have answers too, which name their body matches.
-import { SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
+import { CJK, SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 // A corrupt index rejects with this, as in sift-core.js.
@@ -76,7 +76,13 @@ export default class AnsweringIndex {
     }
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
-    const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] }, counted = facets && (await this.facets(chosen));
+    const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] };
+    // "Typos": a heavy term of 4+ code points with fewer than 5 matches in the collections or in a
+    // scope searched has typo matches there too, which no answer holds.
+    if (codePoints(term).length > 3 && !CJK.test(term) && Object.values(scopeCounts(answer.counts, chosen, scopes)).some((count) => count < 5)) {
+      return (await this.full).search(query, options);
+    }
+    const counted = facets && (await this.facets(chosen));
     // The tables, for the next keystrokes, once this answer is out and painted (a task after the next
     // frame's); not for the empty query, a field just focused: a visitor may never type.
     if (term) (globalThis.requestAnimationFrame ?? setTimeout)(() => setTimeout(() => this.full.catch(String)));
@@ -90,21 +96,13 @@ export default class AnsweringIndex {
   // A short or heavy term's answer for `limit` results of `scope` in the collections `chosen`, which offer
   // `scopes`; with their facets (`counted`), its matches counted by facet value.
   answer(query, { hits, body = [], counts, facets = {} }, chosen, scopes, scope, limit, counted) {
-    // Each cell of the collections searched: its table and scope (null: none). The counts as
-    // SiftIndex.search makes them: All, then each scope's (a scope named "All" overwrites it).
-    const cells = {}, byScope = {};
-    let all = 0;
+    // Each cell of the collections searched: its table and scope (null: none).
+    const cells = {};
     for (const table of chosen) {
       const { scopes: names } = table.collection;
-      for (let k = 0; k <= names.length; k++) {
-        const name = names[k] ?? null, count = counts[table.cell + k] ?? 0;
-        cells[table.cell + k] = { table, name };
-        all += count;
-        if (name !== null) byScope[name] = (byScope[name] ?? 0) + count;
-      }
+      for (let k = 0; k <= names.length; k++) cells[table.cell + k] = { table, name: names[k] ?? null };
     }
-    const scopeCounts = { All: all };
-    for (const name of scopes) scopeCounts[name] = byScope[name];
+    const totals = scopeCounts(counts, chosen, scopes);
     // A heavy term's body matches: which hits, and their documents, for their excerpts.
     const bodyDocuments = new Map(body);
     const results = [];
@@ -131,7 +129,7 @@ export default class AnsweringIndex {
         });
       }
     }
-    return { query, scope, total: scopeCounts[scope], ...(counted && { facets: facetCounts }), results, scopeCounts };
+    return { query, scope, total: totals[scope], ...(counted && { facets: facetCounts }), results, scopeCounts: totals };
   }
 
   /**
@@ -226,6 +224,24 @@ LargeIndex.kept = 8;
 
 /** The documents the tables are read in a slice of (`full`); tests make it small, so that the seams between slices are searched. */
 AnsweringIndex.slice = 8192;
+
+// "Answers": an answer's matches counted as SiftIndex.search counts them: All, then each of
+// `scopes` (a scope named "All" overwrites it), from its counts by cell over the collections `chosen`.
+function scopeCounts(counts, chosen, scopes) {
+  const byScope = {};
+  let all = 0;
+  for (const table of chosen) {
+    const { scopes: names } = table.collection;
+    for (let k = 0; k <= names.length; k++) {
+      const count = counts[table.cell + k] ?? 0;
+      all += count;
+      if (k < names.length) byScope[names[k]] = (byScope[names[k]] ?? 0) + count;
+    }
+  }
+  const out = { All: all };
+  for (const name of scopes) out[name] = byScope[name];
+  return out;
+}
 
 // "Answers": a term the answers hold, of one or two code points, matched in fields only (not a pair
 // of CJK ones), or none (the empty query).

@@ -5,9 +5,9 @@
 // needs (from field entries, or from their text files). The search itself is SiftIndex's:
 // RankedIndex gives it what the tables gave, for the documents the query meets.
 //
-// Not yet (Benchmarks/ranked_index_plan.md): typo matches (a term within an edit or two of a
-// title), which look at every title. A query that lists documents in list order without a term
-// (the empty query with a filter or a sort) reads every record.
+// Typo matches look at the title words of a term's key only (docs/search-index.md, "Typos"),
+// which its key's pre file lists. A query that lists documents in list order without a term (the
+// empty query with a filter or a sort) reads every record.
 import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold, terms } from "./sift-core.js";
 import AnsweringIndex, { intersection } from "./sift-answers.js";
 import { textEntry } from "./sift-excerpts.js";
@@ -108,28 +108,55 @@ export class RankedIndex extends SiftIndex {
     this.missing.add(doc);
   }
 
-  // "Matching": each term's field holders as well as its body candidates, no typo edits.
+  // "Matching": each term's field holders as well as its body candidates.
   async searchedTerms(queryTerms, options) {
     const searched = await super.searchedTerms(queryTerms, {});
     // No term: every document, counted by scope and listed in list order, which only the records
     // give (answers spare a first screen of it, docs/search-index.md, "Answers").
     if (!searched.length) await this.readEveryRecord();
-    // No typo matches yet (the plan's step 5). When they come, a heavy term of 4+ code points with
-    // fewer than 5 matches in a scope searched must not be answered from its answer, which holds
-    // no typo matches (sift-answers.js).
-    for (const term of searched) term.typoEdits = 0;
     await Promise.all(searched.map((term) => (term.searchesAlone ? this.fieldHolders(term.text) : this.gramHolders(term.text)))).catch(corruptIndex);
     return searched;
   }
 
-  // "Partial matches": sift-typos.js picks the documents of the scopes with few matches before it
-  // looks up the pieces of a long CJK term; the documents only they match have their scopes here
-  // once the pieces are looked up, so first.
+  // "Partial matches" and "Typos": sift-typos.js picks the documents of the scopes with few
+  // matches before it looks up the pieces of a long CJK term or a term's typo fits; the documents
+  // only they match have their scopes here once those are read, so first.
   async fewMatches(search) {
-    const { pieces } = await (this.typoCode ??= import("./sift-typos.js"));
-    const cut = pieces(search.searched.map((term) => term.text));
+    const code = await (this.typoCode ??= import("./sift-typos.js"));
+    const cut = code.pieces(search.searched.map((term) => term.text));
     if (cut) await this.searchedTerms(cut, {});
+    await Promise.all(search.searched.filter((term) => term.typoEdits).map((term) => this.readTypoFits(term.text, term.typoEdits, code))).catch(corruptIndex);
     return super.fewMatches(search);
+  }
+
+  // "Typos", version 6: the documents with a title word that starts with the term's key and
+  // whose start is within `within` edits of the term, each with its fewest edits (`edits`), and
+  // those with such a word within them whole (`whole`). Read by `readTypoFits` first.
+  typoFits(term, within) {
+    return this.fits?.[term + " " + within];
+  }
+
+  // The title words of the term's key (its first three code points), from the pre file of its
+  // bucket (or the manifest of a one-file index), in a typo file past a few bytes; each one
+  // near enough has its documents' cells learnt.
+  async readTypoFits(term, within, { prefixDistance, wordDistance }) {
+    const fits = (this.fits ??= {}), name = term + " " + within;
+    if (fits[name]) return;
+    const pattern = codePoints(term), key = pattern.slice(0, 3).join("");
+    let list = (this.manifest.shards ? (await this.preFile(key)).titles : this.manifest.titles)?.[key] ?? {};
+    if (typeof list === "string" && list[0] === "=") list = await this.shardFile(`typo.${list.slice(1)}`);
+    if (!(list instanceof Object) || Array.isArray(list)) corruptIndex(key);
+    const edits = new Map(), whole = new Set();
+    for (const word in list) {
+      const letters = codePoints(word), distance = prefixDistance(pattern, letters, within);
+      if (distance === null) continue;
+      const wholly = wordDistance(pattern, letters, within);
+      for (const doc of documentsOf(this.postings(list[word]))) {
+        if (!(edits.get(doc) <= distance)) edits.set(doc, distance);
+        if (wholly) whole.add(doc);
+      }
+    }
+    fits[name] = { edits, whole };
   }
 
   // "Version 6", gram entries: the documents whose fields hold a short term, from its pre file

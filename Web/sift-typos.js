@@ -102,8 +102,10 @@ function fuzzyMatches(index, searched, documents, typos) {
       else distance += made.get(doc);
     }
     if (!fits || !distance) continue;
-    const titleWords = index.foldedTitles[doc].match(WORDS) ?? [];
-    const words = searched.filter((term, i) => edits[i].get(doc) && titleWords.some((word) => wordDistance(patterns[i], codePoints(word), term.typoEdits))).length;
+    // The ranked layout (sift-ranked.js) knows which of its title words are: those of its typo fits.
+    const titleWords = index.typoFits ? null : index.foldedTitles[doc].match(WORDS) ?? [];
+    const whole = (term, i) => (titleWords ? titleWords.some((word) => wordDistance(patterns[i], codePoints(word), term.typoEdits)) : index.typoFits(term.text, term.typoEdits).whole.has(doc));
+    const words = searched.filter((term, i) => edits[i].get(doc) && whole(term, i)).length;
     out.push({ doc, match: "fuzzy", group: 5, distance, words });
   }
   return out;
@@ -140,6 +142,16 @@ function typoEdits(index, { text, typoEdits: within }, typos) {
     for (const doc of sorted) fits[doc] = 1;
     return (typos.sets[text] = { within, sorted, size: sorted.length, keys: () => sorted, has: (doc) => fits[doc] === 1, get: () => 0 });
   }
+  // The ranked layout looks at the title words of the term's key only ("Typos"): their fits,
+  // which sift-ranked.js read before this search, among the documents of scopes with few matches.
+  const fits = index.typoFits?.(text, within);
+  if (fits) {
+    const made = new Map(Array.from(index.fieldMatches(text, documents), (doc) => [doc, 0])), among = new Uint8Array(index.count);
+    for (const doc of documents) among[doc] = 1;
+    for (const [doc, edits] of fits.edits) if (among[doc] && !made.has(doc)) made.set(doc, edits);
+    made.within = within;
+    return (typos.sets[text] = made);
+  }
   for (const kept in typos.sets) if (text.includes(kept) && typos.sets[kept].within === within) documents = Int32Array.from(typos.sets[kept].keys()).sort();
   const made = new Map(Array.from(index.fieldMatches(text, documents), (doc) => [doc, 0])), pattern = codePoints(text), counts = new Map();
   // Each title's letters, hashed to bits (`letterBits`), made once: more than `within` of the
@@ -158,6 +170,23 @@ function typoEdits(index, { text, typoEdits: within }, typos) {
   }
   made.within = within;
   return (typos.sets[text] = made);
+}
+
+// "Typos" in the ranked layout (SearchIndex.prefixDistance): the fewest edits turning `pattern`
+// into some start of `word` (its first j code points, any j), when at most `within`, else null:
+// the edit-distance table with a free last column, a swap of adjacent code points one edit.
+export function prefixDistance(pattern, word, within) {
+  let rows = [[], [], Array.from({ length: word.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= pattern.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= word.length; j++) {
+      row[j] = Math.min(rows[2][j] + 1, row[j - 1] + 1, rows[2][j - 1] + (pattern[i - 1] === word[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && pattern[i - 1] === word[j - 2] && pattern[i - 2] === word[j - 1]) row[j] = Math.min(row[j], rows[1][j - 2] + 1);
+    }
+    rows = [rows[1], rows[2], row];
+  }
+  const best = Math.min(...rows[2]);
+  return best <= within ? best : null;
 }
 
 // "Typos" (SearchIndex.substringDistance): the fewest edits turning `pattern` into some substring

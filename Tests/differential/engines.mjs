@@ -310,13 +310,11 @@ const CHUNK = 250;
  */
 export async function compare(dir, requests, { scopeCounts = true } = {}) {
   const manifest = pathToFileURL(join(dir, "public/search/manifest.json")), index = await SiftIndex.load(manifest, { fetch: fileFetch() });
-  // The ranked layout's reader has no typo matches yet (sift-ranked.js): sift search is asked without them.
-  const typos = JSON.parse(readFileSync(manifest, "utf8")).version < 6;
   const diffs = [];
   let count = 0;
   for (let first = 0; first < requests.length; first += CHUNK) {
     const chunk = requests.slice(first, first + CHUNK);
-    const swiftAnswered = swiftAnswers(dir, chunk.map((q) => ({ ...q, excerpts: EXCERPTS, scopeTotals: scopeCounts, ...(!typos && { typos }) })));
+    const swiftAnswered = swiftAnswers(dir, chunk.map((q) => ({ ...q, excerpts: EXCERPTS, scopeTotals: scopeCounts })));
     // Settled even when the JavaScript side throws first, so no rejection goes unhandled.
     swiftAnswered.catch(() => {});
     const js = [];

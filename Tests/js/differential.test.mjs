@@ -57,7 +57,7 @@ test(`the engines agree on ${SITES} random sites, seed ${SEED}`, { skip, timeout
 });
 
 // The ranked layout (version 6, docs/search-index.md) read by sift-ranked.js against sift search
-// on the same files, typo matches left out on both sides (the reader has none yet): 8 sites, every
+// on the same files, typo matches as the ranked layout has them ("Typos"): 8 sites, every
 // second with shards so small that keys split into parts and entries go to files of their own,
 // every third with answers, and the first with both (and a low weight for heavy terms).
 test(`the engines agree on the ranked layout of 8 random sites, seed ${SEED}`, { skip, timeout: 300_000 }, async (t) => {

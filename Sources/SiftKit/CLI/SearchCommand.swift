@@ -76,12 +76,11 @@ enum SearchCommand: Command {
     }
 
     /// `sift search --batch` (for the tests that compare the two engines, docs/search-index.md):
-    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"filters":{F:[V…]},"sort":…,"limit":…,"excerpts":…,"scopeTotals":true,"typos":false}`
+    /// one JSON request a line, `{"query":…,"scope":…,"collection":…,"filters":{F:[V…]},"sort":…,"limit":…,"excerpts":…,"scopeTotals":true}`
     /// (excerpts: only the first so many results get excerpts, default all), each answered
     /// on its line as `--json` would, or as `{"error":"message"}`, from one index read once.
     /// `scopeTotals` puts first in the answer `"scopeTotals":{"All":N,S:N…}`: the total of the
     /// same request with each scope the collections searched offer, as `--scope S` answers it.
-    /// `typos: false` leaves typo matches out (the ranked layout's JS reader has none yet).
     static func answers(_ index: SearchIndex, _ input: Data) throws -> String {
         var out = ""
         for line in String(decoding: input, as: UTF8.self).split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
@@ -93,15 +92,14 @@ enum SearchCommand: Command {
                 let selected = request["filters"] as? [String: [String]] ?? [:]
                 let filters = selected.keys.sorted().flatMap { f in selected[f]!.map { (field: f, value: $0) } }
                 let response = try index.search(query, scope: request["scope"] as? String, collection: request["collection"] as? String,
-                                                filters: filters, sort: request["sort"] as? String, limit: request["limit"] as? Int,
-                                                typos: request["typos"] as? Bool ?? true)
+                                                filters: filters, sort: request["sort"] as? String, limit: request["limit"] as? Int)
                 let answer = try index.excerpts(response, count: request["excerpts"] as? Int).json()
                 guard request["scopeTotals"] as? Bool == true else { out += answer + "\n"; continue }
                 var j = JSONWriter()
                 j.raw("{\"scopeTotals\":{")
                 for (i, s) in (["All"] + index.orderedScopes(request["collection"] as? String)).enumerated() {
                     let total = try index.search(query, scope: s, collection: request["collection"] as? String,
-                                                 filters: filters, sort: request["sort"] as? String, limit: 0, typos: request["typos"] as? Bool ?? true).total
+                                                 filters: filters, sort: request["sort"] as? String, limit: 0).total
                     j.raw(i > 0 ? "," : ""); j.key(s); j.raw(String(total))
                 }
                 out += j.out + "}," + answer.dropFirst() + "\n"

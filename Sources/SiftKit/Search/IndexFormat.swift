@@ -192,6 +192,8 @@ enum IndexFormat {
     /// holds, and its entry copied into each took 0.4 GB more at a million documents.
     static let partEntry = 256
     static let postFileName = "post.json", fieldRecordsFileName = "frec.json"
+    /// A key's title words past `SearchIndexBuilder.inlineGram` bytes, `typo.HASH.json`, which its pre file names.
+    static let titleWordsFileName = "typo.json"
 
     /// The bucket of a key: FNV-1a of its UTF-8 modulo `buckets`.
     static func bucket(ofKey key: String) -> Int { bucket(ofKeyBytes: key.utf8) }

@@ -99,7 +99,9 @@ extension SearchIndex {
 
     /// "Typos": every term in a field or within its edits of a substring of the title, one at
     /// least the second way; the edits made, summed, are the hit's distance, and its words the
-    /// terms of the second way that a word of the title is within the edits of.
+    /// terms of the second way that a word of the title is within the edits of. In the ranked
+    /// layout, within its edits of the start of a title word that begins with its first three
+    /// code points (`titleWordDistance`), the words looked at those words only.
     func fuzzyMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
         let folded = docs[d].folded
         var title: [Unicode.Scalar]?
@@ -107,13 +109,22 @@ extension SearchIndex {
         for term in terms where !inFields(folded, term) {
             guard term.typoEdits > 0 else { return nil }
             title = title ?? Array((folded.first ?? "").unicodeScalars)
-            guard let edits = Self.substringDistance(term.scalars, title!, within: term.typoEdits) else { return nil }
+            var titleWords = title!.split(whereSeparator: { !IndexFormat.isWordScalar($0) })
+            if isRanked { titleWords = titleWords.filter { $0.starts(with: term.scalars.prefix(3)) } }
+            let found = isRanked ? Self.titleWordDistance(term.scalars, titleWords, within: term.typoEdits)
+                                 : Self.substringDistance(term.scalars, title!, within: term.typoEdits)
+            guard let edits = found else { return nil }
             distance += edits
             anyFuzzy = true
-            let titleWords = title!.split(whereSeparator: { !IndexFormat.isWordScalar($0) })
             if edits > 0 && titleWords.contains(where: { Self.wordDistance(term.scalars, Array($0), within: term.typoEdits) }) { words += 1 }
         }
         return anyFuzzy ? Hit(doc: d, match: .fuzzy, group: .fuzzy, distance: distance, words: words) : nil
+    }
+
+    /// "Typos" in the ranked layout: the fewest edits turning `pattern` into the start of one of
+    /// `words` (`prefixDistance`), when at most k.
+    static func titleWordDistance(_ pattern: [Unicode.Scalar], _ words: [ArraySlice<Unicode.Scalar>], within k: Int) -> Int? {
+        words.compactMap { prefixDistance(pattern, Array($0), within: k) }.min()
     }
 
     /// "Ranking": each hit scored, then in order: group, edits, a title's length in the title
@@ -277,6 +288,26 @@ extension SearchIndex {
             (beforeLast, last) = (last, row)
         }
         return last[word.count] <= k
+    }
+
+    /// The fewest edits turning `pattern` into some start of `word` (its first j code points,
+    /// any j), when at most k: the edit-distance table with a free last column, counting a swap
+    /// of two adjacent code points as one edit (optimal string alignment), a row at a time.
+    static func prefixDistance(_ pattern: [Unicode.Scalar], _ word: [Unicode.Scalar], within k: Int) -> Int? {
+        guard !pattern.isEmpty else { return 0 }
+        var beforeLast: [Int] = [], last = Array(0...word.count)
+        for i in 1...pattern.count {
+            var row = [i] + [Int](repeating: 0, count: word.count)
+            for j in stride(from: 1, through: word.count, by: 1) {
+                row[j] = min(last[j] + 1, row[j - 1] + 1, last[j - 1] + (pattern[i - 1] == word[j - 1] ? 0 : 1))
+                if i > 1 && j > 1 && pattern[i - 1] == word[j - 2] && pattern[i - 2] == word[j - 1] {
+                    row[j] = min(row[j], beforeLast[j - 2] + 1)
+                }
+            }
+            (beforeLast, last) = (last, row)
+        }
+        let best = last.min()!
+        return best <= k ? best : nil
     }
 
     /// The fewest edits turning `pattern` into some substring of `text`, when at most k: Sellers'

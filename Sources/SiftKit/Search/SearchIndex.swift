@@ -45,7 +45,7 @@ public struct SearchIndex {
     private var cellOf: [Int] = []
     private var cellCount = 0
     /// Whether the index is in the ranked layout (version 6).
-    private var isRanked = false
+    private(set) var isRanked = false
     /// The ranked layout's keys split into parts: each key's parts' hashes.
     private var splitKeys: [String: [String]] = [:]
 
@@ -388,7 +388,7 @@ public struct SearchIndex {
     /// Answers a query: scope "All" or nil for every item, collection nil for every collection;
     /// `filters` (field, value) keep the items holding a selected value of every field named,
     /// `sort` (`area`, `-area`) orders them by a sort field instead of relevance. `typos: false`
-    /// leaves typo matches out, as the ranked layout's JS reader does so far (`sift search --batch`).
+    /// leaves typo matches out: a heavy term's answer holds its full matches only (`AnswerFiles`).
     public func search(_ query: String, scope: String? = nil, collection: String? = nil,
                        filters: [(field: String, value: String)] = [], sort: String? = nil,
                        limit: Int? = nil, typos: Bool = true) throws -> SearchResponse {

@@ -10,7 +10,8 @@ extension SearchIndexBuilder {
     /// comes first; its `files` name the pre files, not the shards. With `answering`, the heavy
     /// terms (`heavyTerms`) are listed in their pre files' `answers` and returned in `heavy`, each
     /// with the words holding it, for `AnswerFiles`.
-    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32], fits: [UInt8])], manifest m: inout JSONWriter,
+    func rankedShards(_ words: WordList, _ fields: [ShardWriter.FieldEntry], grams: [(gram: [UInt8], docs: [Int32], fits: [UInt8])],
+                      titles: [(key: [UInt8], words: [(word: [UInt8], docs: [Int32])])], manifest m: inout JSONWriter,
                       answering: Bool = false, heavy: inout [[UInt8]: [Int32]],
                       collections: (inout JSONWriter) -> Void) -> [(String, [UInt8])] {
         let ranked = ParallelMap.map(Array(0..<words.count)) { WordList.buckets(ofWord: words.word($0), ranked: true) }
@@ -116,6 +117,28 @@ extension SearchIndexBuilder {
                 JSONWriter.string(g.gram, into: &pre[p])
                 pre[p].append(UInt8(ascii: ":"))
                 JSONWriter.string(g.entry, into: &pre[p])
+            }
+            pre[p].append(UInt8(ascii: "}"))
+        }
+        // Each key's title words, in its bucket's pre file: `"titles":{"har":"=HASH","xqa":{"xqaro":"AgU;AB"}}`.
+        var titlesOf = [[(key: [UInt8], entry: [UInt8])]](repeating: [], count: IndexFormat.preFiles)
+        for t in titles {
+            var entry = Self.titleWordsEntry(t.words, words)
+            if entry.count > Self.inlineGram {
+                var file = entry
+                file.append(0x0A)
+                entry = [UInt8(ascii: "\"")] + Array(("=" + ContentHash.of(file)).utf8) + [UInt8(ascii: "\"")]
+                outside.append((IndexFormat.titleWordsFileName, file))
+            }
+            titlesOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: t.key))].append((t.key, entry))
+        }
+        for p in pre.indices {
+            pre[p] += Array(",\"titles\":{".utf8)
+            for (i, t) in titlesOf[p].enumerated() {
+                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
+                JSONWriter.string(t.key, into: &pre[p])
+                pre[p].append(UInt8(ascii: ":"))
+                pre[p] += t.entry
             }
             pre[p].append(UInt8(ascii: "}"))
         }
@@ -345,6 +368,48 @@ extension SearchIndexBuilder {
             }
         }
         return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!.docs, holders[$0]!.fits) }
+    }
+
+    /// The ranked layout's title words (docs/search-index.md, "Version 6", and "Typos"): every
+    /// word of three or more code points of some document's folded title, with the documents whose
+    /// titles hold it, ascending; grouped by key (the word's first three code points), keys and
+    /// words in the order of their bytes. Runs of documents on every core, merged in order.
+    static func titleWords(_ values: [[String]]) -> [(key: [UInt8], words: [(word: [UInt8], docs: [Int32])])] {
+        let step = max(1024, values.count / (ParallelMap.jobs * 4) + 1)
+        let parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
+            var holders: [[UInt8]: [Int32]] = [:]
+            var seen = Set<[UInt8]>()
+            for d in first..<min(first + step, values.count) {
+                seen.removeAll(keepingCapacity: true)
+                let title = Fold.fold(values[d].first ?? "").unicodeScalars
+                for word in title.split(whereSeparator: { !IndexFormat.isWordScalar($0) }) where word.count >= 3 {
+                    let bytes = Array(String(String.UnicodeScalarView(word)).utf8)
+                    if seen.insert(bytes).inserted { holders[bytes, default: []].append(Int32(d)) }
+                }
+            }
+            return holders
+        }
+        var holders = parts.first ?? [:]
+        for part in parts.dropFirst() { for (word, docs) in part { holders[word, default: []] += docs } }
+        var byKey: [[UInt8]: [[UInt8]]] = [:]
+        for word in holders.keys { byKey[Array(IndexFormat.key(String(decoding: word, as: UTF8.self)).utf8), default: []].append(word) }
+        return byKey.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { key in
+            (key, byKey[key]!.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!) })
+        }
+    }
+
+    /// A key's title words as a pre file (or a one-file manifest) holds them: an object of each
+    /// word's documents' postings, `;` and their cells: `{"harbor":"AgU;AB","harlow":"Q;C"}`.
+    static func titleWordsEntry(_ words: [(word: [UInt8], docs: [Int32])], _ list: WordList) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (i, w) in words.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.string(w.word, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.string(Array(IndexFormat.encodePostings(w.docs).utf8) + list.cellCodes(w.docs), into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// How a folded title holds a term, as a gram entry says it: 0 not at all, 1 inside a word,

@@ -162,7 +162,8 @@ public struct SearchIndexBuilder {
         // The ranked layout's shards and unions are named by its pre files, not `files`.
         let ranked = isRanked
         let byPre = { (name: String) in
-            ranked && (name.hasPrefix("shard-") || name.hasPrefix("union-") || name == IndexFormat.postFileName || name == IndexFormat.fieldRecordsFileName)
+            ranked && (name.hasPrefix("shard-") || name.hasPrefix("union-") || name == IndexFormat.postFileName || name == IndexFormat.fieldRecordsFileName
+                       || name == IndexFormat.titleWordsFileName)
         }
         // Files of the same bytes are one file, written once (`IndexFileNames.named`).
         var seen: Set<String> = []
@@ -409,10 +410,12 @@ public struct SearchIndexBuilder {
         let records = rankedLayout ? Self.records(layout, collectionDocs, values: values) : nil
         var fieldEntries: [ShardWriter.FieldEntry]?
         var grams: [(gram: [UInt8], docs: [Int32], fits: [UInt8])] = []
+        var titleWords: [(key: [UInt8], words: [(word: [UInt8], docs: [Int32])])] = []
         if rankedLayout {
             words.cells = Self.cells(layout, collectionDocs)
             fieldEntries = Self.fieldEntries(values, records: records!)
             grams = Self.gramEntries(values)
+            titleWords = Self.titleWords(values)
             words.addEntryBytes(fieldEntries!.reduce(0) { $0 + $1.word.count + $1.records.count + 6 })
         }
         let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
@@ -470,6 +473,14 @@ public struct SearchIndexBuilder {
                     bytes.append(UInt8(ascii: ":"))
                     JSONWriter.string(Self.gramEntry(g, words), into: &bytes)
                 }
+                // Each key's title words, every entry inline.
+                bytes += Array("},\"titles\":{".utf8)
+                for (i, t) in titleWords.enumerated() {
+                    if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                    JSONWriter.string(t.key, into: &bytes)
+                    bytes.append(UInt8(ascii: ":"))
+                    bytes += Self.titleWordsEntry(t.words, words)
+                }
                 bytes.append(UInt8(ascii: "}"))
             }
             bytes += Array("}\n".utf8)
@@ -478,7 +489,7 @@ public struct SearchIndexBuilder {
         if let fieldEntries {
             var collectionFiles: [(String, [UInt8])] = []
             var heavy: [[UInt8]: [Int32]] = [:]
-            let shards = rankedShards(words, fieldEntries, grams: grams, manifest: &m, answering: hasAnswers, heavy: &heavy) { m in
+            let shards = rankedShards(words, fieldEntries, grams: grams, titles: titleWords, manifest: &m, answering: hasAnswers, heavy: &heavy) { m in
                 writeCollections(layout, collectionDocs, tables, into: &m, files: &collectionFiles)
             }
             if !heavy.isEmpty, let positions = layout.positions { heavyTerms = HeavyTerms(words: words, holding: heavy, positions: positions) }

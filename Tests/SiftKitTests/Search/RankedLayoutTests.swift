@@ -82,8 +82,10 @@ func theRankedLayoutAnswersAsTheFormatOfTheDay(seed: UInt64, sharded: Bool, targ
     ]
     for query in queries {
         for ask in asks {
-            let a = try old.search(query, scope: ask.scope, collection: ask.collection, filters: ask.filters, sort: ask.sort, limit: ask.limit)
-            let b = try new.search(query, scope: ask.scope, collection: ask.collection, filters: ask.filters, sort: ask.sort, limit: ask.limit)
+            // Without typo matches, which the ranked layout looks for among fewer titles
+            // (`theRankedLayoutsTyposAreTheTitleWordsOfTheTermsKey`).
+            let a = try old.search(query, scope: ask.scope, collection: ask.collection, filters: ask.filters, sort: ask.sort, limit: ask.limit, typos: false)
+            let b = try new.search(query, scope: ask.scope, collection: ask.collection, filters: ask.filters, sort: ask.sort, limit: ask.limit, typos: false)
             let what = "“\(query)” \(ask.scope ?? "All") \(ask.collection ?? "every collection") \(ask.sort ?? "")"
             // The first result told apart, not two lists of 300.
             let apart = zip(a.results, b.results).first { $0 != $1 }
@@ -354,6 +356,82 @@ func everyShortTermOfTheFieldsHasItsDocumentsInAGramEntry(sharded: Bool) throws 
         #expect(fits == titles.map { !IndexFormat.contains($0, gram) ? 0 : [1: 1, 3: 2, 7: 3][SearchIndex.wordFit($0, gram)]! }, "“\(gram)”: its title fits")
     }
     #expect(!sharded || inFiles > 0, "some gram entry in a post file")
+}
+
+/// "Typos" in the ranked layout: a term's typo matches are the documents with a title word that
+/// starts with the term's first three code points and whose start is within its edits, found
+/// from its key's title words alone: an edit after the key is found, one inside it is not (the
+/// format of the day finds both), and every typo match is one of the format of the day's, no nearer.
+@Test(arguments: [false, true])
+func theRankedLayoutsTyposAreTheTitleWordsOfTheTermsKey(sharded: Bool) throws {
+    let (v5, v6) = try sites(seed: 4, sharded: sharded, target: 300)
+    let old = try SearchIndex(directory: v5), new = try SearchIndex(directory: v6)
+    func fuzzy(_ index: SearchIndex, _ query: String) throws -> [String] {
+        try index.search(query).results.filter { $0.match == .fuzzy }.map(\.url)
+    }
+    #expect(try !fuzzy(new, "harbro").isEmpty && Set(fuzzy(new, "harbro")) == Set(fuzzy(old, "harbro")), "a swap after the key")
+    #expect(try fuzzy(new, "hrabor").isEmpty && !fuzzy(old, "hrabor").isEmpty, "a swap inside the key")
+    #expect(try !fuzzy(new, "stabstra").isEmpty, "a word that holds its key twice")
+    var rng = SeededRNG(state: 44)
+    var compared = 0
+    for _ in 0..<200 {
+        let title = Fold.fold(old.docs.randomElement(using: &rng)!.title)
+        guard let word = title.split(separator: " ").map(String.init).filter({ $0.unicodeScalars.count > 4 }).randomElement(using: &rng) else { continue }
+        var scalars = Array(word.unicodeScalars)
+        let at = Int.random(in: 0..<scalars.count - 1, using: &rng)
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0: scalars.swapAt(at, at + 1)
+        case 1: scalars.remove(at: at)
+        default: scalars.insert("q", at: at)
+        }
+        let query = String(String.UnicodeScalarView(scalars))
+        let a = try old.search(query), b = try new.search(query)
+        let typosOld = a.results.filter { $0.match == .fuzzy }, typosNew = b.results.filter { $0.match == .fuzzy }
+        #expect(Set(typosNew.map(\.url)).isSubset(of: Set(typosOld.map(\.url))), "“\(query)”")
+        #expect(a.results.filter { $0.match != .fuzzy } == b.results.filter { $0.match != .fuzzy }, "“\(query)”: its other matches")
+        compared += typosNew.isEmpty ? 0 : 1
+    }
+    #expect(compared > 20, "queries with typo matches in the ranked layout")
+}
+
+/// Every title word of three or more code points is in its key's title words (the pre file of
+/// the key's bucket, or the manifest of a one-file index) with exactly the documents whose titles
+/// hold it, and their cells; no other word is.
+@Test(arguments: [false, true])
+func everyTitleWordIsInItsKeysTitleWords(sharded: Bool) throws {
+    let (_, v6) = try sites(seed: 5, sharded: sharded, target: 300)
+    let index = try SearchIndex(directory: v6)
+    let m = try manifest(v6), files = m["files"] as? [String: String] ?? [:]
+    var lists: [String: Any] = [:], inFiles = 0
+    if sharded {
+        for p in 0..<IndexFormat.preFiles {
+            let name = IndexFormat.preFileName(p)
+            let pre = try JSONSerialization.jsonObject(with: Data(contentsOf: v6.appendingPathComponent(IndexFileNames.path(name, hash: files[name]!)))) as! [String: Any]
+            for (key, entry) in pre["titles"] as! [String: Any] {
+                #expect(IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: key.utf8)) == p, "“\(key)” in \(name)")
+                lists[key] = try resolved(entry, IndexFormat.titleWordsFileName, in: index)
+                inFiles += entry is String ? 1 : 0
+            }
+        }
+    } else {
+        lists = m["titles"] as! [String: Any]
+    }
+    var wanted: [String: [Int32]] = [:]
+    for (d, doc) in index.docs.enumerated() {
+        let words = Set(doc.folded[0].unicodeScalars.split(whereSeparator: { !IndexFormat.isWordScalar($0) }).filter { $0.count >= 3 }.map { String(String.UnicodeScalarView($0)) })
+        for word in words { wanted[word, default: []].append(Int32(d)) }
+    }
+    var found: [String: [Int32]] = [:]
+    for (key, list) in lists {
+        for (word, entry) in try #require(list as? [String: String]) {
+            #expect(IndexFormat.key(word) == key, "“\(word)” under “\(key)”")
+            let cut = entry.split(separator: ";", omittingEmptySubsequences: false)
+            found[word] = IndexFormat.decodePostings(String(cut[0]))
+            #expect(cut.count == 2 && IndexFormat.decodeCodes(String(cut[1]), count: found[word]!.count, limit: 64)?.count == found[word]!.count, "“\(word)”: its cells")
+        }
+    }
+    #expect(found == wanted)
+    #expect(!sharded || inFiles > 0, "some key's title words in a typo file")
 }
 
 /// The pre files name every shard of their run of buckets, and no other: a client reads one.
