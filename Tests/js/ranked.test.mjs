@@ -217,3 +217,28 @@ test("a heavy term with fewer than 5 matches in a scope is not answered from its
   const requests = ["All", "Red", "Green"].map((scope) => ({ query: "harbor", scope, limit: 10 }));
   assert.deepEqual(await disagreements(files, requests, env), []);
 });
+
+test("typo matches tied but for list order have their records read in one run, those shown and those tied with the last", { skip }, async () => {
+  // 400 "Republic of …" titles of 16 to 21 code units, bodies of many lengths: "republc" is a typo
+  // of each, of one distance and score, ordered by title length, then list order.
+  const rows = Array.from({ length: 400 }, (_, i) => ({ slug: `r${i}`, name: `Republic of ${"bcdfgklmnprstvz"[i % 15]}${"aeiou".repeat(2).slice(0, 2 + (i % 6))}${i % 7}` }));
+  const files = list(rows);
+  rows.forEach((row, i) => (files[`Content/alpha/${row.slug}.md`] = "word ".repeat(1 + ((i * 37) % 300)) + "\n"));
+  const site = writeSite(files, "sift-ranked-ties-");
+  try {
+    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+    const { fetch, fetched } = counting(site + "/public/search");
+    const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
+    let runs = 0;
+    const read = index.readRecords.bind(index);
+    index.readRecords = (documents) => (runs++, read(documents));
+    const found = await index.search("republc", { limit: 10 });
+    assert.equal(found.total, 400);
+    const texts = fetched.filter((name) => name.startsWith("immutable/text-")).length;
+    const length = Math.min(...rows.map((row) => row.name.length)), shortest = rows.filter((row) => row.name.length === length).length;
+    assert.ok(runs === 1 && texts <= shortest, `${texts} text files in ${runs} runs for ${shortest} titles of the shortest length`);
+  } finally {
+    rmSync(site, { recursive: true, force: true });
+  }
+  assert.deepEqual(await disagreements(files, [10, 50, null].map((limit) => ({ query: "republc", limit })), { SIFT_SHARDING: "0 300" }), []);
+});
