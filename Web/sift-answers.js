@@ -4,7 +4,7 @@
 // from one small answers file (its facet counts too), before and without the document tables;
 // every other query waits for them, as sift-core.js's SiftIndex. The ranked layout's heavy terms
 // (sift-ranked.js) have answers too, which name their body matches.
-import { CJK, SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
+import { SiftIndex, derivedSlug, fnv1a, fold, isCJK, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 // A corrupt index rejects with this, as in sift-core.js.
@@ -76,13 +76,7 @@ export default class AnsweringIndex {
     }
     const scopes = [...new Set(chosen.flatMap((table) => table.collection.scopes))];
     if (scope !== "All" && !scopes.includes(scope)) throw Error(`unknown scope “${scope}”`);
-    const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] };
-    // "Typos": a heavy term of 4+ code points with fewer than 5 matches in the collections or in a
-    // scope searched has typo matches there too, which no answer holds.
-    if (codePoints(term).length > 3 && !CJK.test(term) && Object.values(scopeCounts(answer.counts, chosen, scopes)).some((count) => count < 5)) {
-      return (await this.full).search(query, options);
-    }
-    const counted = facets && (await this.facets(chosen));
+    const answer = (await this.answers(term))[term] ?? { hits: [], counts: [] }, counted = facets && (await this.facets(chosen));
     // The tables, for the next keystrokes, once this answer is out and painted (a task after the next
     // frame's); not for the empty query, a field just focused: a visitor may never type.
     if (term) (globalThis.requestAnimationFrame ?? setTimeout)(() => setTimeout(() => this.full.catch(String)));
@@ -95,14 +89,22 @@ export default class AnsweringIndex {
 
   // A short or heavy term's answer for `limit` results of `scope` in the collections `chosen`, which offer
   // `scopes`; with their facets (`counted`), its matches counted by facet value.
-  answer(query, { hits, body = [], counts, facets = {} }, chosen, scopes, scope, limit, counted) {
+  answer(query, { hits, body = [], counts, facets = {}, typos = [], typoCounts = [] }, chosen, scopes, scope, limit, counted) {
     // Each cell of the collections searched: its table and scope (null: none).
     const cells = {};
     for (const table of chosen) {
       const { scopes: names } = table.collection;
       for (let k = 0; k <= names.length; k++) cells[table.cell + k] = { table, name: names[k] ?? null };
     }
-    const totals = scopeCounts(counts, chosen, scopes);
+    // "Typos" (sift-typos.js fewMatches): a heavy term's typo matches count where every collection
+    // searched, or a scope, has fewer than 5 full matches, and follow those of the scope searched
+    // when it has.
+    const full = scopeCounts(counts, chosen, scopes), few = (name) => full[name] < 5, totals = { ...full };
+    for (const cell in cells) {
+      const name = cells[cell].name, count = typoCounts[cell] ?? 0;
+      if (few("All")) totals.All += count;
+      if (name !== null && few(name)) totals[name] += count;
+    }
     // A heavy term's body matches: which hits, and their documents, for their excerpts.
     const bodyDocuments = new Map(body);
     const results = [];
@@ -115,6 +117,13 @@ export default class AnsweringIndex {
       const result = { collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: doc === undefined ? "field" : "body", position };
       // As sift-ranked.js's results, its document unlisted.
       results.push(doc === undefined ? result : Object.defineProperty(result, "doc", { value: doc }));
+    }
+    for (const [cell, position, title, slug, url] of few(scope) ? typos : []) {
+      const place = cells[cell];
+      if (results.length >= Math.trunc(limit)) break;
+      if (!place || (scope !== "All" && place.name !== scope)) continue;
+      const name = place.table.collection.name, shown = slug || derivedSlug(fold(title));
+      results.push({ collection: name, slug: shown, title, url: this.manifest.base + (url ?? `${name}/${shown}/`), scope: place.name, match: "fuzzy", position });
     }
     // Every value of the facets, as Facets.counts lists them, then each searched cell's counts added.
     const fields = counted?.fields ?? {};

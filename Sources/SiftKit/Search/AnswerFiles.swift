@@ -26,6 +26,9 @@ struct AnswerFiles {
     let facetPlaces: [[Int32]]
     /// The ranked layout's heavy terms, answered with the short terms: their body candidates.
     let heavy: HeavyTerms?
+    /// The title words of the keys of heavy terms of 4+ code points (docs/search-index.md,
+    /// "Typos", version 6), each with the documents whose titles hold it: their typo matches.
+    let typoWords: [[Unicode.Scalar]: [(word: [Unicode.Scalar], docs: [Int32])]]
 
     init(index: SearchIndex, heavy: HeavyTerms? = nil) throws {
         self.index = index
@@ -56,6 +59,9 @@ struct AnswerFiles {
             return width
         }
         facetPlaces = places
+        typoWords = Self.titleWords(index, keys: Set((heavy?.holding.keys ?? [:].keys).compactMap { term in
+            Self.typoEdits(String(decoding: term, as: UTF8.self)) > 0 ? Array(String(decoding: term, as: UTF8.self).unicodeScalars.prefix(3)) : nil
+        }))
         // A scope by its code points (a String's == would take a decomposed "Ü" for a composed one).
         let scopeNumbers = index.collections.map { collection in
             Dictionary(collection.scopes.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { first, _ in first })
@@ -152,15 +158,102 @@ struct AnswerFiles {
             return index.order(hits, first: Self.rows, scoring: scoring)
         }
         let ranked = index.order(firstRows, first: nil, scoring: scoring)
-        return json(ranked, byCell)
+        return json(ranked, byCell, typos: typoMatches(searched[0], byCell))
     }
 
-    /// An answer's JSON: its hits in order, each cell's `byCell`.
-    private func json(_ ranked: [SearchIndex.Hit], _ byCell: [[SearchIndex.Hit]]) -> [UInt8] {
+    /// The edits a term's typo matches may make (`SearchIndex.searchedTerms`): 0 for a term of
+    /// fewer than 4 code points or holding a CJK one.
+    static func typoEdits(_ term: String) -> Int {
+        let n = term.unicodeScalars.count
+        return n < 4 || term.unicodeScalars.contains(where: IndexFormat.isCJKScalar) ? 0 : n >= 8 ? 2 : 1
+    }
+
+    /// Every title word of 3+ code points (`SearchIndexBuilder.titleWords`) whose key is one of
+    /// `keys`, with the documents whose titles hold it, ascending.
+    static func titleWords(_ index: SearchIndex, keys: Set<[Unicode.Scalar]>) -> [[Unicode.Scalar]: [(word: [Unicode.Scalar], docs: [Int32])]] {
+        guard !keys.isEmpty else { return [:] }
+        var holders: [[Unicode.Scalar]: [Int32]] = [:]
+        for (d, doc) in index.docs.enumerated() {
+            var seen = Set<[Unicode.Scalar]>()
+            for word in (doc.folded.first ?? "").unicodeScalars.split(whereSeparator: { !IndexFormat.isWordScalar($0) }) where word.count >= 3 {
+                let scalars = Array(word)
+                if keys.contains(Array(scalars.prefix(3))) && seen.insert(scalars).inserted { holders[scalars, default: []].append(Int32(d)) }
+            }
+        }
+        var out: [[Unicode.Scalar]: [(word: [Unicode.Scalar], docs: [Int32])]] = [:]
+        for (word, docs) in holders { out[Array(word.prefix(3)), default: []].append((word, docs)) }
+        return out
+    }
+
+    /// "Typos" (version 6) of a heavy term's answer: in each cell of fewer than 5 full matches
+    /// (`byCell`), the documents whose title words of the term's key make them typo matches, each
+    /// cell's first rows in one order, and every such cell's. A client adds them where the scope
+    /// searched (or every collection searched) has fewer than 5 full matches.
+    private func typoMatches(_ term: SearchIndex.SearchedTerm, _ byCell: [[SearchIndex.Hit]]) -> (ranked: [SearchIndex.Hit], byCell: [[SearchIndex.Hit]])? {
+        let k = Self.typoEdits(term.text), pattern = term.scalars
+        guard k > 0 else { return nil }
+        var found: [Int: (distance: Int, whole: Bool)] = [:]
+        for (word, docs) in typoWords[Array(pattern.prefix(3))] ?? [] {
+            guard let distance = SearchIndex.prefixDistance(pattern, word, within: k) else { continue }
+            let whole = SearchIndex.wordDistance(pattern, word, within: k)
+            for d in docs where byCell[cells[Int(d)]].count < 5 {
+                let known = found[Int(d)]
+                found[Int(d)] = (min(distance, known?.distance ?? distance), whole || known?.whole == true)
+            }
+        }
+        let full = Set(byCell.filter { $0.count < 5 }.joined().map(\.doc))
+        var typos = [[SearchIndex.Hit]](repeating: [], count: cellCount)
+        for (d, fit) in found.sorted(by: { $0.key < $1.key }) where !full.contains(d) && fit.distance > 0 {
+            typos[cells[d]].append(SearchIndex.Hit(doc: d, match: .fuzzy, group: .fuzzy, distance: fit.distance, words: fit.whole ? 1 : 0))
+        }
+        var searched = [term]
+        searched[0].typoEdits = k
+        return (index.order(typos.flatMap { index.order($0, searched, first: Self.rows) }, searched), typos)
+    }
+
+    /// An answer's JSON: its hits in order, each cell's `byCell`; a heavy term's typo matches
+    /// (`typoMatches`), when it has some: `"typos":[…]` in order, as `hits`, and `"typoCounts":[…]` by cell.
+    private func json(_ ranked: [SearchIndex.Hit], _ byCell: [[SearchIndex.Hit]], typos: (ranked: [SearchIndex.Hit], byCell: [[SearchIndex.Hit]])? = nil) -> [UInt8] {
         var out = JSONWriter()
-        out.raw("{\"hits\":[")
+        out.raw("{\"hits\":")
+        rows(ranked, into: &out)
+        if let heavy, ranked.contains(where: { $0.match == .body }) {
+            let body = ranked.enumerated().filter { $0.element.match == .body }
+            out.raw(",\"body\":[" + body.map { "[\($0.offset),\(heavy.indexNumber[$0.element.doc])]" }.joined(separator: ",") + "]")
+        }
+        out.raw(",\"counts\":")
+        out.ints(byCell.map(\.count))
+        if let typos, !typos.ranked.isEmpty {
+            out.raw(",\"typos\":")
+            rows(typos.ranked, into: &out)
+            out.raw(",\"typoCounts\":")
+            out.ints(typos.byCell.map(\.count))
+        }
+        if facetWidths.contains(where: { $0 > 0 }) {
+            // Each cell's matches counted by facet value, for the cells with matches and facets.
+            out.raw(",\"facets\":{")
+            var firstCell = true
+            for (cell, hits) in byCell.enumerated() where !hits.isEmpty && facetWidths[cellCollections[cell]] > 0 {
+                var counts = [Int](repeating: 0, count: facetWidths[cellCollections[cell]])
+                for hit in hits {
+                    for place in facetPlaces[hit.doc] { counts[Int(place)] += 1 }
+                }
+                out.raw(firstCell ? "\"\(cell)\":" : ",\"\(cell)\":")
+                firstCell = false
+                out.ints(counts)
+            }
+            out.raw("}")
+        }
+        out.raw("}")
+        return Array(out.out.utf8)
+    }
+
+    /// Hits as an answer lists them: `[[cell, position, title], …]`, each with its slug when not
+    /// the derived one, then its URL when not the usual one.
+    private func rows(_ hits: [SearchIndex.Hit], into out: inout JSONWriter) {
+        out.raw("[")
         var first = true
-        for hit in ranked {
+        for hit in hits {
             let cell = cells[hit.doc]
             let doc = index.docs[hit.doc], c = index.collections[doc.collection]
             out.raw(first ? "[" : ",[")
@@ -180,29 +273,6 @@ struct AnswerFiles {
             out.raw("]")
         }
         out.raw("]")
-        if let heavy, ranked.contains(where: { $0.match == .body }) {
-            let body = ranked.enumerated().filter { $0.element.match == .body }
-            out.raw(",\"body\":[" + body.map { "[\($0.offset),\(heavy.indexNumber[$0.element.doc])]" }.joined(separator: ",") + "]")
-        }
-        out.raw(",\"counts\":")
-        out.ints(byCell.map(\.count))
-        if facetWidths.contains(where: { $0 > 0 }) {
-            // Each cell's matches counted by facet value, for the cells with matches and facets.
-            out.raw(",\"facets\":{")
-            var firstCell = true
-            for (cell, hits) in byCell.enumerated() where !hits.isEmpty && facetWidths[cellCollections[cell]] > 0 {
-                var counts = [Int](repeating: 0, count: facetWidths[cellCollections[cell]])
-                for hit in hits {
-                    for place in facetPlaces[hit.doc] { counts[Int(place)] += 1 }
-                }
-                out.raw(firstCell ? "\"\(cell)\":" : ",\"\(cell)\":")
-                firstCell = false
-                out.ints(counts)
-            }
-            out.raw("}")
-        }
-        out.raw("}")
-        return Array(out.out.utf8)
     }
 
     /// Every term with an answer (its UTF-8: code points compared, not characters), with the

@@ -470,9 +470,9 @@ func everyTitleWordIsInItsKeysTitleWords(sharded: Bool) throws {
 
 /// A heavy term (a split key of three code points, whose term alone would read every part of
 /// its key, or the start of words that weigh too much to fetch) has an answer, listed in its key's
-/// pre file: in every scope, the first rows and the count `sift search` finds (without typo matches,
-/// which the ranked layout's reader has not yet), its body matches named with their documents
-/// (for their excerpts).
+/// pre file: in every scope, the first rows and the count `sift search` finds, its body matches
+/// named with their documents (for their excerpts), and its typo matches in the cells of fewer
+/// than 5 full matches, which a client adds where the scope searched has fewer than 5.
 @Test func aHeavyTermsAnswerIsWhatSearchFinds() throws {
     let (_, v6) = try sites(seed: 3, sharded: true, target: 300, answers: true, heavyTermBytes: 3000)
     let m = try manifest(v6), files = m["files"] as! [String: String], count = try #require(m["answers"] as? Int)
@@ -496,23 +496,56 @@ func everyTitleWordIsInItsKeysTitleWords(sharded: Bool) throws {
         let hits = answer["hits"] as! [[Any]], counts = answer["counts"] as! [Int]
         let body = Dictionary(uniqueKeysWithValues: (answer["body"] as? [[Int]] ?? []).map { ($0[0], $0[1]) })
         bodyRows += body.count
-        let rows = hits.enumerated().map { k, hit -> (result: SearchResult, doc: Int?) in
+        let result = { (hit: [Any], match: SearchResult.Match) -> SearchResult in
             let (collection, scope) = cells[hit[0] as! Int], title = hit[2] as! String
             let slug = (hit.count > 3 ? hit[3] as! String : "").isEmpty ? IndexFormat.derivedSlug(title) ?? "" : hit[3] as! String
             let url = "/base/" + (hit.count > 4 ? hit[4] as! String : "\(collection)/\(slug)/")
-            return (SearchResult(collection: collection, slug: slug, title: title, url: url, scope: scope, match: body[k] == nil ? .field : .body), body[k])
+            return SearchResult(collection: collection, slug: slug, title: title, url: url, scope: scope, match: match)
         }
+        let rows = hits.enumerated().map { k, hit in (result: result(hit, body[k] == nil ? .field : .body), doc: body[k]) }
         for (k, row) in rows.enumerated() where row.doc != nil {
             #expect(index.docs[row.doc!].title == row.result.title, "“\(term)”: hit \(k)'s document")
         }
+        let typos = (answer["typos"] as? [[Any]] ?? []).map { result($0, .fuzzy) }, typoCounts = answer["typoCounts"] as? [Int] ?? []
+        // A scope's full matches, nil for every one; a scope with fewer than 5 has typo matches.
+        let full = { (scope: String?) in zip(cells, counts).filter { scope == nil || $0.0.1 == scope }.reduce(0) { $0 + $1.1 } }
         for scope in [nil, "Chocolate", "Hard"] {
-            let found = try index.search(term, scope: scope, limit: 50, typos: false)
-            let answered = rows.map(\.result).filter { scope == nil || $0.scope == scope }.prefix(50)
+            let found = try index.search(term, scope: scope, limit: 50)
+            let few = full(scope) < 5
+            let answered = (rows.map(\.result) + (few ? typos : [])).filter { scope == nil || $0.scope == scope }.prefix(50)
             #expect(Array(answered) == found.results, "“\(term)” in \(scope ?? "All")")
-            #expect(zip(cells, counts).filter { scope == nil || $0.0.1 == scope }.reduce(0) { $0 + $1.1 } == found.total, "“\(term)” in \(scope ?? "All"): total")
+            let typoTotal = zip(cells, typoCounts).filter { scope == nil || $0.0.1 == scope }.reduce(0) { $0 + $1.1 }
+            #expect(full(scope) + (few ? typoTotal : 0) == found.total, "“\(term)” in \(scope ?? "All"): total")
         }
     }
     #expect(bodyRows > 0)
+}
+
+/// A heavy term's answer holds its typo matches in the cells of fewer than 5 full matches: in a
+/// scope of 2 `harbor` titles and 3 `harbour` ones, the answer gives what `sift search` finds.
+@Test func aHeavyTermsAnswerHoldsItsTypoMatchesWhereItHasFew() throws {
+    var builder = SearchIndexBuilder(shardThreshold: 0, shardTarget: 300)
+    builder.rankedFrom = 0
+    builder.answersFrom = 0
+    builder.heavyTermBytes = 500
+    builder.addCollection(SearchCollectionInfo(name: "ports", title: "Ports", scopes: ["Red", "Green"]))
+    let titles = (0..<150).map { ("harbor \($0)", "Red") } + [("harbor a", "Green"), ("harbor b", "Green"), ("harbour c", "Green"), ("harbour d", "Green"), ("harbour e", "Green"), ("dock", "Green")]
+    for (i, (title, scope)) in titles.enumerated() {
+        builder.add(SearchIndexBuilder.digest(SearchDocument(collection: "ports", slug: "p\(i)", title: title, url: "ports/p\(i)/", scope: scope,
+                                                             fields: [("title", title)], body: "quay \(i)")))
+    }
+    let dir = temporaryFolder("sift-ranked-typos")
+    try builder.write(to: dir, baseURL: "/")
+    let m = try manifest(dir), files = m["files"] as! [String: String], count = try #require(m["answers"] as? Int)
+    let file = IndexFormat.answerFileName(AnswerFiles.file(of: Array("harbor".utf8), count: count))
+    let answers = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(IndexFileNames.path(file, hash: files[file]!)))) as! [String: Any]
+    let answer = try #require(answers["harbor"] as? [String: Any])
+    // Cells: Red, Green, none.
+    #expect(answer["counts"] as? [Int] == [150, 2, 0])
+    #expect(answer["typoCounts"] as? [Int] == [0, 3, 0])
+    #expect((answer["typos"] as? [[Any]])?.map { $0[2] as! String } == ["harbour c", "harbour d", "harbour e"])
+    let found = try SearchIndex(directory: dir).search("harbor", scope: "Green")
+    #expect(found.total == 5 && found.results.map(\.match) == [.field, .field, .fuzzy, .fuzzy, .fuzzy])
 }
 
 /// `sift serve`'s builder gives heavy terms the answers `sift build` gives: its word tables keep
