@@ -5,8 +5,8 @@
 // needs (from field entries, or from their text files). The search itself is SiftIndex's:
 // RankedIndex gives it what the tables gave, for the documents the query meets.
 //
-// Typo matches look at the title words of a term's key only (docs/search-index.md, "Typos"),
-// which its key's pre file lists. A query that lists documents in list order without a term (the
+// Typo matches look at the title words of a term's two typo keys only (docs/search-index.md,
+// "Typos"), which their pre files list. A query that lists documents in list order without a term (the
 // empty query with a filter or a sort) reads every record.
 import { SiftIndex, decodeCodes, decodePostings, derivedSlug, fnv1a, fold, terms } from "./sift-core.js";
 import AnsweringIndex, { intersection } from "./sift-answers.js";
@@ -137,24 +137,28 @@ export class RankedIndex extends SiftIndex {
     return this.fits?.[term + " " + within];
   }
 
-  // The title words of the term's key (its first three code points), from the pre file of its
-  // bucket (or the manifest of a one-file index), in a typo file past a few bytes; each one
-  // near enough has its documents' cells learnt.
+  // The title words of the term's typo keys (SearchIndex.typoKeys: its first three code points, and
+  // its first two with its fourth), from the pre files of their buckets (or the manifest of a
+  // one-file index), in typo files past a few bytes; each one near enough has its documents' cells learnt.
   async readTypoFits(term, within, { prefixDistance, wordDistance }) {
     const fits = (this.fits ??= {}), name = term + " " + within;
     if (fits[name]) return;
-    const pattern = codePoints(term), key = pattern.slice(0, 3).join("");
-    let list = (this.manifest.shards ? (await this.preFile(key)).titles : this.manifest.titles)?.[key] ?? {};
-    if (typeof list === "string" && list[0] === "=") list = await this.shardFile(`typo.${list.slice(1)}`);
-    if (!(list instanceof Object) || Array.isArray(list)) corruptIndex(key);
+    const pattern = codePoints(term), keys = [...new Set([pattern.slice(0, 3).join(""), [pattern[0], pattern[1], pattern[3]].join("")])];
+    const lists = await Promise.all(keys.map(async (key) => {
+      const list = (this.manifest.shards ? (await this.preFile(key)).titles : this.manifest.titles)?.[key] ?? {};
+      return typeof list === "string" && list[0] === "=" ? this.shardFile(`typo.${list.slice(1)}`) : list;
+    }));
     const edits = new Map(), whole = new Set();
-    for (const word in list) {
-      const letters = codePoints(word), distance = prefixDistance(pattern, letters, within);
-      if (distance === null) continue;
-      const wholly = wordDistance(pattern, letters, within);
-      for (const doc of documentsOf(this.postings(list[word]))) {
-        if (!(edits.get(doc) <= distance)) edits.set(doc, distance);
-        if (wholly) whole.add(doc);
+    for (const list of lists) {
+      if (!(list instanceof Object) || Array.isArray(list)) corruptIndex(term);
+      for (const word in list) {
+        const letters = codePoints(word), distance = prefixDistance(pattern, letters, within);
+        if (distance === null) continue;
+        const wholly = wordDistance(pattern, letters, within);
+        for (const doc of documentsOf(this.postings(list[word]))) {
+          if (!(edits.get(doc) <= distance)) edits.set(doc, distance);
+          if (wholly) whole.add(doc);
+        }
       }
     }
     fits[name] = { edits, whole };

@@ -171,7 +171,7 @@ function counting(dir) {
   return { fetch, fetched };
 }
 
-test("a typo's matches are the title words of its key, read from its pre file and one typo file", { skip }, async () => {
+test("a typo's matches are the title words of its typo keys, read from their pre files and typo files", { skip }, async () => {
   const rows = Array.from({ length: 300 }, (_, i) => ({ slug: `d${i}`, name: `${["harbor", "harvest", "harp", "dock", "hrabor"][i % 5]}${i % 5 < 3 ? "" : i} place`, kind: ["Red", "Green"][i % 2] }));
   const files = list(rows, "scope_field: kind\nscopes: [Red, Green]\n");
   const site = writeSite(files, "sift-ranked-typos-");
@@ -184,12 +184,13 @@ test("a typo's matches are the title words of its key, read from its pre file an
     // A swap after the key: every "harbor" title; "hrabor…" titles start with another key.
     assert.equal(found.total, 60);
     assert.ok(found.results.every((result) => result.match === "fuzzy" && result.title.startsWith("harbor")), JSON.stringify(found.results));
+    // "har"'s words, in a typo file; "hao"'s (the first two code points and the fourth) are none.
     const typoFiles = fetched.slice(before).filter((name) => name.startsWith("immutable/typo."));
     assert.equal(typoFiles.length, 1, fetched.slice(before).join(" "));
   } finally {
     rmSync(site, { recursive: true, force: true });
   }
-  const requests = ["harbro", "harbr", "harvset", "hravest", "hrabor", "harbor", "harbro place"].flatMap((query) => ["All", "Red", "Green"].map((scope) => ({ query, scope, limit: 10 })));
+  const requests = ["harbro", "harbr", "harvset", "hravest", "hrabor", "habror", "haxrbor", "harbor", "harbro place"].flatMap((query) => ["All", "Red", "Green"].map((scope) => ({ query, scope, limit: 10 })));
   assert.deepEqual(await disagreements(files, requests, { SIFT_SHARDING: "0 300" }), []);
   assert.deepEqual(await disagreements(files, requests), []);
 });

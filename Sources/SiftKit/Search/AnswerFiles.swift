@@ -59,8 +59,9 @@ struct AnswerFiles {
             return width
         }
         facetPlaces = places
-        typoWords = Self.titleWords(index, keys: Set((heavy?.holding.keys ?? [:].keys).compactMap { term in
-            Self.typoEdits(String(decoding: term, as: UTF8.self)) > 0 ? Array(String(decoding: term, as: UTF8.self).unicodeScalars.prefix(3)) : nil
+        typoWords = Self.titleWords(index, keys: Set((heavy?.holding.keys ?? [:].keys).flatMap { term in
+            let text = String(decoding: term, as: UTF8.self)
+            return Self.typoEdits(text) > 0 ? SearchIndex.typoKeys(Array(text.unicodeScalars)) : []
         }))
         // A scope by its code points (a String's == would take a decomposed "Ü" for a composed one).
         let scopeNumbers = index.collections.map { collection in
@@ -193,7 +194,7 @@ struct AnswerFiles {
         let k = Self.typoEdits(term.text), pattern = term.scalars
         guard k > 0 else { return nil }
         var found: [Int: (distance: Int, whole: Bool)] = [:]
-        for (word, docs) in typoWords[Array(pattern.prefix(3))] ?? [] {
+        for (word, docs) in SearchIndex.typoKeys(pattern).flatMap({ typoWords[$0] ?? [] }) {
             guard let distance = SearchIndex.prefixDistance(pattern, word, within: k) else { continue }
             let whole = SearchIndex.wordDistance(pattern, word, within: k)
             for d in docs where byCell[cells[Int(d)]].count < 5 {

@@ -110,7 +110,10 @@ extension SearchIndex {
             guard term.typoEdits > 0 else { return nil }
             title = title ?? Array((folded.first ?? "").unicodeScalars)
             var titleWords = title!.split(whereSeparator: { !IndexFormat.isWordScalar($0) })
-            if isRanked { titleWords = titleWords.filter { $0.starts(with: term.scalars.prefix(3)) } }
+            if isRanked {
+                let keys = Self.typoKeys(term.scalars)
+                titleWords = titleWords.filter { word in keys.contains { word.starts(with: $0) } }
+            }
             let found = isRanked ? Self.titleWordDistance(term.scalars, titleWords, within: term.typoEdits)
                                  : Self.substringDistance(term.scalars, title!, within: term.typoEdits)
             guard let edits = found else { return nil }
@@ -119,6 +122,16 @@ extension SearchIndex {
             if edits > 0 && titleWords.contains(where: { Self.wordDistance(term.scalars, Array($0), within: term.typoEdits) }) { words += 1 }
         }
         return anyFuzzy ? Hit(doc: d, match: .fuzzy, group: .fuzzy, distance: distance, words: words) : nil
+    }
+
+    /// "Typos" in the ranked layout: the keys whose title words a term's typo matches are among,
+    /// its first three code points, and its first two with its fourth (a swap of its third and
+    /// fourth code points, or one too many third, leaves a word of that key).
+    static func typoKeys(_ term: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
+        let key = Array(term.prefix(3))
+        guard term.count > 3 else { return [key] }
+        let other = [term[0], term[1], term[3]]
+        return other == key ? [key] : [key, other]
     }
 
     /// "Typos" in the ranked layout: the fewest edits turning `pattern` into the start of one of

@@ -359,9 +359,10 @@ func everyShortTermOfTheFieldsHasItsDocumentsInAGramEntry(sharded: Bool) throws 
 }
 
 /// "Typos" in the ranked layout: a term's typo matches are the documents with a title word that
-/// starts with the term's first three code points and whose start is within its edits, found
-/// from its key's title words alone: an edit after the key is found, one inside it is not (the
-/// format of the day finds both), and every typo match is one of the format of the day's, no nearer.
+/// starts with the term's first three code points (or its first two and fourth) and whose start is
+/// within its edits, found from those keys' title words alone: an edit after the key is found, a
+/// swap of the third and fourth code points too, one inside the key is not (the format of the day
+/// finds all), and every typo match is one of the format of the day's, no nearer.
 @Test(arguments: [false, true])
 func theRankedLayoutsTyposAreTheTitleWordsOfTheTermsKey(sharded: Bool) throws {
     let (v5, v6) = try sites(seed: 4, sharded: sharded, target: 300)
@@ -371,6 +372,8 @@ func theRankedLayoutsTyposAreTheTitleWordsOfTheTermsKey(sharded: Bool) throws {
     }
     #expect(try !fuzzy(new, "harbro").isEmpty && Set(fuzzy(new, "harbro")) == Set(fuzzy(old, "harbro")), "a swap after the key")
     #expect(try fuzzy(new, "hrabor").isEmpty && !fuzzy(old, "hrabor").isEmpty, "a swap inside the key")
+    #expect(try !fuzzy(new, "habror").isEmpty && Set(fuzzy(new, "habror")) == Set(fuzzy(old, "habror")), "a swap of the third and fourth code points")
+    #expect(try !fuzzy(new, "haxrbor").isEmpty, "a third code point too many")
     #expect(try !fuzzy(new, "stabstra").isEmpty, "a word that holds its key twice")
     var rng = SeededRNG(state: 44)
     var compared = 0
