@@ -93,12 +93,13 @@ export class RankedIndex extends SiftIndex {
   // which no search needed a record answered from records it had; each run before it reads one
   // record at least (ties broken by list order may need a few more each time, not as many runs).
   async search(query, options = {}) {
-    for (;;) {
+    for (let idle = 0; ; ) {
       const needs = this.needs, answer = await super.search(query, { ...options, now: undefined });
       const lacking = [...this.missing].filter((doc) => !this.records[doc]);
       this.missing = new Set(lacking);
       if (needs === this.needs && !answer.results.includes(null)) return answer;
-      if (!lacking.length) corruptIndex("records that do not come");
+      // Another search's needs (searches overlap): run again; a run of its own reads a record at least.
+      if (!lacking.length && ++idle > 8) corruptIndex("records that do not come");
       await this.readRecords(lacking);
     }
   }
@@ -139,7 +140,8 @@ export class RankedIndex extends SiftIndex {
 
   // The title words of the term's typo keys (SearchIndex.typoKeys: its first three code points, and
   // its first two with its fourth), from the pre files of their buckets (or the manifest of a
-  // one-file index), in typo files past a few bytes; each one near enough has its documents' cells learnt.
+  // one-file index), in typo files past a few bytes, a word's documents in a post file past 2 KB;
+  // each one near enough has its documents' cells learnt (and only its post file read).
   async readTypoFits(term, within, { prefixDistance, wordDistance }) {
     const fits = (this.fits ??= {}), name = term + " " + within;
     if (fits[name]) return;
@@ -148,17 +150,19 @@ export class RankedIndex extends SiftIndex {
       const list = (this.manifest.shards ? (await this.preFile(key)).titles : this.manifest.titles)?.[key] ?? {};
       return typeof list === "string" && list[0] === "=" ? this.shardFile(`typo.${list.slice(1)}`) : list;
     }));
-    const edits = new Map(), whole = new Set();
+    const near = [];
     for (const list of lists) {
       if (!(list instanceof Object) || Array.isArray(list)) corruptIndex(term);
       for (const word in list) {
-        const letters = codePoints(word), distance = prefixDistance(pattern, letters, within);
-        if (distance === null) continue;
-        const wholly = wordDistance(pattern, letters, within);
-        for (const doc of documentsOf(this.postings(list[word]))) {
-          if (!(edits.get(doc) <= distance)) edits.set(doc, distance);
-          if (wholly) whole.add(doc);
-        }
+        const letters = codePoints(word), distance = prefixDistance(pattern, letters, within), entry = list[word];
+        if (distance !== null) near.push({ distance, wholly: wordDistance(pattern, letters, within), entry: entry[0] === "=" ? this.shardFile(`post.${entry.slice(1)}`) : entry });
+      }
+    }
+    const edits = new Map(), whole = new Set(), entries = await Promise.all(near.map(({ entry }) => entry));
+    for (const [k, { distance, wholly }] of near.entries()) {
+      for (const doc of documentsOf(this.postings(entries[k]))) {
+        if (!(edits.get(doc) <= distance)) edits.set(doc, distance);
+        if (wholly) whole.add(doc);
       }
     }
     fits[name] = { edits, whole };
@@ -354,8 +358,8 @@ export class RankedIndex extends SiftIndex {
   }
 
   // The partial and typo matches that may be shown: past `limit` with the full matches, those up
-  // to the last one shown and every one tied with it but for list order, which only their records
-  // tell apart (needed here, all at once), best first. SiftIndex.order, given them all, compared
+  // to the last one shown and those tied with it but for list order that may take its place, whose
+  // records tell them apart (needed here, all at once). SiftIndex.order, given them all, compared
   // hits never shown and needed their records a few a run (`republc` at 100,000 documents: 6,552
   // typo matches of one distance, score and title length, 297 records in 11 runs). Its order but
   // its last key.
@@ -369,9 +373,16 @@ export class RankedIndex extends SiftIndex {
     keyed.sort(before);
     let end = shown;
     while (end < keyed.length && before(keyed[end], keyed[shown - 1]) === 0) end++;
-    const tied = keyed.slice(0, end).filter((hit) => before(hit, keyed[shown - 1]) === 0);
-    if (new Set(tied.map((hit) => this.lengthCodes[hit.doc])).size > 1) tied.forEach((hit) => this.records[hit.doc] || this.need(hit.doc));
-    return keyed.slice(0, end);
+    // The hits tied with the last one shown fill its `slots` places: in list order, which within a
+    // collection and length code is index order, so only the first `slots` of each such group can.
+    const first = keyed.findIndex((hit) => before(hit, keyed[shown - 1]) === 0), slots = shown - first, taken = new Map();
+    const kept = keyed.slice(first, end).sort((a, b) => a.doc - b.doc).filter((hit) => {
+      const group = this.tableOf(hit.doc).first + " " + this.lengthCodes[hit.doc], count = taken.get(group) ?? 0;
+      taken.set(group, count + 1);
+      return count < slots;
+    });
+    if (taken.size > 1) kept.forEach((hit) => this.records[hit.doc] || this.need(hit.doc));
+    return keyed.slice(0, first).concat(kept);
   }
 
   // A title not yet read: as long as the document's, and never the phrase nor starting with it

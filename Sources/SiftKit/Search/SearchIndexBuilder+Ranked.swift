@@ -123,7 +123,7 @@ extension SearchIndexBuilder {
         // Each key's title words, in its bucket's pre file: `"titles":{"har":"=HASH","xqa":{"xqaro":"AgU;AB"}}`.
         var titlesOf = [[(key: [UInt8], entry: [UInt8])]](repeating: [], count: IndexFormat.preFiles)
         for t in titles {
-            var entry = Self.titleWordsEntry(t.words, words)
+            var entry = Self.titleWordsEntry(t.words, words, outside: &outside)
             if entry.count > Self.inlineGram {
                 var file = entry
                 file.append(0x0A)
@@ -399,14 +399,24 @@ extension SearchIndexBuilder {
     }
 
     /// A key's title words as a pre file (or a one-file manifest) holds them: an object of each
-    /// word's documents' postings, `;` and their cells: `{"harbor":"AgU;AB","harlow":"Q;C"}`.
-    static func titleWordsEntry(_ words: [(word: [UInt8], docs: [Int32])], _ list: WordList) -> [UInt8] {
+    /// word's documents' postings, `;` and their cells: `{"harbor":"AgU;AB","harlow":"Q;C"}`. With
+    /// `outside`, a word's value past `IndexFormat.heavyEntry` bytes is `=HASH`, a post file of its
+    /// own added there: a typo reads the words within its edits, not every word of its key.
+    static func titleWordsEntry(_ words: [(word: [UInt8], docs: [Int32])], _ list: WordList, outside: UnsafeMutablePointer<[(String, [UInt8])]>? = nil) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, w) in words.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.string(w.word, into: &out)
             out.append(UInt8(ascii: ":"))
-            JSONWriter.string(Array(IndexFormat.encodePostings(w.docs).utf8) + list.cellCodes(w.docs), into: &out)
+            var value = Array(IndexFormat.encodePostings(w.docs).utf8) + list.cellCodes(w.docs)
+            if let outside, value.count > IndexFormat.heavyEntry {
+                var file: [UInt8] = []
+                JSONWriter.string(value, into: &file)
+                file.append(0x0A)
+                value = Array(("=" + ContentHash.of(file)).utf8)
+                outside.pointee.append((IndexFormat.postFileName, file))
+            }
+            JSONWriter.string(value, into: &out)
         }
         out.append(UInt8(ascii: "}"))
         return out

@@ -426,8 +426,9 @@ func everyTitleWordIsInItsKeysTitleWords(sharded: Bool) throws {
     }
     var found: [String: [Int32]] = [:]
     for (key, list) in lists {
-        for (word, entry) in try #require(list as? [String: String]) {
+        for (word, value) in try #require(list as? [String: String]) {
             #expect(IndexFormat.key(word) == key, "“\(word)” under “\(key)”")
+            let entry = try #require(try resolved(value, IndexFormat.postFileName, in: index) as? String)
             let cut = entry.split(separator: ";", omittingEmptySubsequences: false)
             found[word] = IndexFormat.decodePostings(String(cut[0]))
             #expect(cut.count == 2 && IndexFormat.decodeCodes(String(cut[1]), count: found[word]!.count, limit: 64)?.count == found[word]!.count, "“\(word)”: its cells")
