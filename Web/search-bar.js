@@ -86,7 +86,7 @@ export class SiftSearch {
         this.search({ remember: true, text: this.field.value });
       },
       onScope: (scope) => this.pickScope(scope),
-      onLastRow: list ? () => this.showMore() : undefined,
+      onLastRow: list ? () => this.showMore() : null,
     });
     onClick(dimmer, () => this.cancel());
     // Opening a result is a search worth remembering.
@@ -199,8 +199,8 @@ export class SiftSearch {
       }, (error) => this.fail(error));
     }
     this.emptyArea.hidden = !idle || !this.emptyState?.render();
-    this.popover.hidden = this.emptyArea.hidden && (!!this.listResults || !this.query || !this.active);
-    listbox.hidden = idle || !!this.listResults;
+    this.popover.hidden = this.emptyArea.hidden && (this.listResults || !this.query || !this.active);
+    listbox.hidden = idle || this.listResults;
     if (!this.listResults) this.field.input.setAttribute("aria-expanded", !this.popover.hidden && !listbox.hidden);
   }
 
@@ -265,7 +265,7 @@ export class SiftSearch {
       // Field matches at once; the whole answer when the body shards arrive.
       // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
       const { filters, sort, facetBar } = this;
-      const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: !!facetBar };
+      const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: facetBar?.open };
       for (let now = true; run == this.runs; now = false) {
         const answer = await this.index.search(query, { ...options, now });
         // Its first answer, partial or whole, is its own: no longer the earlier query's rows. Not
