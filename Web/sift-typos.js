@@ -116,17 +116,7 @@ const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
 // "Typos" (SearchIndex.wordDistance): whether `word` is within `within` edits of `pattern`, the
 // whole of both (optimal string alignment, a swap of adjacent code points one edit).
 export function wordDistance(pattern, word, within) {
-  if (Math.abs(pattern.length - word.length) > within) return false;
-  let rows = [[], [], Array.from({ length: word.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= pattern.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= word.length; j++) {
-      row[j] = Math.min(rows[2][j] + 1, row[j - 1] + 1, rows[2][j - 1] + (pattern[i - 1] === word[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && pattern[i - 1] === word[j - 2] && pattern[i - 2] === word[j - 1]) row[j] = Math.min(row[j], rows[1][j - 2] + 1);
-    }
-    rows = [rows[1], rows[2], row];
-  }
-  return rows[2][word.length] <= within;
+  return Math.abs(pattern.length - word.length) <= within && alignment(pattern, word)[word.length] <= within;
 }
 
 // "Typos": the edits a term needs in each document of the typo set that it fits (0: in a field),
@@ -174,8 +164,15 @@ function typoEdits(index, { text, typoEdits: within }, typos) {
 
 // "Typos" in the ranked layout (SearchIndex.prefixDistance): the fewest edits turning `pattern`
 // into some start of `word` (its first j code points, any j), when at most `within`, else null:
-// the edit-distance table with a free last column, a swap of adjacent code points one edit.
+// the least of the same table's last row.
 export function prefixDistance(pattern, word, within) {
+  const best = Math.min(...alignment(pattern, word));
+  return best <= within ? best : null;
+}
+
+// SearchIndex.alignment: the last row of the optimal string alignment table of `pattern` against
+// `word`, entry j the fewest edits turning `pattern` into the first j code points of `word`.
+function alignment(pattern, word) {
   let rows = [[], [], Array.from({ length: word.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= pattern.length; i++) {
     const row = [i];
@@ -185,8 +182,7 @@ export function prefixDistance(pattern, word, within) {
     }
     rows = [rows[1], rows[2], row];
   }
-  const best = Math.min(...rows[2]);
-  return best <= within ? best : null;
+  return rows[2];
 }
 
 // "Typos" (SearchIndex.substringDistance): the fewest edits turning `pattern` into some substring

@@ -24,6 +24,22 @@ async function disagreements(files, requests, env = {}) {
 
 const list = (rows, settings = "") => ({ "Content/alpha/collection.yml": `title: Alpha\ntitle_field: name\n${settings}`, "Content/alpha/alpha.json": JSON.stringify(rows) });
 
+// A reader of a built site's search/ folder, counting the files it fetches.
+function counting(dir) {
+  const fetched = [];
+  const fetch = async (url) => {
+    const name = new URL(url).pathname.split("/search/")[1];
+    fetched.push(name);
+    try {
+      const text = readFileSync(`${dir}/${name}`, "utf8");
+      return { ok: true, status: 200, json: async () => JSON.parse(text) };
+    } catch {
+      return { ok: false, status: 404 };
+    }
+  };
+  return { fetch, fetched };
+}
+
 test("a query of short terms alone ranks every hit by its record, whatever an earlier query brought", { skip }, async () => {
   const rows = Array.from({ length: 60 }, (_, i) => ({ slug: `d${i}`, name: i < 15 ? `n${i} alpha` : `n${i} b` }));
   const files = list(rows);
@@ -98,23 +114,13 @@ test("a term of a split key and more code points reads its key's pre file and pa
   const site = writeSite(files, "sift-ranked-parts-");
   try {
     build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
-    const dir = site + "/public/search", fetched = [];
-    const fetch = async (url) => {
-      const name = new URL(url).pathname.split("/").pop();
-      fetched.push(name);
-      try {
-        const text = readFileSync(name === "manifest.json" ? dir + "/manifest.json" : `${dir}/immutable/${name}`, "utf8");
-        return { ok: true, status: 200, json: async () => JSON.parse(text) };
-      } catch {
-        return { ok: false, status: 404 };
-      }
-    };
+    const dir = site + "/public/search", { fetch, fetched } = counting(dir);
     const pre = JSON.parse(readFileSync(`${dir}/${filePath(`pre-${Math.floor((fnv1a("arb") % 2 ** 20) / 2048)}.json`, JSON.parse(readFileSync(dir + "/manifest.json", "utf8")).files)}`, "utf8"));
     assert.ok(pre.keys?.arb?.length > 1, "arb is split");
     const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
     const found = await index.search("arbo", { limit: 10 });
     assert.equal(found.total, 120);
-    assert.deepEqual(fetched.filter((name) => name.startsWith("pre.")).length, 1, fetched.join(" "));
+    assert.deepEqual(fetched.filter((name) => name.startsWith("immutable/pre.")).length, 1, fetched.join(" "));
     assert.deepEqual(await disagreements(files, [{ query: "arbo", limit: 10 }, { query: "rbo", limit: 10 }, { query: "arbo carbon", limit: 10 }], { SIFT_SHARDING: "0 300" }), []);
   } finally {
     rmSync(site, { recursive: true, force: true });
@@ -131,17 +137,7 @@ test("a heavy term typed twice is answered as typed once, not looked up in every
     build(site, { SIFT_RANKED_FROM: "0", SIFT_ANSWERS_FROM: "0", SIFT_SHARDING: "0 300 500" });
     const dir = site + "/public/search";
     const fetches = async (typed) => {
-      const fetched = [];
-      const fetch = async (url) => {
-        const name = new URL(url).pathname.split("/search/")[1];
-        fetched.push(name);
-        try {
-          const text = readFileSync(`${dir}/${name}`, "utf8");
-          return { ok: true, status: 200, json: async () => JSON.parse(text) };
-        } catch {
-          return { ok: false, status: 404 };
-        }
-      };
+      const { fetch, fetched } = counting(dir);
       const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch, hint: () => typed });
       const found = await index.search("har", { limit: 10 });
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -154,22 +150,6 @@ test("a heavy term typed twice is answered as typed once, not looked up in every
     rmSync(site, { recursive: true, force: true });
   }
 });
-
-// A reader of a built site's search/ folder, counting the files it fetches.
-function counting(dir) {
-  const fetched = [];
-  const fetch = async (url) => {
-    const name = new URL(url).pathname.split("/search/")[1];
-    fetched.push(name);
-    try {
-      const text = readFileSync(`${dir}/${name}`, "utf8");
-      return { ok: true, status: 200, json: async () => JSON.parse(text) };
-    } catch {
-      return { ok: false, status: 404 };
-    }
-  };
-  return { fetch, fetched };
-}
 
 test("a typo's matches are the title words of its typo keys, read from their pre files and typo files", { skip }, async () => {
   const rows = Array.from({ length: 300 }, (_, i) => ({ slug: `d${i}`, name: `${["harbor", "harvest", "harp", "dock", "hrabor"][i % 5]}${i % 5 < 3 ? "" : i} place`, kind: ["Red", "Green"][i % 2] }));

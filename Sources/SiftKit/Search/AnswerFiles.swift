@@ -284,12 +284,15 @@ struct AnswerFiles {
     static func termsInFields(_ index: SearchIndex, heavy: HeavyTerms.Finder? = nil) -> [[UInt8]: [Int32]] {
         // Runs of documents on every core, merged in order: each term's documents stay ascending.
         let step = max(1024, index.docs.count / (ParallelMap.jobs * 4) + 1)
-        let parts = ParallelMap.map(Array(stride(from: 0, to: index.docs.count, by: step))) { first in
+        var parts = ParallelMap.map(Array(stride(from: 0, to: index.docs.count, by: step))) { first in
             termsInFields(index, first..<min(first + step, index.docs.count), heavy: heavy)
         }
-        var holders = parts.first ?? [:]
-        for part in parts.dropFirst() {
-            for (term, docs) in part { holders[term, default: []] += docs }
+        // Each run's table let go once in (the first taken, not copied on the first write).
+        var holders: [[UInt8]: [Int32]] = [:]
+        if !parts.isEmpty { swap(&holders, &parts[0]) }
+        for i in parts.indices.dropFirst() {
+            for (term, docs) in parts[i] { holders[term, default: []] += docs }
+            parts[i] = [:]
         }
         return holders
     }

@@ -287,29 +287,22 @@ extension SearchIndex {
     /// Whether `word` is within k edits of `pattern`, the whole of both (optimal string
     /// alignment: a swap of two adjacent code points is one edit).
     static func wordDistance(_ pattern: [Unicode.Scalar], _ word: [Unicode.Scalar], within k: Int) -> Bool {
-        guard abs(pattern.count - word.count) <= k else { return false }
-        guard !pattern.isEmpty else { return true }
-        var beforeLast: [Int] = [], last = Array(0...word.count)
-        for i in 1...pattern.count {
-            var row = [i] + [Int](repeating: 0, count: word.count)
-            for j in stride(from: 1, through: word.count, by: 1) {
-                row[j] = min(last[j] + 1, row[j - 1] + 1, last[j - 1] + (pattern[i - 1] == word[j - 1] ? 0 : 1))
-                if i > 1 && j > 1 && pattern[i - 1] == word[j - 2] && pattern[i - 2] == word[j - 1] {
-                    row[j] = min(row[j], beforeLast[j - 2] + 1)
-                }
-            }
-            (beforeLast, last) = (last, row)
-        }
-        return last[word.count] <= k
+        abs(pattern.count - word.count) <= k && alignment(pattern, word)[word.count] <= k
     }
 
     /// The fewest edits turning `pattern` into some start of `word` (its first j code points,
-    /// any j), when at most k: the edit-distance table with a free last column, counting a swap
-    /// of two adjacent code points as one edit (optimal string alignment), a row at a time.
+    /// any j), when at most k: the last row of the same table, its least.
     static func prefixDistance(_ pattern: [Unicode.Scalar], _ word: [Unicode.Scalar], within k: Int) -> Int? {
-        guard !pattern.isEmpty else { return 0 }
+        let best = alignment(pattern, word).min()!
+        return best <= k ? best : nil
+    }
+
+    /// The last row of the optimal string alignment table of `pattern` against `word`: entry j,
+    /// the fewest edits (a swap of two adjacent code points one) turning `pattern` into the
+    /// first j code points of `word`.
+    private static func alignment(_ pattern: [Unicode.Scalar], _ word: [Unicode.Scalar]) -> [Int] {
         var beforeLast: [Int] = [], last = Array(0...word.count)
-        for i in 1...pattern.count {
+        for i in stride(from: 1, through: pattern.count, by: 1) {
             var row = [i] + [Int](repeating: 0, count: word.count)
             for j in stride(from: 1, through: word.count, by: 1) {
                 row[j] = min(last[j] + 1, row[j - 1] + 1, last[j - 1] + (pattern[i - 1] == word[j - 1] ? 0 : 1))
@@ -319,8 +312,7 @@ extension SearchIndex {
             }
             (beforeLast, last) = (last, row)
         }
-        let best = last.min()!
-        return best <= k ? best : nil
+        return last
     }
 
     /// The fewest edits turning `pattern` into some substring of `text`, when at most k: Sellers'

@@ -98,50 +98,17 @@ extension SearchIndexBuilder {
         heavy = answered
         // Each short term's documents, in its bucket's pre file: `"grams":{"l":"=HASH","xq":"AgU;AB;DB"}`.
         var outside: [(String, [UInt8])] = []
-        var gramsOf = [[(gram: [UInt8], entry: [UInt8])]](repeating: [], count: IndexFormat.preFiles)
-        for g in grams {
-            var entry = Self.gramEntry(g, words)
-            if entry.count > Self.inlineGram {
-                var file: [UInt8] = []
-                JSONWriter.string(entry, into: &file)
-                file.append(0x0A)
-                entry = Array(("=" + ContentHash.of(file)).utf8)
-                outside.append((IndexFormat.postFileName, file))
-            }
-            gramsOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: g.gram))].append((g.gram, entry))
-        }
-        for p in pre.indices {
-            pre[p] += Array(",\"grams\":{".utf8)
-            for (i, g) in gramsOf[p].enumerated() {
-                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
-                JSONWriter.string(g.gram, into: &pre[p])
-                pre[p].append(UInt8(ascii: ":"))
-                JSONWriter.string(g.entry, into: &pre[p])
-            }
-            pre[p].append(UInt8(ascii: "}"))
-        }
+        Self.addObject("grams", grams.map { g in
+            let entry = Self.gramEntry(g, words)
+            var value: [UInt8] = []
+            JSONWriter.string(entry, into: &value)
+            return (g.gram, value, entry.count)
+        }, kind: IndexFormat.postFileName, to: &pre, outside: &outside)
         // Each key's title words, in its bucket's pre file: `"titles":{"har":"=HASH","xqa":{"xqaro":"AgU;AB"}}`.
-        var titlesOf = [[(key: [UInt8], entry: [UInt8])]](repeating: [], count: IndexFormat.preFiles)
-        for t in titles {
-            var entry = Self.titleWordsEntry(t.words, words, outside: &outside)
-            if entry.count > Self.inlineGram {
-                var file = entry
-                file.append(0x0A)
-                entry = [UInt8(ascii: "\"")] + Array(("=" + ContentHash.of(file)).utf8) + [UInt8(ascii: "\"")]
-                outside.append((IndexFormat.titleWordsFileName, file))
-            }
-            titlesOf[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: t.key))].append((t.key, entry))
-        }
-        for p in pre.indices {
-            pre[p] += Array(",\"titles\":{".utf8)
-            for (i, t) in titlesOf[p].enumerated() {
-                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
-                JSONWriter.string(t.key, into: &pre[p])
-                pre[p].append(UInt8(ascii: ":"))
-                pre[p] += t.entry
-            }
-            pre[p].append(UInt8(ascii: "}"))
-        }
+        Self.addObject("titles", titles.map { t in
+            let value = Self.titleWordsEntry(t.words, words, outside: &outside)
+            return (t.key, value, value.count)
+        }, kind: IndexFormat.titleWordsFileName, to: &pre, outside: &outside)
         m.raw(",\"shards\":\(starts.count)")
         collections(&m)
         m.raw("}\n")
@@ -150,6 +117,33 @@ extension SearchIndexBuilder {
         files += shards.shards
         for (n, union) in shards.unions.enumerated() where !union.isEmpty { files.append((IndexFormat.unionFileName(n), union)) }
         return files + shards.outside + outside
+    }
+
+    /// Adds `,"NAME":{key:value,…}` to each pre file, each entry in the pre file of its key's
+    /// bucket, its value JSON already; an entry past `inlineGram` bytes (`size`: a gram entry's
+    /// string, a key's title words' object) is a file of `kind` of its own, `"=HASH"` in its place.
+    private static func addObject(_ name: String, _ entries: [(key: [UInt8], value: [UInt8], size: Int)], kind: String,
+                                  to pre: inout [[UInt8]], outside: inout [(String, [UInt8])]) {
+        var of = [[(key: [UInt8], value: [UInt8])]](repeating: [], count: pre.count)
+        for e in entries {
+            var value = e.value
+            if e.size > inlineGram {
+                let file = value + [0x0A]
+                value = Array("\"=\(ContentHash.of(file))\"".utf8)
+                outside.append((kind, file))
+            }
+            of[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: e.key))].append((e.key, value))
+        }
+        for p in pre.indices {
+            pre[p] += Array(",\"\(name)\":{".utf8)
+            for (i, e) in of[p].enumerated() {
+                if i > 0 { pre[p].append(UInt8(ascii: ",")) }
+                JSONWriter.string(e.key, into: &pre[p])
+                pre[p].append(UInt8(ascii: ":"))
+                pre[p] += e.value
+            }
+            pre[p].append(UInt8(ascii: "}"))
+        }
     }
 
     /// What a word's entries weigh in a shard of the ranked layout, as the shards are cut by: its
@@ -346,7 +340,7 @@ extension SearchIndexBuilder {
     /// 1.3 GB more at a million).
     static func gramEntries(_ values: [[String]]) -> [(gram: [UInt8], docs: [Int32], fits: [UInt8])] {
         let step = max(1024, values.count / (ParallelMap.jobs * 4) + 1)
-        let parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
+        var parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
             var holders: [[UInt8]: (docs: [Int32], fits: [UInt8])] = [:]
             var seen = Set<[UInt8]>()
             for d in first..<min(first + step, values.count) {
@@ -360,13 +354,17 @@ extension SearchIndexBuilder {
             }
             return holders
         }
-        var holders = parts.first ?? [:]
-        for part in parts.dropFirst() {
-            for (g, entry) in part {
+        // Merged in order, each run's table let go once in (the first taken, not copied on the first write).
+        var holders: [[UInt8]: (docs: [Int32], fits: [UInt8])] = [:]
+        if !parts.isEmpty { swap(&holders, &parts[0]) }
+        for i in parts.indices.dropFirst() {
+            for (g, entry) in parts[i] {
                 holders[g, default: ([], [])].docs += entry.docs
                 holders[g]!.fits += entry.fits
             }
+            parts[i] = [:]
         }
+        parts = []
         return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!.docs, holders[$0]!.fits) }
     }
 
@@ -376,7 +374,7 @@ extension SearchIndexBuilder {
     /// words in the order of their bytes. Runs of documents on every core, merged in order.
     static func titleWords(_ values: [[String]]) -> [(key: [UInt8], words: [(word: [UInt8], docs: [Int32])])] {
         let step = max(1024, values.count / (ParallelMap.jobs * 4) + 1)
-        let parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
+        var parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
             var holders: [[UInt8]: [Int32]] = [:]
             var seen = Set<[UInt8]>()
             for d in first..<min(first + step, values.count) {
@@ -389,8 +387,15 @@ extension SearchIndexBuilder {
             }
             return holders
         }
-        var holders = parts.first ?? [:]
-        for part in parts.dropFirst() { for (word, docs) in part { holders[word, default: []] += docs } }
+        // Merged in order (each word's documents ascending), each run's table let go once in (the
+        // first taken, not copied on the first write).
+        var holders: [[UInt8]: [Int32]] = [:]
+        if !parts.isEmpty { swap(&holders, &parts[0]) }
+        for i in parts.indices.dropFirst() {
+            for (word, docs) in parts[i] { holders[word, default: []] += docs }
+            parts[i] = [:]
+        }
+        parts = []
         var byKey: [[UInt8]: [[UInt8]]] = [:]
         for word in holders.keys { byKey[Array(IndexFormat.key(String(decoding: word, as: UTF8.self)).utf8), default: []].append(word) }
         return byKey.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { key in
