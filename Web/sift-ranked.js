@@ -489,12 +489,13 @@ function lookedFor(term) {
   return (codePoints(pieces[window - 1] ?? "").pop() ?? "") + pieces[window] + (codePoints(pieces[window + 1] ?? "")[0] ?? "");
 }
 
-// "Words and postings": the documents of postings, ascending (a holey array's indices, in order).
+// "Words and postings": the documents of postings, ascending: an object's integer keys, which
+// come in ascending order. (A holey array's forEach went through every index below the last
+// document: 21 ms for 5 documents past 900,000, `chanliva` 7 s at a million documents.)
 function documentsOf(postings) {
-  const seen = [], out = [];
+  const seen = {};
   decodePostings(postings, seen);
-  seen.forEach((_, doc) => out.push(doc));
-  return Int32Array.from(out);
+  return Int32Array.from(Object.keys(seen), Number);
 }
 
 // Where an ascending list holds a number, or -1.
