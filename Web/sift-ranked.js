@@ -131,8 +131,8 @@ export class RankedIndex extends SiftIndex {
     return super.fewMatches(search);
   }
 
-  // "Typos", version 6: the documents with a title word that starts with the term's key and
-  // whose start is within `within` edits of the term, each with its fewest edits (`edits`), and
+  // "Typos", version 6: the documents with a title word that starts with one of the term's typo
+  // keys and whose start is within `within` edits of the term, each with its fewest edits (`edits`), and
   // those with such a word within them whole (`whole`). Read by `readTypoFits` first.
   typoFits(term, within) {
     return this.fits?.[term + " " + within];

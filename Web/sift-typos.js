@@ -102,7 +102,8 @@ function fuzzyMatches(index, searched, documents, typos) {
       else distance += made.get(doc);
     }
     if (!fits || !distance) continue;
-    // The ranked layout (sift-ranked.js) knows which of its title words are: those of its typo fits.
+    // The ranked layout (sift-ranked.js) has no titles: its typo fits say whose title words of the
+    // term's typo keys hold one within the edits, whole.
     const titleWords = index.typoFits ? null : index.foldedTitles[doc].match(WORDS) ?? [];
     const whole = (term, i) => (titleWords ? titleWords.some((word) => wordDistance(patterns[i], codePoints(word), term.typoEdits)) : index.typoFits(term.text, term.typoEdits).whole.has(doc));
     const words = searched.filter((term, i) => edits[i].get(doc) && whole(term, i)).length;
@@ -132,8 +133,8 @@ function typoEdits(index, { text, typoEdits: within }, typos) {
     for (const doc of sorted) fits[doc] = 1;
     return (typos.sets[text] = { within, sorted, size: sorted.length, keys: () => sorted, has: (doc) => fits[doc] === 1, get: () => 0 });
   }
-  // The ranked layout looks at the title words of the term's key only ("Typos"): their fits,
-  // which sift-ranked.js read before this search, among the documents of scopes with few matches.
+  // The ranked layout looks at the title words of the term's typo keys only ("Typos"): their
+  // fits, which sift-ranked.js read before this search, among the documents of scopes with few matches.
   const fits = index.typoFits?.(text, within);
   if (fits) {
     const made = new Map(Array.from(index.fieldMatches(text, documents), (doc) => [doc, 0])), among = new Uint8Array(index.count);

@@ -100,8 +100,8 @@ extension SearchIndex {
     /// "Typos": every term in a field or within its edits of a substring of the title, one at
     /// least the second way; the edits made, summed, are the hit's distance, and its words the
     /// terms of the second way that a word of the title is within the edits of. In the ranked
-    /// layout, within its edits of the start of a title word that begins with its first three
-    /// code points (`titleWordDistance`), the words looked at those words only.
+    /// layout, within its edits of the start of a title word that begins with one of its typo
+    /// keys (`typoKeys`, `titleWordDistance`), the words looked at those words only.
     func fuzzyMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
         let folded = docs[d].folded
         var title: [Unicode.Scalar]?
