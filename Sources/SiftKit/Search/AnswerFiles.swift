@@ -187,7 +187,7 @@ struct AnswerFiles {
     }
 
     /// "Typos" (version 6) of a heavy term's answer: in each cell of fewer than 5 full matches
-    /// (`byCell`), the documents whose title words of the term's key make them typo matches, each
+    /// (`byCell`), the documents whose title words of the term's typo keys make them typo matches, each
     /// cell's first rows in one order, and every such cell's. A client adds them where the scope
     /// searched (or every collection searched) has fewer than 5 full matches.
     private func typoMatches(_ term: SearchIndex.SearchedTerm, _ byCell: [[SearchIndex.Hit]]) -> (ranked: [SearchIndex.Hit], byCell: [[SearchIndex.Hit]])? {
