@@ -61,7 +61,7 @@ struct AnswerFiles {
         facetPlaces = places
         typoWords = Self.titleWords(index, keys: Set((heavy?.holding.keys ?? [:].keys).flatMap { term in
             let text = String(decoding: term, as: UTF8.self)
-            return Self.typoEdits(text) > 0 ? SearchIndex.typoKeys(Array(text.unicodeScalars)) : []
+            return SearchIndex.typoEdits(text) > 0 ? SearchIndex.typoKeys(Array(text.unicodeScalars)) : []
         }))
         // A scope by its code points (a String's == would take a decomposed "Ü" for a composed one).
         let scopeNumbers = index.collections.map { collection in
@@ -162,13 +162,6 @@ struct AnswerFiles {
         return json(ranked, byCell, typos: typoMatches(searched[0], byCell))
     }
 
-    /// The edits a term's typo matches may make (`SearchIndex.searchedTerms`): 0 for a term of
-    /// fewer than 4 code points or holding a CJK one.
-    static func typoEdits(_ term: String) -> Int {
-        let n = term.unicodeScalars.count
-        return n < 4 || term.unicodeScalars.contains(where: IndexFormat.isCJKScalar) ? 0 : n >= 8 ? 2 : 1
-    }
-
     /// Every title word of 3+ code points (`SearchIndexBuilder.titleWords`) whose key is one of
     /// `keys`, with the documents whose titles hold it, ascending.
     static func titleWords(_ index: SearchIndex, keys: Set<[Unicode.Scalar]>) -> [[Unicode.Scalar]: [(word: [Unicode.Scalar], docs: [Int32])]] {
@@ -191,7 +184,7 @@ struct AnswerFiles {
     /// cell's first rows in one order, and every such cell's. A client adds them where the scope
     /// searched (or every collection searched) has fewer than 5 full matches.
     private func typoMatches(_ term: SearchIndex.SearchedTerm, _ byCell: [[SearchIndex.Hit]]) -> (ranked: [SearchIndex.Hit], byCell: [[SearchIndex.Hit]])? {
-        let k = Self.typoEdits(term.text), pattern = term.scalars
+        let k = SearchIndex.typoEdits(term.text), pattern = term.scalars
         guard k > 0 else { return nil }
         var found: [Int: (distance: Int, whole: Bool)] = [:]
         for (word, docs) in SearchIndex.typoKeys(pattern).flatMap({ typoWords[$0] ?? [] }) {
@@ -284,17 +277,10 @@ struct AnswerFiles {
     static func termsInFields(_ index: SearchIndex, heavy: HeavyTerms.Finder? = nil) -> [[UInt8]: [Int32]] {
         // Runs of documents on every core, merged in order: each term's documents stay ascending.
         let step = max(1024, index.docs.count / (ParallelMap.jobs * 4) + 1)
-        var parts = ParallelMap.map(Array(stride(from: 0, to: index.docs.count, by: step))) { first in
+        let parts = ParallelMap.map(Array(stride(from: 0, to: index.docs.count, by: step))) { first in
             termsInFields(index, first..<min(first + step, index.docs.count), heavy: heavy)
         }
-        // Each run's table let go once in (the first taken, not copied on the first write).
-        var holders: [[UInt8]: [Int32]] = [:]
-        if !parts.isEmpty { swap(&holders, &parts[0]) }
-        for i in parts.indices.dropFirst() {
-            for (term, docs) in parts[i] { holders[term, default: []] += docs }
-            parts[i] = [:]
-        }
-        return holders
+        return ParallelMap.merged(consume parts) { $0 += $1 }
     }
 
     private static func termsInFields(_ index: SearchIndex, _ range: Range<Int>, heavy: HeavyTerms.Finder?) -> [[UInt8]: [Int32]] {

@@ -46,11 +46,17 @@ extension SearchIndex {
             let scalars = Array(term.unicodeScalars)
             let alone = searchesAlone(term)
             let body = alone || anyAlone ? try bodyCandidates(term, wholeWord: !alone) : nil
-            let typos = allowed && scalars.count >= 4 && !term.unicodeScalars.contains(where: IndexFormat.isCJKScalar)
             return SearchedTerm(text: term, scalars: scalars, body: body,
                                 idf: Score.idf(documents: docs.count, holding: body?.count ?? 0),
-                                typoEdits: typos ? (scalars.count >= 8 ? 2 : 1) : 0, searchesAlone: alone)
+                                typoEdits: allowed ? Self.typoEdits(term) : 0, searchesAlone: alone)
         }
+    }
+
+    /// "Typos": the edits a term's typo matches may make: 1, or 2 for 8+ code points; 0 for a
+    /// term of fewer than 4 code points or holding a CJK one.
+    static func typoEdits(_ term: String) -> Int {
+        let n = term.unicodeScalars.count
+        return n < 4 || term.unicodeScalars.contains(where: IndexFormat.isCJKScalar) ? 0 : n >= 8 ? 2 : 1
     }
 
     private func inFields(_ folded: [String], _ term: SearchedTerm) -> Bool {

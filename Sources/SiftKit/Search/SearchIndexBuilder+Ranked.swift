@@ -340,7 +340,7 @@ extension SearchIndexBuilder {
     /// 1.3 GB more at a million).
     static func gramEntries(_ values: [[String]]) -> [(gram: [UInt8], docs: [Int32], fits: [UInt8])] {
         let step = max(1024, values.count / (ParallelMap.jobs * 4) + 1)
-        var parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
+        let parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
             var holders: [[UInt8]: (docs: [Int32], fits: [UInt8])] = [:]
             var seen = Set<[UInt8]>()
             for d in first..<min(first + step, values.count) {
@@ -354,17 +354,10 @@ extension SearchIndexBuilder {
             }
             return holders
         }
-        // Merged in order, each run's table let go once in (the first taken, not copied on the first write).
-        var holders: [[UInt8]: (docs: [Int32], fits: [UInt8])] = [:]
-        if !parts.isEmpty { swap(&holders, &parts[0]) }
-        for i in parts.indices.dropFirst() {
-            for (g, entry) in parts[i] {
-                holders[g, default: ([], [])].docs += entry.docs
-                holders[g]!.fits += entry.fits
-            }
-            parts[i] = [:]
+        let holders = ParallelMap.merged(consume parts) { entry, later in
+            entry.docs += later.docs
+            entry.fits += later.fits
         }
-        parts = []
         return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, holders[$0]!.docs, holders[$0]!.fits) }
     }
 
@@ -374,7 +367,7 @@ extension SearchIndexBuilder {
     /// words in the order of their bytes. Runs of documents on every core, merged in order.
     static func titleWords(_ values: [[String]]) -> [(key: [UInt8], words: [(word: [UInt8], docs: [Int32])])] {
         let step = max(1024, values.count / (ParallelMap.jobs * 4) + 1)
-        var parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
+        let parts = ParallelMap.map(Array(stride(from: 0, to: values.count, by: step))) { first in
             var holders: [[UInt8]: [Int32]] = [:]
             var seen = Set<[UInt8]>()
             for d in first..<min(first + step, values.count) {
@@ -387,15 +380,8 @@ extension SearchIndexBuilder {
             }
             return holders
         }
-        // Merged in order (each word's documents ascending), each run's table let go once in (the
-        // first taken, not copied on the first write).
-        var holders: [[UInt8]: [Int32]] = [:]
-        if !parts.isEmpty { swap(&holders, &parts[0]) }
-        for i in parts.indices.dropFirst() {
-            for (word, docs) in parts[i] { holders[word, default: []] += docs }
-            parts[i] = [:]
-        }
-        parts = []
+        // Merged in order: each word's documents ascending.
+        let holders = ParallelMap.merged(consume parts) { $0 += $1 }
         var byKey: [[UInt8]: [[UInt8]]] = [:]
         for word in holders.keys { byKey[Array(IndexFormat.key(String(decoding: word, as: UTF8.self)).utf8), default: []].append(word) }
         return byKey.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { key in
