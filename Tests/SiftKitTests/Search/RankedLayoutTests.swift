@@ -54,6 +54,25 @@ private func resolved(_ entry: Any, _ kind: String, in index: SearchIndex) throw
     return try index.store.outside(kind, hash: String(text.dropFirst()))
 }
 
+/// An object the ranked layout's pre files hold by key (`grams`, `titles`), every entry checked
+/// to be in the pre file of its key's bucket and resolved from its file of `kind` when it says
+/// `=HASH`; how many did. A one-file index has it in its manifest, every entry inline.
+private func preFileObject(_ name: String, of dir: URL, kind: String, in index: SearchIndex) throws -> (entries: [String: Any], inFiles: Int) {
+    let m = try manifest(dir)
+    guard (m["shards"] as? Int ?? 0) > 0, let files = m["files"] as? [String: String] else { return (m[name] as! [String: Any], 0) }
+    var entries: [String: Any] = [:], inFiles = 0
+    for p in 0..<IndexFormat.preFiles {
+        let file = IndexFormat.preFileName(p)
+        let pre = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(IndexFileNames.path(file, hash: files[file]!)))) as! [String: Any]
+        for (key, entry) in pre[name] as! [String: Any] {
+            #expect(IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: key.utf8)) == p, "“\(key)” in \(file)")
+            entries[key] = try resolved(entry, kind, in: index)
+            inFiles += (entry as? String)?.hasPrefix("=") == true ? 1 : 0
+        }
+    }
+    return (entries, inFiles)
+}
+
 private func manifest(_ dir: URL) throws -> [String: Any] {
     try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as! [String: Any]
 }
@@ -323,21 +342,8 @@ func aTermsFieldMatchesAreInTheFieldEntriesOfItsShard(seed: UInt64) throws {
 func everyShortTermOfTheFieldsHasItsDocumentsInAGramEntry(sharded: Bool) throws {
     let (_, v6) = try sites(seed: 5, sharded: sharded, target: 300)
     let index = try SearchIndex(directory: v6)
-    let m = try manifest(v6), files = m["files"] as? [String: String] ?? [:]
-    var entries: [String: String] = [:], inFiles = 0
-    if sharded {
-        for p in 0..<IndexFormat.preFiles {
-            let name = IndexFormat.preFileName(p)
-            let pre = try JSONSerialization.jsonObject(with: Data(contentsOf: v6.appendingPathComponent(IndexFileNames.path(name, hash: files[name]!)))) as! [String: Any]
-            for (gram, entry) in pre["grams"] as! [String: String] {
-                #expect(IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: gram.utf8)) == p, "“\(gram)” in \(name)")
-                entries[gram] = try resolved(entry, IndexFormat.postFileName, in: index) as? String
-                inFiles += entry.hasPrefix("=") ? 1 : 0
-            }
-        }
-    } else {
-        entries = m["grams"] as! [String: String]
-    }
+    let (found, inFiles) = try preFileObject("grams", of: v6, kind: IndexFormat.postFileName, in: index)
+    let entries = found.mapValues { $0 as! String }
     var wanted: [[UInt8]: [Int32]] = [:]
     for (d, doc) in index.docs.enumerated() {
         var seen = Set<[UInt8]>()
@@ -404,21 +410,7 @@ func theRankedLayoutsTyposAreTheTitleWordsOfTheTermsKey(sharded: Bool) throws {
 func everyTitleWordIsInItsKeysTitleWords(sharded: Bool) throws {
     let (_, v6) = try sites(seed: 5, sharded: sharded, target: 300)
     let index = try SearchIndex(directory: v6)
-    let m = try manifest(v6), files = m["files"] as? [String: String] ?? [:]
-    var lists: [String: Any] = [:], inFiles = 0
-    if sharded {
-        for p in 0..<IndexFormat.preFiles {
-            let name = IndexFormat.preFileName(p)
-            let pre = try JSONSerialization.jsonObject(with: Data(contentsOf: v6.appendingPathComponent(IndexFileNames.path(name, hash: files[name]!)))) as! [String: Any]
-            for (key, entry) in pre["titles"] as! [String: Any] {
-                #expect(IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: key.utf8)) == p, "“\(key)” in \(name)")
-                lists[key] = try resolved(entry, IndexFormat.titleWordsFileName, in: index)
-                inFiles += entry is String ? 1 : 0
-            }
-        }
-    } else {
-        lists = m["titles"] as! [String: Any]
-    }
+    let (lists, inFiles) = try preFileObject("titles", of: v6, kind: IndexFormat.titleWordsFileName, in: index)
     var wanted: [String: [Int32]] = [:]
     for (d, doc) in index.docs.enumerated() {
         let words = Set(doc.folded[0].unicodeScalars.split(whereSeparator: { !IndexFormat.isWordScalar($0) }).filter { $0.count >= 3 }.map { String(String.UnicodeScalarView($0)) })
