@@ -21,9 +21,15 @@ struct AnswerFiles {
     /// Per collection with facets and an outline of them (`SearchIndexBuilder.facetOutline`: a
     /// facet of thousands of values would weigh on every answer), its facet values in its facets
     /// file's order (fields in order, each field's values in order): how many, and each
-    /// document's, as places in that order.
+    /// document's, as places in that order: document d's are `facetPlaces[facetStarts[d]..<facetStarts[d + 1]]`
+    /// (one array for all: an answer counts tens of thousands of documents').
     let facetWidths: [Int]
-    let facetPlaces: [[Int32]]
+    let facetStarts: [Int32]
+    let facetPlaces: [Int32]
+    /// Each document's body length as a number below `lengthClasses` (equal lengths, equal numbers):
+    /// what a body-only hit's score depends on, with its marks.
+    let lengthClass: [Int32]
+    let lengthClasses: Int
     /// The ranked layout's heavy terms, answered with the short terms: their body candidates.
     let heavy: HeavyTerms?
     /// The title words of the keys of heavy terms of 4+ code points (docs/search-index.md,
@@ -58,7 +64,19 @@ struct AnswerFiles {
             }
             return width
         }
-        facetPlaces = places
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(places.count + 1)
+        for p in places { starts.append(starts.last! + Int32(p.count)) }
+        facetStarts = starts
+        facetPlaces = Array(places.joined())
+        var classes: [UInt64: Int32] = [:]
+        lengthClass = index.docs.map { doc in
+            let bits = doc.bodyLength.bitPattern
+            if let known = classes[bits] { return known }
+            classes[bits] = Int32(classes.count)
+            return Int32(classes.count - 1)
+        }
+        lengthClasses = classes.count
         typoWords = Self.titleWords(index, keys: Set((heavy?.holding.keys ?? [:].keys).flatMap { term in
             let text = String(decoding: term, as: UTF8.self)
             return SearchIndex.typoEdits(text) > 0 ? SearchIndex.typoKeys(Array(text.unicodeScalars)) : []
@@ -125,41 +143,63 @@ struct AnswerFiles {
     /// shards. Tens of thousands of documents hold one, most in their bodies alone. Such a hit is
     /// in no title group, and its score is that of its marks and body length, a few hundred pairs,
     /// which `SearchIndex.score` works out once each; so only the body-only hits that score as
-    /// high as a cell's `rows`-th best of them can be among its first rows, and only they are ordered.
+    /// high as a cell's `rows`-th best of them can be among its first rows, and only they are
+    /// ordered. The candidates are read in document order, each scored once: in hash order, every
+    /// read of a document's length missed the cache, and that was most of a large site's answers.
     private func heavyAnswer(_ term: String, _ inFields: [Int32], _ heavy: HeavyTerms) -> [UInt8] {
-        let body = heavy.bodyCandidates(Array(term.utf8))
+        let candidates = heavy.bodyCandidates(Array(term.utf8))
+        var body: [Int32: Int] = [:]
+        body.reserveCapacity(candidates.count)
+        for c in candidates { body[c.doc] = c.marks }
         let searched = [SearchIndex.SearchedTerm(text: term, scalars: Array(term.unicodeScalars), body: body,
                                                  idf: Score.idf(documents: index.docs.count, holding: body.count), typoEdits: 0, searchesAlone: true)]
         var byCell = [[SearchIndex.Hit]](repeating: [], count: cellCount)
         for d in inFields { byCell[cells[Int(d)]].append(index.fullMatch(Int(d), searched)!) }
-        let fieldHits = byCell.map(\.count), held = Set(inFields)
-        for (d, _) in body where !held.contains(d) { byCell[cells[Int(d)]].append(SearchIndex.Hit(doc: Int(d), match: .body, group: .scored)) }
+        let fieldHits = byCell.map(\.count)
         let score = { (d: Int) in index.score(index.docs[d].folded, bodyLength: index.docs[d].bodyLength, Int32(d), searched, phrase: term) }
-        var byMarks: [SIMD2<UInt64>: Double] = [:]
-        let bodyScore = { (d: Int) -> Double in
-            let key = SIMD2(UInt64(body[Int32(d)]!), index.docs[d].bodyLength.bitPattern)
-            if let known = byMarks[key] { return known }
-            byMarks[key] = score(d)
-            return byMarks[key]!
+        // Each pair of marks and length scored once (marks are below 32), NaN until then.
+        var byMarks = [Double](repeating: .nan, count: 32 * lengthClasses)
+        let bodyScore = { (d: Int, marks: Int) -> Double in
+            let k = marks * lengthClasses + Int(lengthClass[d])
+            if byMarks[k].isNaN { byMarks[k] = score(d) }
+            return byMarks[k]
         }
-        let scoring = { (hit: SearchIndex.Hit) in hit.match == .body ? bodyScore(hit.doc) : score(hit.doc) }
+        // Each cell's body-only hits with their scores; `inFields` is ascending, as the candidates are.
+        var bodyOnly = [[(doc: Int, score: Double)]](repeating: [], count: cellCount)
+        var f = 0
+        for (d, marks) in candidates {
+            while f < inFields.count && inFields[f] < d { f += 1 }
+            if f < inFields.count && inFields[f] == d { continue }
+            let cell = cells[Int(d)]
+            byCell[cell].append(SearchIndex.Hit(doc: Int(d), match: .body, group: .scored))
+            bodyOnly[cell].append((Int(d), bodyScore(Int(d), marks)))
+        }
+        let scoring = { (hit: SearchIndex.Hit) in hit.match == .body ? bodyScore(hit.doc, body[Int32(hit.doc)]!) : score(hit.doc) }
         let firstRows = byCell.indices.flatMap { cell -> [SearchIndex.Hit] in
-            var hits = byCell[cell]
-            let bodyOnly = hits[fieldHits[cell]...]
-            if bodyOnly.count > Self.rows {
-                var counts: [Double: Int] = [:]
-                for hit in bodyOnly { counts[bodyScore(hit.doc), default: 0] += 1 }
-                var least = 0.0, seen = 0
-                for (score, count) in counts.sorted(by: { $0.key > $1.key }) where seen < Self.rows {
-                    least = score
-                    seen += count
-                }
-                hits = Array(hits[..<fieldHits[cell]]) + bodyOnly.filter { bodyScore($0.doc) >= least }
-            }
+            var hits = Array(byCell[cell][..<fieldHits[cell]])
+            let least = bodyOnly[cell].count > Self.rows ? Self.best(Self.rows, of: bodyOnly[cell].lazy.map(\.score)) : -Double.infinity
+            for (d, s) in bodyOnly[cell] where s >= least { hits.append(SearchIndex.Hit(doc: d, match: .body, group: .scored)) }
             return index.order(hits, first: Self.rows, scoring: scoring)
         }
         let ranked = index.order(firstRows, first: nil, scoring: scoring)
         return json(ranked, byCell, typos: typoMatches(searched[0], byCell))
+    }
+
+    /// The `n`-th highest of `scores` (ties counted), given more than `n`.
+    static func best<S: Sequence>(_ n: Int, of scores: S) -> Double where S.Element == Double {
+        // The `n` highest so far, ascending: most scores are below the lowest and cost one comparison.
+        var top: [Double] = []
+        top.reserveCapacity(n + 1)
+        for s in scores where top.count < n || s > top[0] {
+            var low = 0, high = top.count
+            while low < high {
+                let mid = (low + high) / 2
+                if top[mid] < s { low = mid + 1 } else { high = mid }
+            }
+            top.insert(s, at: low)
+            if top.count > n { top.removeFirst() }
+        }
+        return top[0]
     }
 
     /// Every title word of 3+ code points (`SearchIndexBuilder.titleWords`) whose key is one of
@@ -230,7 +270,7 @@ struct AnswerFiles {
             for (cell, hits) in byCell.enumerated() where !hits.isEmpty && facetWidths[cellCollections[cell]] > 0 {
                 var counts = [Int](repeating: 0, count: facetWidths[cellCollections[cell]])
                 for hit in hits {
-                    for place in facetPlaces[hit.doc] { counts[Int(place)] += 1 }
+                    for k in Int(facetStarts[hit.doc])..<Int(facetStarts[hit.doc + 1]) { counts[Int(facetPlaces[k])] += 1 }
                 }
                 out.raw(firstCell ? "\"\(cell)\":" : ",\"\(cell)\":")
                 firstCell = false

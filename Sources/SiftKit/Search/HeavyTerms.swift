@@ -30,21 +30,29 @@ struct HeavyTerms {
         indexNumber = index
     }
 
-    /// A heavy term's body candidates by list number, with their marks (`Score`): each word
-    /// holding it marks its documents whole, at a word's start or inside a word, and a word
-    /// starting with it marks those holding it often and in their lead too.
-    func bodyCandidates(_ term: [UInt8]) -> [Int32: Int] {
-        var found: [Int32: Int] = [:]
-        for g in holding[term] ?? [] {
-            let word = words.word(Int(g)), postings = words.allPostings(Int(g))
-            let starts = word.starts(with: term)
-            let marks = word.elementsEqual(term) ? Score.wholeWord : starts ? Score.wordStart : Score.insideWord
-            for d in postings.all { found[listNumber[Int(d)], default: 0] |= marks }
-            guard starts else { continue }
-            for d in postings.often { found[listNumber[Int(d)], default: 0] |= Score.often }
-            for d in postings.lead { found[listNumber[Int(d)], default: 0] |= Score.lead }
+    /// A heavy term's body candidates by list number, ascending, with their marks (`Score`):
+    /// each word holding it marks its documents whole, at a word's start or inside a word, and a
+    /// word starting with it marks those holding it often and in their lead too. Gathered in a
+    /// byte per document rather than a dictionary: a heavy term has tens of thousands, and the
+    /// answers read them in document order.
+    func bodyCandidates(_ term: [UInt8]) -> [(doc: Int32, marks: Int)] {
+        var marks = [UInt8](repeating: 0, count: listNumber.count)
+        marks.withUnsafeMutableBufferPointer { found in
+            listNumber.withUnsafeBufferPointer { list in
+                for g in holding[term] ?? [] {
+                    let word = words.word(Int(g)), postings = words.allPostings(Int(g))
+                    let starts = word.starts(with: term)
+                    let mark = UInt8(word.elementsEqual(term) ? Score.wholeWord : starts ? Score.wordStart : Score.insideWord)
+                    for d in postings.all { found[Int(list[Int(d)])] |= mark }
+                    guard starts else { continue }
+                    for d in postings.often { found[Int(list[Int(d)])] |= UInt8(Score.often) }
+                    for d in postings.lead { found[Int(list[Int(d)])] |= UInt8(Score.lead) }
+                }
+            }
         }
-        return found
+        var candidates: [(doc: Int32, marks: Int)] = []
+        for (d, m) in marks.enumerated() where m != 0 { candidates.append((Int32(d), Int(m))) }
+        return candidates
     }
 
     /// The most code points of a heavy term: the substrings of a word are weighed up to this

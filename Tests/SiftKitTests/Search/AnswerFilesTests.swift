@@ -180,3 +180,14 @@ func answersAreTheSearchesFirstRows(seed: UInt64) throws {
         #expect(try key("Harbor", 10) != key("Harbour", 10), "inline \(inline)")
     }
 }
+
+/// A heavy term's answer orders only the body-only hits that score as high as a cell's
+/// `rows`-th best (ties counted), which `AnswerFiles.best` finds.
+@Test func theNthBestScoreCountsTies() {
+    let scores: [Double] = [1, 5, 5, 2, 5, 4, 0.5]
+    #expect(AnswerFiles.best(1, of: scores) == 5)
+    #expect(AnswerFiles.best(3, of: scores) == 5)
+    #expect(AnswerFiles.best(4, of: scores) == 4)
+    #expect(AnswerFiles.best(6, of: scores) == 1)
+    #expect(AnswerFiles.best(2, of: [3, 1, 2]) == 2)
+}
