@@ -40,11 +40,15 @@ struct HeavyTerms {
         marks.withUnsafeMutableBufferPointer { found in
             listNumber.withUnsafeBufferPointer { list in
                 for g in holding[term] ?? [] {
-                    let word = words.word(Int(g)), postings = words.allPostings(Int(g))
-                    let starts = word.starts(with: term)
+                    let word = words.word(Int(g)), starts = word.starts(with: term)
                     let mark = UInt8(word.elementsEqual(term) ? Score.wholeWord : starts ? Score.wordStart : Score.insideWord)
+                    // Most words hold a term inside: their often and lead postings, decoded from text, are not read.
+                    guard starts else {
+                        for d in words.allDocuments(Int(g)) { found[Int(list[Int(d)])] |= mark }
+                        continue
+                    }
+                    let postings = words.allPostings(Int(g))
                     for d in postings.all { found[Int(list[Int(d)])] |= mark }
-                    guard starts else { continue }
                     for d in postings.often { found[Int(list[Int(d)])] |= UInt8(Score.often) }
                     for d in postings.lead { found[Int(list[Int(d)])] |= UInt8(Score.lead) }
                 }
