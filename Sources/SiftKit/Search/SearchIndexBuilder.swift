@@ -151,13 +151,14 @@ public struct SearchIndexBuilder {
     /// Renders the index files and hands each to `save` (path under search/, bytes) under its
     /// immutable name (`IndexFileNames`), on every core; the first error is thrown.
     mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
-        // Text files are named by their group's hash, not `files`: an entry each there would weigh
-        // on every first query (docs/search-index.md, "Text files").
-        let rendered = try render(baseURL: baseURL)
-        let groups = textGroups.enumerated().map { (IndexFormat.textGroupKey($0.offset), ContentHash.hex($0.element)) }
-        let texts = rendered.compactMap { file in
-            IndexFormat.textFileNumber(file.0).map { n in (IndexFileNames.textPath(n, group: groups[n / textsPerGroup].1), file.1) }
+        // The text files are saved as soon as they are made, and let go: at a million documents
+        // they are 420 MB, which the shards rendered next came on top of (the build's peak). They
+        // are named by their group's hash, not `files`: an entry each there would weigh on every
+        // first query (docs/search-index.md, "Text files").
+        let rendered = try withoutActuallyEscaping(save) { save in
+            try render(baseURL: baseURL, savingTexts: { try Self.save($0, save) })
         }
+        let groups = textGroups.enumerated().map { (IndexFormat.textGroupKey($0.offset), ContentHash.hex($0.element)) }
         let kept = keptShards.sorted { $0.key < $1.key }
         // The ranked layout's shards and unions are named by its pre files, not `files`.
         let ranked = isRanked
@@ -168,7 +169,7 @@ public struct SearchIndexBuilder {
         // Files of the same bytes are one file, written once (`IndexFileNames.named`).
         var seen: Set<String> = []
         let shards = rendered.filter { byPre($0.0) }.map { (IndexFileNames.path($0.0, hash: ContentHash.of($0.1)), $0.1) }.filter { seen.insert($0.0).inserted }
-        let files = IndexFileNames.named(rendered.filter { !IndexFormat.isTextFileName($0.0) && !byPre($0.0) }, hashes: groups + kept.map { ($0.key, $0.value) }) + texts + shards
+        let files = IndexFileNames.named(rendered.filter { !IndexFormat.isTextFileName($0.0) && !byPre($0.0) }, hashes: groups + kept.map { ($0.key, $0.value) }) + shards
         // A kept file shares its path with any file of the same bytes this render wrote.
         let paths = Set(files.map(\.0))
         for path in Set(kept.map { IndexFileNames.path($0.key, hash: $0.value) }) where !paths.contains(path) {
@@ -176,6 +177,11 @@ public struct SearchIndexBuilder {
                 throw SiftError("cannot keep search/\(path) of the last build: \(FileSystem.errorText())", at: nil)
             }
         }
+        try Self.save(files, save)
+    }
+
+    /// Hands files to `save` on every core; the first error is thrown.
+    private static func save(_ files: [(String, [UInt8])], _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
         let failures = ErrorBox()
         _ = ParallelMap.map(files) { file in
             do { try save(file.0, file.1) } catch { failures.set(error) }
@@ -265,10 +271,11 @@ public struct SearchIndexBuilder {
     /// Whether the index takes the ranked layout: `rankedFrom` documents or more.
     var isRanked: Bool { docs.count >= rankedFrom && !docs.isEmpty }
 
-    /// The index files by name, in a fixed order, with the answers files from `answersFrom` documents on.
-    mutating func render(baseURL: String) throws -> [(String, [UInt8])] {
+    /// The index files by name, in a fixed order, with the answers files from `answersFrom` documents on;
+    /// with `savingTexts`, the text files go to it under their paths (`IndexFileNames.textPath`) instead.
+    mutating func render(baseURL: String, savingTexts: (([(String, [UInt8])]) throws -> Void)? = nil) throws -> [(String, [UInt8])] {
         tablesMade = [:]
-        var files = try renderWords(baseURL: baseURL)
+        var files = try renderWords(baseURL: baseURL, savingTexts: savingTexts)
         if hasAnswers { files = try withAnswers(files) }
         tableReuse?.wrote(tablesMade)
         return files
@@ -377,7 +384,7 @@ public struct SearchIndexBuilder {
         return (start + key.count)..<end
     }
 
-    private mutating func renderWords(baseURL: String) throws -> [(String, [UInt8])] {
+    private mutating func renderWords(baseURL: String, savingTexts: (([(String, [UInt8])]) throws -> Void)?) throws -> [(String, [UInt8])] {
         flush()
         keptShards = [:]
         let layout = layout()
@@ -434,9 +441,16 @@ public struct SearchIndexBuilder {
         var m = JSONWriter()
         m.raw("{\"version\":\(rankedLayout ? IndexFormat.rankedVersion : IndexFormat.version),")
         m.key("base"); m.string(Self.normalizedBase(baseURL))
-        let texts = try making.take().get()
+        var texts = try making.take().get()
         textGroups = texts?.groups ?? []
         textsPerGroup = texts?.perGroup ?? 1
+        if let saveTexts = savingTexts, let made = texts?.files {
+            texts!.files = []
+            try saveTexts(made.map { name, bytes in
+                let n = IndexFormat.textFileNumber(name)!
+                return (IndexFileNames.textPath(n, group: ContentHash.hex(textGroups[n / textsPerGroup])), bytes)
+            })
+        }
         if let texts { m.raw(",\"texts\":\(texts.perFile),\"textGroup\":\(texts.perGroup)") }
         if let groups = layout.groups {
             // What the score averages over every document, which a client of the ranked layout
