@@ -157,8 +157,8 @@ struct AnswerFiles {
         for d in inFields { byCell[cells[Int(d)]].append(index.fullMatch(Int(d), searched)!) }
         let fieldHits = byCell.map(\.count)
         let score = { (d: Int) in index.score(index.docs[d].folded, bodyLength: index.docs[d].bodyLength, Int32(d), searched, phrase: term) }
-        // Each pair of marks and length scored once (marks are below 32), NaN until then.
-        var byMarks = [Double](repeating: .nan, count: 32 * lengthClasses)
+        // Each pair of marks and length scored once, NaN until then (marks are below twice the highest).
+        var byMarks = [Double](repeating: .nan, count: (Score.lead << 1) * lengthClasses)
         let bodyScore = { (d: Int, marks: Int) -> Double in
             let k = marks * lengthClasses + Int(lengthClass[d])
             if byMarks[k].isNaN { byMarks[k] = score(d) }
