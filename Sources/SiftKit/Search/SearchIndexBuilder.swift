@@ -151,10 +151,10 @@ public struct SearchIndexBuilder {
     /// Renders the index files and hands each to `save` (path under search/, bytes) under its
     /// immutable name (`IndexFileNames`), on every core; the first error is thrown.
     mutating func write(baseURL: String, _ save: @Sendable (String, [UInt8]) throws -> Void) throws {
-        // The text files are saved as soon as they are made, and let go: at a million documents
-        // they are 420 MB, which the shards rendered next came on top of (the build's peak). They
-        // are named by their group's hash, not `files`: an entry each there would weigh on every
-        // first query (docs/search-index.md, "Text files").
+        // The text files are saved as soon as they are made, and let go: held, they lay under the
+        // shards rendered next, where a version-6 build peaks. They are named by their group's
+        // hash, not `files`: an entry each there would weigh on every first query
+        // (docs/search-index.md, "Text files").
         let rendered = try withoutActuallyEscaping(save) { save in
             try render(baseURL: baseURL, savingTexts: { try Self.save($0, save) })
         }
