@@ -6,6 +6,15 @@
 enum IndexFileNames {
     /// The entry point, the one file of the index whose name stays.
     static let manifest = "manifest.json"
+
+    /// A value too heavy for its entry, as a file of its own: its JSON and a newline, of `kind`
+    /// (`post.json`, `frec.json`, `typo.json`), added to `outside`; what the entry holds in its
+    /// place, `=HASH` (a file of the same bytes is written once: `SearchIndexBuilder.write`).
+    static func outside(_ json: [UInt8], kind: String, into outside: inout [(String, [UInt8])]) -> String {
+        let file = json + [0x0A]
+        outside.append((kind, file))
+        return "=" + ContentHash.of(file)
+    }
     /// The folder, beside the manifest, of the files named by their hash.
     static let folder = "immutable/"
 

@@ -127,11 +127,7 @@ extension SearchIndexBuilder {
         var of = [[(key: [UInt8], value: [UInt8])]](repeating: [], count: pre.count)
         for e in entries {
             var value = e.value
-            if e.size > inlineGram {
-                let file = value + [0x0A]
-                value = Array("\"=\(ContentHash.of(file))\"".utf8)
-                outside.append((kind, file))
-            }
+            if e.size > inlineGram { value = Array("\"\(IndexFileNames.outside(value, kind: kind, into: &outside))\"".utf8) }
             of[IndexFormat.preFile(ofBucket: IndexFormat.rankedBucket(ofKeyBytes: e.key))].append((e.key, value))
         }
         for p in pre.indices {
@@ -401,11 +397,9 @@ extension SearchIndexBuilder {
             out.append(UInt8(ascii: ":"))
             var value = Array(IndexFormat.encodePostings(w.docs).utf8) + list.cellCodes(w.docs)
             if let outside, value.count > IndexFormat.heavyEntry {
-                var file: [UInt8] = []
-                JSONWriter.string(value, into: &file)
-                file.append(0x0A)
-                value = Array(("=" + ContentHash.of(file)).utf8)
-                outside.pointee.append((IndexFormat.postFileName, file))
+                var json: [UInt8] = []
+                JSONWriter.string(value, into: &json)
+                value = Array(IndexFileNames.outside(json, kind: IndexFormat.postFileName, into: &outside.pointee).utf8)
             }
             JSONWriter.string(value, into: &out)
         }

@@ -130,10 +130,7 @@ struct ShardWriter {
             if !primary && !whole {
                 out += Array("\"@\"".utf8)
             } else if fields[i].records.count > (primary ? IndexFormat.heavyEntry : IndexFormat.partEntry) {
-                let file = fields[i].records + [0x0A]
-                JSONWriter.string(("=" + ContentHash.of(file)).utf8, into: &out)
-                // A file of the same bytes is written once (`SearchIndexBuilder.write`).
-                outside.append((IndexFormat.fieldRecordsFileName, file))
+                JSONWriter.string(IndexFileNames.outside(fields[i].records, kind: IndexFormat.fieldRecordsFileName, into: &outside).utf8, into: &out)
             } else {
                 out += fields[i].records
             }

@@ -406,12 +406,9 @@ struct WordList {
                 if primary || whole { value += suffix(g) }
                 if cells != nil { value += cellCodes(allDocuments(g)) }
                 if cells != nil, primary ? value.count > IndexFormat.heavyEntry : whole && value.count > IndexFormat.partEntry {
-                    var file: [UInt8] = []
-                    JSONWriter.string(value, into: &file)
-                    file.append(0x0A)
-                    value = Array(("=" + ContentHash.of(file)).utf8)
-                    // A file of the same bytes is written once (`SearchIndexBuilder.write`).
-                    outside.append((IndexFormat.postFileName, file))
+                    var json: [UInt8] = []
+                    JSONWriter.string(value, into: &json)
+                    value = Array(IndexFileNames.outside(json, kind: IndexFormat.postFileName, into: &outside).utf8)
                 }
                 out += value
             } else {
