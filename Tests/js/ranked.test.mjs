@@ -22,6 +22,18 @@ async function disagreements(files, requests, env = {}) {
   }
 }
 
+// Writes the site of `files` (its folder named from `prefix`), builds it with `env`, hands its
+// folder to `check`, and removes it whatever `check` does.
+async function withBuiltSite(files, prefix, env, check) {
+  const site = writeSite(files, prefix);
+  try {
+    build(site, env);
+    return await check(site);
+  } finally {
+    rmSync(site, { recursive: true, force: true });
+  }
+}
+
 const list = (rows, settings = "") => ({ "Content/alpha/collection.yml": `title: Alpha\ntitle_field: name\n${settings}`, "Content/alpha/alpha.json": JSON.stringify(rows) });
 
 // A reader of a built site's search/ folder, counting the files it fetches.
@@ -75,9 +87,7 @@ test("corrupt records, field entries and gram entries reject as a bad index", { 
   const rows = Array.from({ length: 40 }, (_, i) => ({ slug: `d${i}`, name: `harbor item ${i}`, tag: i % 2 ? "xq" : "yy" }));
   const files = list(rows, "search_fields: [name, tag]\n");
   rows.forEach((row) => (files[`Content/alpha/${row.slug}.md`] = `zebra body of ${row.slug}\n`));
-  const site = writeSite(files, "sift-ranked-corrupt-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+  await withBuiltSite(files, "sift-ranked-corrupt-", { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" }, async (site) => {
     // The index's files by the names a client asks for them, in memory.
     const dir = site + "/public/search", manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8")), texts = {};
     for (const name of Object.keys(manifest.files)) if (!name.startsWith("texts-")) texts[name] = readFileSync(`${dir}/${filePath(name, manifest.files)}`, "utf8");
@@ -101,9 +111,7 @@ test("corrupt records, field entries and gram entries reject as a bad index", { 
       const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
       await assert.rejects(index.search(query, {}), (e) => e.constructor === Error && e.message === "sift: bad index", name);
     }
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a term of a split key and more code points reads its key's pre file and parts, not the entries of the words' own keys", { skip }, async () => {
@@ -111,9 +119,7 @@ test("a term of a split key and more code points reads its key's pre file and pa
   const rows = Array.from({ length: 120 }, (_, i) => ({ slug: `w${i}`, name: `${"bcdfgklmnprstvz"[i % 15]}${"aeiou"[i % 5]}arbo${i} item` }));
   const files = list(rows);
   rows.forEach((row, i) => (files[`Content/alpha/${row.slug}.md`] = `${row.name.split(" ")[0]} and carbon${i}\n`));
-  const site = writeSite(files, "sift-ranked-parts-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+  await withBuiltSite(files, "sift-ranked-parts-", { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" }, async (site) => {
     const dir = site + "/public/search", { fetch, fetched } = counting(dir);
     const pre = JSON.parse(readFileSync(`${dir}/${filePath(`pre-${Math.floor((fnv1a("arb") % 2 ** 20) / 2048)}.json`, JSON.parse(readFileSync(dir + "/manifest.json", "utf8")).files)}`, "utf8"));
     assert.ok(pre.keys?.arb?.length > 1, "arb is split");
@@ -122,9 +128,7 @@ test("a term of a split key and more code points reads its key's pre file and pa
     assert.equal(found.total, 120);
     assert.deepEqual(fetched.filter((name) => name.startsWith("immutable/pre.")).length, 1, fetched.join(" "));
     assert.deepEqual(await disagreements(files, [{ query: "arbo", limit: 10 }, { query: "rbo", limit: 10 }, { query: "arbo carbon", limit: 10 }], { SIFT_SHARDING: "0 300" }), []);
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a heavy term typed twice is answered as typed once, not looked up in every part of its key", { skip }, async () => {
@@ -132,9 +136,7 @@ test("a heavy term typed twice is answered as typed once, not looked up in every
   const files = list(rows);
   const words = ["harbor", "harbors", "sharbor", "charbon", "hart", "hard", "harp", "dock", "ship", "sea"];
   rows.forEach((row, i) => (files[`Content/alpha/${row.slug}.md`] = Array.from({ length: 8 }, (_, k) => words[(i * 7 + k * 3) % words.length] + "xyz"[(i + k) % 3]).join(" ") + "\n"));
-  const site = writeSite(files, "sift-ranked-hint-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_ANSWERS_FROM: "0", SIFT_SHARDING: "0 300 500" });
+  await withBuiltSite(files, "sift-ranked-hint-", { SIFT_RANKED_FROM: "0", SIFT_ANSWERS_FROM: "0", SIFT_SHARDING: "0 300 500" }, async (site) => {
     const dir = site + "/public/search";
     const fetches = async (typed) => {
       const { fetch, fetched } = counting(dir);
@@ -146,17 +148,13 @@ test("a heavy term typed twice is answered as typed once, not looked up in every
     const once = await fetches("har"), twice = await fetches("har har");
     assert.ok(once.fetched.some((name) => name.includes("answers")), once.fetched.join(" "));
     assert.deepEqual(twice, once);
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a typo's matches are the title words of its typo keys, read from their pre files and typo files", { skip }, async () => {
   const rows = Array.from({ length: 300 }, (_, i) => ({ slug: `d${i}`, name: `${["harbor", "harvest", "harp", "dock", "hrabor"][i % 5]}${i % 5 < 3 ? "" : i} place`, kind: ["Red", "Green"][i % 2] }));
   const files = list(rows, "scope_field: kind\nscopes: [Red, Green]\n");
-  const site = writeSite(files, "sift-ranked-typos-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+  await withBuiltSite(files, "sift-ranked-typos-", { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" }, async (site) => {
     const { fetch, fetched } = counting(site + "/public/search");
     const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
     await index.search("harbo", { limit: 10 });
@@ -167,9 +165,7 @@ test("a typo's matches are the title words of its typo keys, read from their pre
     // "har"'s words, in a typo file; "hao"'s (the first two code points and the fourth) are none.
     const typoFiles = fetched.slice(before).filter((name) => name.startsWith("immutable/typo."));
     assert.equal(typoFiles.length, 1, fetched.slice(before).join(" "));
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
   const requests = ["harbro", "harbr", "harvset", "hravest", "hrabor", "habror", "haxrbor", "harbor", "harbro place"].flatMap((query) => ["All", "Red", "Green"].map((scope) => ({ query, scope, limit: 10 })));
   assert.deepEqual(await disagreements(files, requests, { SIFT_SHARDING: "0 300" }), []);
   assert.deepEqual(await disagreements(files, requests), []);
@@ -181,10 +177,8 @@ test("a heavy term with fewer than 5 matches in a scope is answered with its typ
   const rows = Array.from({ length: 150 }, (_, i) => ({ slug: `r${i}`, name: `harbor ${i}`, kind: "Red" }));
   rows.push(...["harbor a", "harbor b", "harbour c", "harbour d", "harbour e", "dock f"].map((name, i) => ({ slug: `g${i}`, name, kind: "Green" })));
   const files = list(rows, "scope_field: kind\nscopes: [Red, Green]\n");
-  const site = writeSite(files, "sift-ranked-heavy-typos-");
   const env = { SIFT_ANSWERS_FROM: "0", SIFT_SHARDING: "0 300 500" };
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", ...env });
+  await withBuiltSite(files, "sift-ranked-heavy-typos-", { SIFT_RANKED_FROM: "0", ...env }, async (site) => {
     const dir = site + "/public/search", manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8"));
     const pre = JSON.parse(readFileSync(`${dir}/${filePath(`pre-${Math.floor((fnv1a("har") % 2 ** 20) / 2048)}.json`, manifest.files)}`, "utf8"));
     assert.ok(pre.answers?.includes("harbor"), "harbor has an answer");
@@ -194,9 +188,7 @@ test("a heavy term with fewer than 5 matches in a scope is answered with its typ
     assert.deepEqual(found.results.map((result) => result.match), ["field", "field", "fuzzy", "fuzzy", "fuzzy"]);
     // The manifest, the pre file and the answers file.
     assert.equal(fetched.length, 3, fetched.join(" "));
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
   const requests = ["All", "Red", "Green"].map((scope) => ({ query: "harbor", scope, limit: 10 }));
   assert.deepEqual(await disagreements(files, requests, env), []);
 });
@@ -207,9 +199,7 @@ test("typo matches tied but for list order have their records read in one run, t
   const rows = Array.from({ length: 400 }, (_, i) => ({ slug: `r${i}`, name: `Republic of ${"bcdfgklmnprstvz"[i % 15]}${"aeiou".repeat(2).slice(0, 2 + (i % 6))}${i % 7}` }));
   const files = list(rows);
   rows.forEach((row, i) => (files[`Content/alpha/${row.slug}.md`] = "word ".repeat(1 + ((i * 37) % 300)) + "\n"));
-  const site = writeSite(files, "sift-ranked-ties-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+  await withBuiltSite(files, "sift-ranked-ties-", { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" }, async (site) => {
     const { fetch, fetched } = counting(site + "/public/search");
     const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
     let runs = 0;
@@ -220,9 +210,7 @@ test("typo matches tied but for list order have their records read in one run, t
     const texts = fetched.filter((name) => name.startsWith("immutable/text-")).length;
     const length = Math.min(...rows.map((row) => row.name.length)), shortest = rows.filter((row) => row.name.length === length).length;
     assert.ok(runs === 1 && texts <= shortest, `${texts} text files in ${runs} runs for ${shortest} titles of the shortest length`);
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
   assert.deepEqual(await disagreements(files, [10, 50, null].map((limit) => ({ query: "republc", limit })), { SIFT_SHARDING: "0 300" }), []);
 });
 
@@ -230,9 +218,7 @@ test("a search overlapping another that reads records answers, not as a bad inde
   const rows = Array.from({ length: 300 }, (_, i) => ({ slug: `d${i}`, name: `${["harbor", "harvest", "harp", "dock", "lantern"][i % 5]} place ${i}` }));
   const files = list(rows);
   rows.forEach((row, i) => (files[`Content/alpha/${row.slug}.md`] = "word ".repeat(1 + ((i * 37) % 200)) + "\n"));
-  const site = writeSite(files, "sift-ranked-overlap-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+  await withBuiltSite(files, "sift-ranked-overlap-", { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" }, async (site) => {
     const dir = site + "/public/search";
     // Text files come at once, every other file after 30 ms: one search reads records while the other waits.
     const fetch = async (url) => {
@@ -244,9 +230,7 @@ test("a search overlapping another that reads records answers, not as a bad inde
     await index.search("word", { limit: 1 });
     const [a, b] = await Promise.all([index.search("lantern", { limit: 10 }), index.search("word", { limit: 60 })]);
     assert.deepEqual([a.total, b.total], [60, 300]);
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
 });
 
 test("typo matches of one title length and many length codes read the records of those that may be shown only", { skip }, async () => {
@@ -254,9 +238,7 @@ test("typo matches of one title length and many length codes read the records of
   const rows = Array.from({ length: 600 }, (_, i) => ({ slug: `r${i}`, name: `Republic of ${(i + 17 * 26 ** 3).toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[d]).slice(-4)}` }));
   const files = list(rows);
   rows.forEach((row, i) => (files[`Content/alpha/${row.slug}.md`] = "word ".repeat(1 + ((i * 7919) % 3000)) + "\n"));
-  const site = writeSite(files, "sift-ranked-ties2-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+  await withBuiltSite(files, "sift-ranked-ties2-", { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" }, async (site) => {
     const { fetch, fetched } = counting(site + "/public/search");
     const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
     const found = await index.search("republc", { limit: 10 });
@@ -265,9 +247,7 @@ test("typo matches of one title length and many length codes read the records of
     const codes = new Set(JSON.parse(readFileSync(site + "/public/search/manifest.json", "utf8")).collections[0].groups.filter((_, k) => k % 3 === 0)).size;
     const texts = fetched.filter((name) => name.startsWith("immutable/text-")).length;
     assert.ok(texts <= 10 * codes && texts < 300, `${texts} text files for ${codes} length codes`);
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
   assert.deepEqual(await disagreements(files, [{ query: "republc", limit: 10 }, { query: "republc", limit: 3 }], { SIFT_SHARDING: "0 300" }), []);
 });
 
@@ -276,9 +256,7 @@ test("a typo reads the documents of its key's title words within its edits only,
   const rows = Array.from({ length: 2500 }, (_, i) => ({ slug: `t${i}`, name: `The ${(i + 17 * 26 ** 3).toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[d]).slice(-4)}` }));
   rows.push(...["Thermal Baths", "Thermal Springs"].map((name, i) => ({ slug: `s${i}`, name })));
   const files = list(rows);
-  const site = writeSite(files, "sift-ranked-common-");
-  try {
-    build(site, { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" });
+  await withBuiltSite(files, "sift-ranked-common-", { SIFT_RANKED_FROM: "0", SIFT_SHARDING: "0 300" }, async (site) => {
     const { fetch, fetched } = counting(site + "/public/search");
     const index = await SiftIndex.load("http://ranked.test/search/manifest.json", { fetch });
     let before = fetched.length;
@@ -287,8 +265,6 @@ test("a typo reads the documents of its key's title words within its edits only,
     before = fetched.length;
     assert.equal((await index.search("thez", { limit: 10 })).total, 2502);
     assert.equal(fetched.slice(before).filter((name) => name.startsWith("immutable/post.")).length, 1);
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
   assert.deepEqual(await disagreements(files, ["thermla", "thez", "thre"].map((query) => ({ query, limit: 10 })), { SIFT_SHARDING: "0 300" }), []);
 });
