@@ -154,6 +154,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         var r = BinaryReader(bytes: [UInt8](pageData))
         guard cache.readHeader(&r), let length = r.u64().flatMap(Int.init(exactly:)), length <= Int(st.st_size),
               let pageCount = r.count() else { return nil }
+        cache.pages.reserveCapacity(pageCount)
         for _ in 0..<pageCount {
             guard let p = r.string(), let k = r.u64() else { return nil }
             cache.pages[p] = k

@@ -44,9 +44,26 @@ struct CollectionJoin {
     /// of the pages: each copy retains a dozen strings and dictionaries).
     private typealias Join = (index: Int, page: Int)
 
+    /// A page read, with what sorting the pages out needs of it (`head(of:includeDrafts:)`).
+    struct ReadPage {
+        var page: Result<SiteLoader.LoadedPage, SiftError>
+        var head: Head?
+    }
+    /// A published page's slug and display path, taken as it is read: sorting the pages out
+    /// reads these alone, one page after another, where a page copied retains a dozen strings
+    /// and dictionaries and a 100k site's join spent most of its time on one core so.
+    typealias Head = (slug: String, displayPath: String)
+
+    /// What sorting out needs of a page: its slug and display path, nil when it is not
+    /// published (a draft without `--drafts`, or a file with no front matter).
+    static func head(of page: SiteLoader.LoadedPage, includeDrafts: Bool) -> Head? {
+        guard let fm = page.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { return nil }
+        return (page.slug, page.page.displayPath)
+    }
+
     /// The collection's items in list order (before any `sort`): rows with their pages joined,
     /// then pages without a row by weight, then title.
-    mutating func items(pages: [Result<SiteLoader.LoadedPage, SiftError>]) -> [Item] {
+    mutating func items(pages: [ReadPage]) -> [Item] {
         var (items, bySlug) = rowItems()
         var (joins, ownItems) = sortOut(pages, rows: bySlug)
         join(joins, pages: pages, into: &items)
@@ -94,31 +111,34 @@ struct CollectionJoin {
     }
 
     /// The published pages: those that join a row, and items of their own for the rest.
-    private mutating func sortOut(_ pages: [Result<SiteLoader.LoadedPage, SiftError>], rows bySlug: [String: Int]) -> ([Join], [Item]) {
+    private mutating func sortOut(_ pages: [ReadPage], rows bySlug: [String: Int]) -> ([Join], [Item]) {
         var joins: [Join] = []
         joins.reserveCapacity(pages.count)
         var ownItems: [Item] = []
         var ownSlugs: [String: String] = [:]
         ownSlugs.reserveCapacity(pages.count)
-        for (k, result) in pages.enumerated() {
-            switch result {
-            case .failure(let e): errors.append(e)
-            case .success(let page):
-                guard let fm = page.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { continue }
-                let pagePosition = SourcePosition(path: page.page.displayPath, line: 1, column: 1)
-                if let other = ownSlugs[page.slug] {
-                    errors.append(SiftError("duplicate slug '\(page.slug)': also used by \(other)", at: pagePosition))
+        // Through a pointer, which reads a page's head alone: the array's subscript copied the page too.
+        pages.withUnsafeBufferPointer { pages in
+            for k in pages.indices {
+                guard let (slug, displayPath) = pages[k].head else {
+                    if case .failure(let e) = pages[k].page { errors.append(e) }
                     continue
                 }
-                ownSlugs[page.slug] = page.page.displayPath
-                if let index = bySlug[page.slug] {
+                if let other = ownSlugs[slug] {
+                    errors.append(SiftError("duplicate slug '\(slug)': also used by \(other)", at: SourcePosition(path: displayPath, line: 1, column: 1)))
+                    continue
+                }
+                ownSlugs[slug] = displayPath
+                if let index = bySlug[slug] {
                     joins.append((index, k))
                     continue
                 }
+                guard case .success(let page) = pages[k].page, let fm = page.frontMatter else { continue }
+                let pagePosition = SourcePosition(path: displayPath, line: 1, column: 1)
                 if let dataset, !records.isEmpty {
-                    warnings.append(SiftError("page slug '\(page.slug)' matches no row of \(dataset): it becomes an item of its own", at: pagePosition, severity: .warning))
+                    warnings.append(SiftError("page slug '\(slug)' matches no row of \(dataset): it becomes an item of its own", at: pagePosition, severity: .warning))
                 }
-                var item = Item(collection: name, slug: page.slug, title: page.title ?? page.fileTitle, fields: page.fields, page: page.page, source: pagePosition)
+                var item = Item(collection: name, slug: slug, title: page.title ?? page.fileTitle, fields: page.fields, page: page.page, source: pagePosition)
                 item.titleFromHeading = page.titleFromHeading
                 item.date = fm["date"]?.text
                 item.weight = fm["weight"]?.doubleValue
@@ -130,11 +150,11 @@ struct CollectionJoin {
     }
 
     /// Joins rows and their pages on every core; each join makes a different item.
-    private func join(_ joins: [Join], pages: [Result<SiteLoader.LoadedPage, SiftError>], into items: inout [Item]) {
+    private func join(_ joins: [Join], pages: [ReadPage], into items: inout [Item]) {
         let joinedBefore = memo?.joined(folderPath) ?? [:]
         let rows = items
         func loaded(_ k: Int) -> SiteLoader.LoadedPage {
-            guard case .success(let page) = pages[k] else { preconditionFailure("only pages read join rows") }
+            guard case .success(let page) = pages[k].page else { preconditionFailure("only pages read join rows") }
             return page
         }
         var joined = ParallelMap.map(joins) { (index, k) -> (item: Item, key: PageMemo.JoinKey?) in

@@ -316,6 +316,8 @@ final class PageMemo: @unchecked Sendable {
             end = next
             next = Int(previous)
         }
+        // The whole index, last in the chain, names every page; the others add to it.
+        memo.saved.reserveCapacity(indexes.last?.count ?? 0)
         for entries in indexes.reversed() {
             for (path, page) in entries { memo.saved[path] = page }
         }

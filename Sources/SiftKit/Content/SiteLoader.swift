@@ -213,8 +213,12 @@ public struct SiteLoader: Sendable {
         // Pages are read in parallel: front matter, and the Markdown only where a title must come from it.
         let known = (memo ?? savedPages)?.snapshot()
         if memo == nil { savedPages?.ask(pageFiles.map { folderPath + "/" + $0 }) }
-        let loadedPages = ParallelMap.map(pageFiles) { file -> Result<LoadedPage, SiftError> in
-            do { return .success(try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)) } catch let e as SiftError { return .failure(e) } catch { return .failure(SiftError("\(error)", at: nil)) }
+        let includeDrafts = includeDrafts
+        let loadedPages = ParallelMap.map(pageFiles) { file -> CollectionJoin.ReadPage in
+            do {
+                let page = try loadPage(folderPath + "/" + file, display: display("\(rel)/\(file)"), unsafe: unsafe, known: known)
+                return CollectionJoin.ReadPage(page: .success(page), head: CollectionJoin.head(of: page, includeDrafts: includeDrafts))
+            } catch let e as SiftError { return CollectionJoin.ReadPage(page: .failure(e)) } catch { return CollectionJoin.ReadPage(page: .failure(SiftError("\(error)", at: nil))) }
         }
         let (records, remembered, datasetErrors) = try datasetRead.take().get()
         errors += datasetErrors

@@ -5,7 +5,8 @@ enum DocumentTable {
     static func scopes(_ info: SearchCollectionInfo, _ docs: [SearchDigest]) -> [String] {
         var scopes = info.scopes
         if scopes.isEmpty {
-            for d in docs { if let s = d.scope, !scopes.contains(s) { scopes.append(s) } }
+            // By index: a digest copied retains every string and array of it.
+            for i in docs.indices { if let s = docs[i].scope, !scopes.contains(s) { scopes.append(s) } }
         }
         return scopes
     }
@@ -17,10 +18,10 @@ enum DocumentTable {
                        named: (_ part: Int?, _ key: UInt64, _ make: () -> String) -> String) -> [String] {
         let scopes = scopes(info, docs), fields = fieldNames(docs)
         guard docs.count > part else { return [named(nil, key(info, docs[...], scopes, fields)) { json(info, docs[...], scopes, fields) }] }
-        return stride(from: 0, to: docs.count, by: part).enumerated().map { p, first in
-            let some = docs[first..<min(first + part, docs.count)]
-            return named(p, key(info, some, scopes, fields)) { json(info, some, scopes, fields) }
-        }
+        // The parts' keys on every core: an edit keeps all parts but one, and hashes them all.
+        let parts = stride(from: 0, to: docs.count, by: part).map { docs[$0..<min($0 + part, docs.count)] }
+        let keys = ParallelMap.map(parts) { key(info, $0, scopes, fields) }
+        return parts.indices.map { p in named(p, keys[p]) { json(info, parts[p], scopes, fields) } }
     }
 
     /// The key of everything `json` reads of a collection and its documents.
@@ -76,7 +77,7 @@ enum DocumentTable {
     /// Every searched field name in order of appearance; the title's first.
     static func fieldNames(_ docs: [SearchDigest]) -> [String] {
         var names: [String] = []
-        for d in docs { for n in d.fieldNames where !names.contains(n) { names.append(n) } }
+        for i in docs.indices { for n in docs[i].fieldNames where !names.contains(n) { names.append(n) } }
         return names.isEmpty ? ["title"] : names
     }
 

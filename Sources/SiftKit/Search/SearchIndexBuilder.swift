@@ -428,10 +428,13 @@ public struct SearchIndexBuilder {
         let making = Background { Result { try Self.textFiles(textDocs, keys: textDocKeys, reuse: textReuse, records: records) } }
         let ranked: [Int]? = reusable ? live!.rank(words, tables: tables) : nil
         var made: [String: IndexTableRecord] = [:]
+        // The facets files' keys while the document tables' are worked out: an edit hashes every document for both.
+        let facetKeys = Background { [collectionDocs] in collectionDocs.map { FacetTable.isNeeded($0) ? FacetTable.key($0) : nil } }
         let documentTables = rankedLayout ? [] : documentTables(layout, collectionDocs, reusable: reusable, made: &made)
+        let facetKey = facetKeys.take()
         let facetTables = collectionDocs.indices.map { c -> String? in
-            guard FacetTable.isNeeded(collectionDocs[c]) else { return nil }
-            return IndexTableReuse.table("facets-\(c)", key: FacetTable.key(collectionDocs[c]), reuse: tableReuse, made: &made) {
+            guard let key = facetKey[c] else { return nil }
+            return IndexTableReuse.table("facets-\(c)", key: key, reuse: tableReuse, made: &made) {
                 FacetTable.json(collectionDocs[c]) ?? ""
             }
         }
