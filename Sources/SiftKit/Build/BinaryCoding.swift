@@ -208,7 +208,7 @@ extension Fields {
     /// Encodes the fields in order: a count, then each key and value.
     func write(to w: inout BinaryWriter) {
         w.u64(UInt64(keys.count))
-        for k in keys { w.string(k); self[k]!.write(to: &w) }
+        for (k, v) in self { w.string(k); v.write(to: &w) }
     }
 
     init?(reading r: inout BinaryReader, depth: Int = 0) {

@@ -95,9 +95,17 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Expres
 }
 
 /// An ordered mapping of names to values: keys keep the order they were written in.
+///
+/// Keys and values are held side by side, in order: a row or a front matter has a few keys,
+/// which a lookup finds by comparing them, faster than hashing the name, and a walk over them
+/// reads two arrays. Past `Fields.scanned` keys, their places are kept in a dictionary too.
 public struct Fields: Hashable, Sendable, Sequence {
     public private(set) var keys: [String] = []
-    private var storage: [String: Value] = [:]
+    private var values: [Value] = []
+    /// Each key's place, once there are more than `scanned` keys.
+    private var places: [String: Int]?
+    /// The most keys a lookup compares one by one.
+    private static let scanned = 16
 
     /// Creates an empty mapping.
     public init() {}
@@ -107,16 +115,35 @@ public struct Fields: Hashable, Sendable, Sequence {
         for (k, v) in pairs { self[k] = v }
     }
 
+    /// The place of `key` in `keys`.
+    private func place(_ key: String) -> Int? {
+        if let places { return places[key] }
+        return keys.firstIndex(of: key)
+    }
+
     /// The value for a key; setting nil removes it.
     public subscript(key: String) -> Value? {
-        get { storage[key] }
+        get { place(key).map { values[$0] } }
         set {
             if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let i = place(key) {
+                    values[i] = newValue
+                } else {
+                    keys.append(key)
+                    values.append(newValue)
+                    if places != nil { places![key] = keys.count - 1 } else if keys.count > Self.scanned { indexPlaces() }
+                }
+            } else if let i = place(key) {
+                keys.remove(at: i)
+                values.remove(at: i)
+                if places != nil { indexPlaces() }
             }
         }
+    }
+
+    /// Keeps each key's place in `places` while there are more than `scanned` keys.
+    private mutating func indexPlaces() {
+        places = keys.count > Self.scanned ? Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }) : nil
     }
 
     public var count: Int { keys.count }
@@ -124,9 +151,9 @@ public struct Fields: Hashable, Sendable, Sequence {
 
     /// Looks up `a.b.c` through nested maps; a key that itself contains dots is tried first.
     public func value(at path: String) -> Value? {
-        if let direct = storage[path] { return direct }
+        if let direct = self[path] { return direct }
         guard let dot = path.firstIndex(of: ".") else { return nil }
-        guard case .map(let inner)? = storage[String(path[..<dot])] else { return nil }
+        guard case .map(let inner)? = self[String(path[..<dot])] else { return nil }
         return inner.value(at: String(path[path.index(after: dot)...]))
     }
 
@@ -134,7 +161,7 @@ public struct Fields: Hashable, Sendable, Sequence {
     /// absent, or when its value is a list or a mapping, which is an error (`errors`) at `position`
     /// naming the key as `name` (`theme.bar_tint` for `bar_tint` of `theme:`).
     func text(_ key: String, at position: SourcePosition, errors: inout [SiftError], name: String? = nil) -> String? {
-        switch storage[key] {
+        switch self[key] {
         case .list?: errors.append(SiftError("\(name ?? key) must be text, not a list", at: position))
         case .map?: errors.append(SiftError("\(name ?? key) must be text, not a mapping", at: position))
         case let v?: return v.text
@@ -148,17 +175,12 @@ public struct Fields: Hashable, Sendable, Sequence {
         for (k, v) in other { self[k] = v }
     }
 
-    public func makeIterator() -> AnyIterator<(String, Value)> {
-        var i = 0
-        return AnyIterator {
-            guard i < keys.count else { return nil }
-            defer { i += 1 }
-            return (keys[i], storage[keys[i]]!)
-        }
+    public func makeIterator() -> Zip2Sequence<[String], [Value]>.Iterator {
+        zip(keys, values).makeIterator()
     }
 
-    public static func == (a: Fields, b: Fields) -> Bool { a.keys == b.keys && a.storage == b.storage }
-    public func hash(into h: inout Hasher) { h.combine(keys); h.combine(storage) }
+    public static func == (a: Fields, b: Fields) -> Bool { a.keys == b.keys && a.values == b.values }
+    public func hash(into h: inout Hasher) { h.combine(keys); h.combine(values) }
 }
 
 extension Fields: ExpressibleByDictionaryLiteral {
