@@ -5,6 +5,8 @@ protocol BuildRecord: AnyObject, Sendable {
     /// The key of everything an output file was made from.
     func page(_ path: String) -> UInt64?
     func setPage(_ path: String, _ key: UInt64)
+    /// Sets many pages' keys at once (a chunk of items': one lock taken, not one each).
+    func setPages(_ pages: [(path: String, key: UInt64)])
     /// An item's digest, if its search inputs had this key; without `words`, a record that can
     /// leave its words out does (`SearchDigest.wordsLeftOut`).
     func digest(_ item: String, key: UInt64, words: Bool) -> SearchDigest?

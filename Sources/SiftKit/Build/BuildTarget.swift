@@ -45,6 +45,7 @@ final class BuildTarget {
             writer.inPlaceShare = inPlaceShare
             let next = DiskCache(output: output.path, version: version)
             next.previous = previous
+            next.reservePages(like: previous)
             do { try next.beginDigests(site: site) } catch {
                 next.discard()
                 writer.discard()

@@ -63,10 +63,13 @@ struct CollectionStage {
         let perPage = c.settings.pageSize(items: c.items.count)
         let pageCount = max(1, (c.items.count + perPage - 1) / perPage)
         var folders: [String] = []
+        func slice(_ n: Int) -> ArraySlice<Item> { c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)] }
+        // The pages' keys on every core: an edit keeps them all, and hashes every row for them.
+        let keys = target.next == nil ? [] : ParallelMap.map(Array(1...pageCount)) { listKey(page: $0, of: pageCount, items: slice($0)) }
         for n in 1...pageCount {
-            let slice = c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)]
+            let slice = slice(n)
             let rel = SiteURLs.listPage(c.name, n), file = rel + "index.html"
-            let key = target.next.map { _ in listKey(page: n, of: pageCount, items: slice) }
+            let key = target.next.map { _ in keys[n - 1] }
             let unchanged = keepLists || (key != nil && target.prior?.page(file) == key)
             if let key { target.next?.setPage(file, key) }
             if !(unchanged && writer.linkFromPrevious(file)) {
@@ -100,7 +103,8 @@ struct CollectionStage {
 
     // MARK: Items
 
-    /// Renders every item, feeding their search records to `feed` in list order; the errors of
+    /// Renders every item, feeding their search records to `feed` in list order, and setting
+    /// their pages' keys in the next build's record a chunk at a time; the errors of
     /// the items that failed. `progress` gets the number of items rendered so far, after each chunk.
     /// An error at no source position (the output cannot be written: a full or read-only disk)
     /// stops the rendering after the chunk it met, and is returned once, last: every page after
@@ -121,12 +125,16 @@ struct CollectionStage {
             let words = feed.needsWords
             let results = ParallelMap.map(range) { i in Result { try renderItem(i, words: words) } }
             var records: [SearchRecord] = []
+            var pageKeys: [(path: String, key: UInt64)] = []
+            pageKeys.reserveCapacity(range.count)
             for (i, result) in zip(range, results) {
                 switch result {
                 case .success(let rendered) where kept != nil:
+                    pageKeys.append((rendered.page, rendered.pageKey))
                     collected[i] = rendered.search
                     collectedPageKeys[i] = rendered.pageKey
                 case .success(let rendered):
+                    pageKeys.append((rendered.page, rendered.pageKey))
                     if c.items[i].searchable { records.append(rendered.search) }
                     if live { collected.append(rendered.search); collectedPageKeys.append(rendered.pageKey) }
                 case .failure(let e as SiftError) where e.position == nil:
@@ -137,6 +145,7 @@ struct CollectionStage {
                     errors.append(SiftError("\(e)", at: c.items[i].source))
                 }
             }
+            target.next?.setPages(pageKeys)
             if let stopped { return errors + [stopped] }
             if kept == nil { feed.add(records) }
             done += range.count
@@ -192,8 +201,7 @@ struct CollectionStage {
             // Made from the same inputs as the last build's, so its search key and digest are that build's too.
             target.session?.next.setItem(itemKey, SessionMemory.ItemMemo(item: c.items[i], neighbours: neighbours, context: context,
                                                                           pageKey: pageKey, searchKey: searchKey))
-            target.next?.setPage(rel, pageKey)
-            return RenderedItem(search: SearchRecord(item: itemKey, key: searchKey, digest: digest), pageKey: pageKey)
+            return RenderedItem(search: SearchRecord(item: itemKey, key: searchKey, digest: digest), page: rel, pageKey: pageKey)
         }
         let item = c.items[i]
         let keys = self.keys(item, bodyHash: bodyHash)
@@ -210,7 +218,6 @@ struct CollectionStage {
             let detail = renderer.context.detail(c, collectionValue.value, index: i)
             try renderer.write(detailTemplate, renderer.context.withContent(detail, html), to: rel)
         }
-        target.next?.setPage(rel, pageKey)
         let digest: SearchDigest
         if let previous = target.prior?.digest(itemKey, key: keys.search, words: words) {
             digest = previous
@@ -229,7 +236,7 @@ struct CollectionStage {
             }
             digest = SearchIndexBuilder.digest(document)
         }
-        return RenderedItem(search: SearchRecord(item: itemKey, key: keys.search, digest: digest), pageKey: pageKey)
+        return RenderedItem(search: SearchRecord(item: itemKey, key: keys.search, digest: digest), page: rel, pageKey: pageKey)
     }
 
     /// In a session, an item equal to the one the last build rendered, with the same
@@ -238,9 +245,8 @@ struct CollectionStage {
         guard reusesItems, let memory = target.session?.next, let m = memory.item(itemKey),
               m.context == context, m.neighbours == neighbours, m.item == item, memory.page(rel) == m.pageKey,
               let digest = memory.digest(itemKey, key: m.searchKey), writer.linkFromPrevious(rel) else { return nil }
-        memory.setPage(rel, m.pageKey)
         memory.setItem(itemKey, m)
-        return RenderedItem(search: SearchRecord(item: itemKey, key: m.searchKey, digest: digest), pageKey: m.pageKey)
+        return RenderedItem(search: SearchRecord(item: itemKey, key: m.searchKey, digest: digest), page: rel, pageKey: m.pageKey)
     }
 
     /// The key of everything item `i`'s page is made from, taken from the inputs of its context

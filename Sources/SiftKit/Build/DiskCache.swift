@@ -57,9 +57,14 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// after the length itself, for the index that ends the file.
     private var recordsWritten: [(item: String, key: UInt64, start: Int, length: Int)] = []
 
-    init(output: String, version: String) {
+    /// Whether this is the last build's cache, which a build reads and never writes once it is
+    /// loaded: its page keys are then read without the lock, on every core at once.
+    private let loaded: Bool
+
+    init(output: String, version: String, loaded: Bool = false) {
         self.output = output
         self.version = version
+        self.loaded = loaded
     }
 
     deinit {
@@ -67,8 +72,27 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         if digestsWritten >= 0 { close(digestsWritten) }
     }
 
-    func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
-    func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
+    func page(_ path: String) -> UInt64? {
+        if loaded { return pages[path] }
+        lock.lock(); defer { lock.unlock() }
+        return pages[path]
+    }
+    func setPage(_ path: String, _ key: UInt64) {
+        precondition(!loaded, "the last build's cache is not written")
+        lock.lock(); pages[path] = key; lock.unlock()
+    }
+    func setPages(_ pages: [(path: String, key: UInt64)]) {
+        precondition(!loaded, "the last build's cache is not written")
+        lock.lock()
+        for (path, key) in pages { self.pages[path] = key }
+        lock.unlock()
+    }
+
+    /// Sizes the page keys for as many pages as `last` had, so they are not rehashed as they grow.
+    func reservePages(like last: DiskCache?) {
+        guard let last else { return }
+        lock.lock(); pages.reserveCapacity(last.pages.count); lock.unlock()
+    }
 
     func searchKey(_ item: String) -> UInt64? { digestIndex[item]?.key }
 
@@ -147,7 +171,7 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// output or by another version.
     static func load(site: URL, output: String, version: String) -> DiskCache? {
         guard let pageData = FileManager.default.contents(atPath: pagesFile(in: site).path) else { return nil }
-        let cache = DiskCache(output: output, version: version)
+        let cache = DiskCache(output: output, version: version, loaded: true)
         cache.previousDigests = open(digestsFile(in: site).path, O_RDONLY | O_CLOEXEC)
         var st = stat()
         guard cache.previousDigests >= 0, fstat(cache.previousDigests, &st) == 0 else { return nil }

@@ -1,6 +1,7 @@
 /// What the render stage makes of one item for the stages after it: the search record the
-/// index takes, and the key of the item's page that the next build compares.
+/// index takes, and its page (relative to the output) with the key that the next build compares.
 struct RenderedItem {
     var search: SearchRecord
+    var page: String
     var pageKey: UInt64
 }

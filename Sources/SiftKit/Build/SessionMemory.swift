@@ -81,6 +81,11 @@ final class SessionMemory: BuildRecord, @unchecked Sendable {
 
     func page(_ path: String) -> UInt64? { lock.lock(); defer { lock.unlock() }; return pages[path] }
     func setPage(_ path: String, _ key: UInt64) { lock.lock(); pages[path] = key; lock.unlock() }
+    func setPages(_ pages: [(path: String, key: UInt64)]) {
+        lock.lock()
+        for (path, key) in pages { self.pages[path] = key }
+        lock.unlock()
+    }
 
     /// The digest as the session holds it, words and all.
     func digest(_ item: String, key: UInt64, words: Bool) -> SearchDigest? {
