@@ -106,7 +106,7 @@ extension SearchIndexBuilder {
         }, kind: IndexFormat.postFileName, to: &pre, outside: &outside)
         // Each key's title words, in its bucket's pre file: `"titles":{"har":"=HASH","xqa":{"xqaro":"AgU;AB"}}`.
         Self.addObject("titles", titles.map { t in
-            let value = Self.titleWordsEntry(t.words, words, outside: &outside)
+            let value = Self.titleWordsEntry(t.words, words) { IndexFileNames.outside($0, kind: IndexFormat.postFileName, into: &outside) }
             return (t.key, value, value.count)
         }, kind: IndexFormat.titleWordsFileName, to: &pre, outside: &outside)
         m.raw(",\"shards\":\(starts.count)")
@@ -299,7 +299,7 @@ extension SearchIndexBuilder {
     /// collection's scopes in order, then its documents without one (docs/search-index.md, "Answers").
     static func cells(_ layout: Layout, _ docs: [[SearchDigest]]) -> (of: [Int32], count: Int) {
         var of: [Int32] = [], first = 0
-        for (c, info) in layout.collections.enumerated() {
+        for c in layout.collections.indices {
             let scopes = listScopes(layout, c, docs[c])
             let number = Dictionary(scopes.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             of += docs[c].map { Int32(first + ($0.scope.flatMap { number[$0] } ?? scopes.count)) }
@@ -387,9 +387,10 @@ extension SearchIndexBuilder {
 
     /// A key's title words as a pre file (or a one-file manifest) holds them: an object of each
     /// word's documents' postings, `;` and their cells: `{"harbor":"AgU;AB","harlow":"Q;C"}`. With
-    /// `outside`, a word's value past `IndexFormat.heavyEntry` bytes is `=HASH`, a post file of its
-    /// own added there: a typo reads the words within its edits, not every word of its key.
-    static func titleWordsEntry(_ words: [(word: [UInt8], docs: [Int32])], _ list: WordList, outside: UnsafeMutablePointer<[(String, [UInt8])]>? = nil) -> [UInt8] {
+    /// `outside` (which files a value, as JSON, and gives the `=HASH` that stands for it), a word's
+    /// value past `IndexFormat.heavyEntry` bytes is a post file of its own: a typo reads the words
+    /// within its edits, not every word of its key. Without it, every value is inline.
+    static func titleWordsEntry(_ words: [(word: [UInt8], docs: [Int32])], _ list: WordList, outside: ((_ json: [UInt8]) -> String)? = nil) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, w) in words.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -399,7 +400,7 @@ extension SearchIndexBuilder {
             if let outside, value.count > IndexFormat.heavyEntry {
                 var json: [UInt8] = []
                 JSONWriter.string(value, into: &json)
-                value = Array(IndexFileNames.outside(json, kind: IndexFormat.postFileName, into: &outside.pointee).utf8)
+                value = Array(outside(json).utf8)
             }
             JSONWriter.string(value, into: &out)
         }
