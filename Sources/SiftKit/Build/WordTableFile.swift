@@ -111,7 +111,7 @@ enum WordTableFile {
         var expected = BinaryWriter()
         header.write(to: &expected, part: part)
         var offset = 0
-        // `count` bytes at `offset`, into `buffer`; false when the file ends first.
+        // Fills `buffer` from the file at `offset` and moves past what it read; false when the file ends first.
         func fill(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
             var done = 0
             while done < buffer.count {

@@ -12,7 +12,6 @@ struct CollectionJoin {
     let titleField: String
     /// Where collection.yml names the title field; nil when the loader chose it.
     let titleFieldPosition: SourcePosition?
-    let includeDrafts: Bool
     /// `sift serve`: the items joined by the last load of this folder, reused while the same
     /// row of the same dataset read meets the same page read.
     let memo: PageMemo?
@@ -25,7 +24,7 @@ struct CollectionJoin {
     private(set) var warnings: [SiftError] = []
 
     init(name: String, dataset: String?, records: [Record], named: [(title: String, slugSource: String, slug: String)],
-         titleField: String, titleFieldPosition: SourcePosition?, includeDrafts: Bool, memo: PageMemo?, folderPath: String,
+         titleField: String, titleFieldPosition: SourcePosition?, memo: PageMemo?, folderPath: String,
          remembered: PageMemo.Dataset?, namedKey: String) {
         self.name = name
         self.dataset = dataset
@@ -33,7 +32,6 @@ struct CollectionJoin {
         self.named = named
         self.titleField = titleField
         self.titleFieldPosition = titleFieldPosition
-        self.includeDrafts = includeDrafts
         self.memo = memo
         self.folderPath = folderPath
         self.remembered = remembered

@@ -240,7 +240,7 @@ public struct SiteLoader: Sendable {
         }
         let titleFieldPosition = settings.titleField.map { _ in positions["title_field"] ?? SourcePosition(path: display("\(rel)/collection.yml"), line: 0) }
         var join = CollectionJoin(name: name, dataset: datasets.first, records: records, named: named, titleField: titleField, titleFieldPosition: titleFieldPosition,
-                                  includeDrafts: includeDrafts, memo: memo, folderPath: folderPath, remembered: remembered, namedKey: namedKey)
+                                  memo: memo, folderPath: folderPath, remembered: remembered, namedKey: namedKey)
         var items = join.items(pages: loadedPages)
         // What the items did not take of the pages read (front matter, key positions) is freed on
         // another thread: a 100k site's took 100 ms of one core while the build waited.
