@@ -55,7 +55,7 @@ struct CollectionJoin {
     /// What sorting out needs of a page: its slug and display path, nil when it is not
     /// published (a draft without `--drafts`, or a file with no front matter).
     static func head(of page: SiteLoader.LoadedPage, includeDrafts: Bool) -> Head? {
-        guard let fm = page.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { return nil }
+        guard page.publishedFrontMatter(includeDrafts: includeDrafts) != nil else { return nil }
         return (page.slug, page.page.displayPath)
     }
 

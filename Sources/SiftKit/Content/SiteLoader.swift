@@ -108,7 +108,7 @@ public struct SiteLoader: Sendable {
     /// A page of Content/ other than index.md, unless it is a draft left out or its slug is taken
     /// by Sift's own output (an error).
     private func standalonePage(_ loaded: LoadedPage, rel: String, errors: inout [SiftError]) -> StandalonePage? {
-        guard let fm = loaded.frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { return nil }
+        guard let fm = loaded.publishedFrontMatter(includeDrafts: includeDrafts) else { return nil }
         var page = StandalonePage(slug: loaded.slug, title: loaded.title ?? loaded.fileTitle, fields: loaded.fields, page: loaded.page)
         page.titleFromHeading = loaded.titleFromHeading
         page.weight = fm["weight"]?.doubleValue
@@ -357,6 +357,13 @@ public struct SiteLoader: Sendable {
         /// Where each front matter key is written.
         var keyPositions: [String: SourcePosition] = [:]
         var page: MarkdownSource
+
+        /// The front matter of a page that is published: nil for a draft left out (without
+        /// `--drafts`), or a file with no front matter.
+        func publishedFrontMatter(includeDrafts: Bool) -> Fields? {
+            guard let fm = frontMatter, includeDrafts || !(fm["draft"]?.boolValue ?? false) else { return nil }
+            return fm
+        }
     }
 
     /// A slug becomes a folder name, which Linux and macOS cap at 255 bytes.
