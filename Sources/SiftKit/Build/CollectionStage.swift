@@ -65,11 +65,11 @@ struct CollectionStage {
         var folders: [String] = []
         func slice(_ n: Int) -> ArraySlice<Item> { c.items[min((n - 1) * perPage, c.items.count)..<min(n * perPage, c.items.count)] }
         // The pages' keys on every core: an edit keeps them all, and hashes every row for them.
-        let keys = target.next == nil ? [] : ParallelMap.map(Array(1...pageCount)) { listKey(page: $0, of: pageCount, items: slice($0)) }
+        let keys = target.next.map { _ in ParallelMap.map(Array(1...pageCount)) { listKey(page: $0, of: pageCount, items: slice($0)) } }
         for n in 1...pageCount {
             let slice = slice(n)
             let rel = SiteURLs.listPage(c.name, n), file = rel + "index.html"
-            let key = target.next.map { _ in keys[n - 1] }
+            let key = keys?[n - 1]
             let unchanged = keepLists || (key != nil && target.prior?.page(file) == key)
             if let key { target.next?.setPage(file, key) }
             if !(unchanged && writer.linkFromPrevious(file)) {

@@ -134,12 +134,11 @@ enum WordTableFile {
         guard head.withUnsafeMutableBytes({ fill($0) }), head == expected.bytes else { return nil }
         head.withUnsafeBytes { hasher.combine(bytes: $0) }
         func array<T: FixedWidthInteger>(_ type: T.Type) -> [T]? {
-            var count: UInt64 = 0
-            guard withUnsafeMutableBytes(of: &count, { fill($0) }) else { return nil }
-            withUnsafeBytes(of: count) { hasher.combine(bytes: $0) }
-            let n = Int(UInt64(littleEndian: count)), remaining = size - 8 - offset
+            guard let count = u64() else { return nil }
+            withUnsafeBytes(of: count.littleEndian) { hasher.combine(bytes: $0) }
             // A damaged count may be any number: no array larger than what is left of the file.
-            guard n <= remaining / MemoryLayout<T>.size else { return nil }
+            guard count <= UInt64(max(0, size - 8 - offset) / MemoryLayout<T>.size) else { return nil }
+            let n = Int(count)
             var ok = true
             let a = [T](unsafeUninitializedCapacity: n) { buf, initialized in
                 let raw = UnsafeMutableRawBufferPointer(buf)
