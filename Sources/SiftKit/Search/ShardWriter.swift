@@ -226,10 +226,9 @@ struct ShardWriter {
                     if gram.count <= 7 {
                         var key = UInt64(gram.count)
                         for b in gram { key = key << 8 | UInt64(b) }
-                        if packed[key] == nil { packed[key] = (gram, [g]) }
-                        else if packed[key]!.members.last != g { packed[key]!.members.append(g) }
-                    } else if long[Array(gram)]?.last != g {
-                        long[Array(gram), default: []].append(g)
+                        Self.add(g, to: &packed[key, default: (gram, [])].members)
+                    } else {
+                        Self.add(g, to: &long[Array(gram), default: []])
                     }
                 }
             }
@@ -239,21 +238,35 @@ struct ShardWriter {
         return groups
     }
 
+    /// Adds word `g` to the words holding a string, once however often the word holds it.
+    @inline(__always)
+    private static func add(_ g: Int, to members: inout [Int]) {
+        if members.last != g { members.append(g) }
+    }
+
     /// The union of ascending document lists, ascending: a bit set over the documents.
     private static func union(_ lists: [[Int32]]) -> [Int32] {
-        var bits: [UInt64] = []
-        for ids in lists {
-            if let last = ids.last, Int(last) >> 6 >= bits.count { bits += [UInt64](repeating: 0, count: Int(last) >> 6 - bits.count + 1) }
-            for d in ids { bits[Int(d) >> 6] |= 1 << UInt64(d & 63) }
+        let highest = lists.reduce(-1) { max($0, Int($1.last ?? -1)) }
+        guard highest >= 0 else { return [] }
+        var bits = [UInt64](repeating: 0, count: highest >> 6 + 1)
+        var count = 0
+        bits.withUnsafeMutableBufferPointer { bits in
+            for ids in lists {
+                ids.withUnsafeBufferPointer { ids in
+                    for d in ids { bits[Int(d) >> 6] |= 1 << UInt64(d & 63) }
+                }
+            }
+            for word in bits { count += word.nonzeroBitCount }
         }
-        var union: [Int32] = []
-        for (k, word) in bits.enumerated() where word != 0 {
-            var w = word
-            while w != 0 {
-                union.append(Int32(k << 6 + w.trailingZeroBitCount))
-                w &= w - 1
+        return [Int32](unsafeUninitializedCapacity: count) { out, n in
+            for k in bits.indices where bits[k] != 0 {
+                var w = bits[k]
+                while w != 0 {
+                    out[n] = Int32(k << 6 + w.trailingZeroBitCount)
+                    n += 1
+                    w &= w - 1
+                }
             }
         }
-        return union
     }
 }

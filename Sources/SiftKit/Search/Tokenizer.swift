@@ -203,6 +203,8 @@ struct CountedWords {
 /// 2 to 4 word pieces of one token, each pair apart by one code point that is not a word one.
 struct JoinedWord {
     private var pieces: [Range<Int>] = []
+    /// The chain's bytes, kept between chains: a document makes thousands.
+    private var joined: [UInt8] = []
     private var afterSeparator = false
     private var lastEnd = -1
     /// Whether the chain's first piece is in the body's lead.
@@ -230,11 +232,11 @@ struct JoinedWord {
     /// Adds the chain so far as one word, and starts again.
     mutating func finish(_ buf: UnsafeBufferPointer<UInt8>, into set: inout CountedWords) {
         if pieces.count >= 2 && pieces.count <= Self.longest {
-            var bytes: [UInt8] = []
-            for r in pieces { bytes.append(contentsOf: buf[r]) }
+            joined.removeAll(keepingCapacity: true)
+            for r in pieces { joined.append(contentsOf: UnsafeBufferPointer(rebasing: buf[r])) }
             let current = set.leads
             set.leads = leads
-            bytes.withUnsafeBufferPointer { set.add($0) }
+            joined.withUnsafeBufferPointer { set.add($0) }
             set.leads = current
         }
         pieces.removeAll(keepingCapacity: true)

@@ -187,10 +187,9 @@ struct WordList {
         part.secondary.reserveCapacity(t.count)
         for w in 0..<t.count {
             if let renumber {
-                for k in all[w].indices { all[w][k] = renumber[Int(all[w][k])] }
-                for k in often[w].indices { often[w][k] = renumber[Int(often[w][k])] }
-                for k in lead[w].indices { lead[w][k] = renumber[Int(lead[w][k])] }
-                all[w].sort(); often[w].sort(); lead[w].sort()
+                renumbered(&all[w], renumber)
+                renumbered(&often[w], renumber)
+                renumbered(&lead[w], renumber)
             }
             encoded[w] = Int32(IndexFormat.encodedLength(all[w]))
             suffix[w] = suffixLength(often: often[w], lead: lead[w])
@@ -200,6 +199,15 @@ struct WordList {
         }
         part.lazy = (encoded, suffix, all, often, lead)
         return part
+    }
+
+    /// `ids` numbered by `renumber`, sorted (in place: element by element, each write checked
+    /// that the outer and inner arrays were unshared).
+    private static func renumbered(_ ids: inout [Int32], _ renumber: [Int32]) {
+        ids.withUnsafeMutableBufferPointer { ids in
+            for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
+            ids.sort()
+        }
     }
 
     /// The characters `suffix(often:lead:)` takes.
