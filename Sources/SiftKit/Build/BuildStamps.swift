@@ -40,8 +40,8 @@ struct BuildStamps {
         started = Date()
         key = BinaryWriter()
         self.changed = changed
-        if changed != nil, let data = FileManager.default.contents(atPath: Self.file(in: options.site).path) {
-            var r = BinaryReader(bytes: [UInt8](data))
+        if changed != nil, let data = try? FileSystem.read(Self.file(in: options.site), displayPath: "") {
+            var r = BinaryReader(bytes: data)
             lastFile = r.bytes
             if let length = r.count(), r.offset + length <= r.bytes.count { saved = r.bytes[r.offset..<r.offset + length] }
         }
@@ -165,7 +165,7 @@ struct BuildStamps {
     func unchanged(site: URL, output: URL, start: Date) -> SiteBuilder.Report? {
         var now = key
         Self.stamp(output.path, into: &now)
-        guard let bytes = lastFile ?? FileManager.default.contents(atPath: Self.file(in: site).path).map({ [UInt8]($0) }) else { return nil }
+        guard let bytes = lastFile ?? (try? FileSystem.read(Self.file(in: site), displayPath: "")) else { return nil }
         var r = BinaryReader(bytes: bytes)
         guard let length = r.count(), r.offset + length <= r.bytes.count,
               r.bytes[r.offset..<r.offset + length].elementsEqual(now.bytes) else { return nil }

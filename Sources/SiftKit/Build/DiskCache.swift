@@ -170,12 +170,13 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Reads the cache; nil when there is none, it is damaged, or it was written for another
     /// output or by another version.
     static func load(site: URL, output: String, version: String) -> DiskCache? {
-        guard let pageData = FileManager.default.contents(atPath: pagesFile(in: site).path) else { return nil }
+        // Read into the array the reader takes: `Data` then a copy of it faulted in every page twice.
+        guard let pageData = try? FileSystem.read(pagesFile(in: site), displayPath: "") else { return nil }
         let cache = DiskCache(output: output, version: version, loaded: true)
         cache.previousDigests = open(digestsFile(in: site).path, O_RDONLY | O_CLOEXEC)
         var st = stat()
         guard cache.previousDigests >= 0, fstat(cache.previousDigests, &st) == 0 else { return nil }
-        var r = BinaryReader(bytes: [UInt8](pageData))
+        var r = BinaryReader(bytes: pageData)
         guard cache.readHeader(&r), let length = r.u64().flatMap(Int.init(exactly:)), length <= Int(st.st_size),
               let pageCount = r.count() else { return nil }
         cache.pages.reserveCapacity(pageCount)

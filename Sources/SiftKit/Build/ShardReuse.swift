@@ -89,8 +89,8 @@ final class ShardReuse: @unchecked Sendable {
     /// regular files of search/immutable/ when the output writer listed them already.
     func lastFiles(search: URL, bounds: [Int], listed: Set<String>? = nil) -> (touching: Set<Int32>, hashes: [String: String])? {
         guard isComplete,
-              let data = FileManager.default.contents(atPath: search.appendingPathComponent(IndexFileNames.manifest).path),
-              let (lastBounds, names) = Self.boundsAndFiles([UInt8](data)), lastBounds == bounds else { return nil }
+              let data = try? FileSystem.read(search.appendingPathComponent(IndexFileNames.manifest), displayPath: ""),
+              let (lastBounds, names) = Self.boundsAndFiles(data), lastBounds == bounds else { return nil }
         var hashes: [String: String] = [:]
         for s in 0...bounds.count {
             let shard = IndexFormat.shardFileName(s), union = IndexFormat.unionFileName(s)
