@@ -201,8 +201,8 @@ struct WordList {
         return part
     }
 
-    /// `ids` numbered by `renumber`, sorted (in place: element by element, each write checked
-    /// that the outer and inner arrays were unshared).
+    /// `ids` numbered by `renumber` and sorted, through a pointer: written as `all[w][k]`, each
+    /// element's write checked both arrays unshared.
     private static func renumbered(_ ids: inout [Int32], _ renumber: [Int32]) {
         ids.withUnsafeMutableBufferPointer { ids in
             for k in ids.indices { ids[k] = renumber[Int(ids[k])] }
