@@ -211,17 +211,12 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
 
     /// `range` of an open file; nil when it cannot be read whole.
     private static func read(_ fd: Int32, _ range: Range<Int>) -> [UInt8]? {
-        var done = 0
+        var whole = false
         let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buf, count in
-            while done < range.count {
-                let n = pread(fd, buf.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
-            }
-            count = done
+            whole = FileSystem.readAll(UnsafeMutableRawBufferPointer(buf), from: fd, at: range.lowerBound)
+            count = whole ? range.count : 0
         }
-        return done == range.count ? bytes : nil
+        return whole ? bytes : nil
     }
 
     /// Reads the index that ends the digest file; a digest is read and decoded when an item asks for it.

@@ -113,13 +113,7 @@ enum WordTableFile {
         var offset = 0
         // Fills `buffer` from the file at `offset` and moves past what it read; false when the file ends first.
         func fill(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
-            var done = 0
-            while done < buffer.count {
-                let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
+            guard FileSystem.readAll(buffer, from: fd, at: offset) else { return false }
             offset += buffer.count
             return true
         }

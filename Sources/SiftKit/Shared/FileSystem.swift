@@ -109,6 +109,19 @@ public enum FileSystem {
         return true
     }
 
+    /// Fills all of `buffer` from an open file at `offset`, again after an interrupted `pread`;
+    /// false when the file ends first or cannot be read.
+    static func readAll(_ buffer: UnsafeMutableRawBufferPointer, from fd: Int32, at offset: Int) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
     /// The folder part of a path (`a/b` of `a/b/c`); nil for a path without one (`c`, `/c`).
     /// Not NSString's deletingLastPathComponent: on Linux it traps on a one-character path.
     static func parent(of path: String) -> String? {
