@@ -15,6 +15,14 @@ enum IndexFileNames {
         outside.append((kind, file))
         return "=" + ContentHash.of(file)
     }
+
+    /// `outside` for a value that is a JSON string: `value` quoted, then filed.
+    static func outside(quoting value: [UInt8], kind: String, into outside: inout [(String, [UInt8])]) -> String {
+        var json: [UInt8] = []
+        JSONWriter.string(value, into: &json)
+        return Self.outside(json, kind: kind, into: &outside)
+    }
+
     /// The folder, beside the manifest, of the files named by their hash.
     static let folder = "immutable/"
 

@@ -106,7 +106,7 @@ extension SearchIndexBuilder {
         }, kind: IndexFormat.postFileName, to: &pre, outside: &outside)
         // Each key's title words, in its bucket's pre file: `"titles":{"har":"=HASH","xqa":{"xqaro":"AgU;AB"}}`.
         Self.addObject("titles", titles.map { t in
-            let value = Self.titleWordsEntry(t.words, words) { IndexFileNames.outside($0, kind: IndexFormat.postFileName, into: &outside) }
+            let value = Self.titleWordsEntry(t.words, words) { IndexFileNames.outside(quoting: $0, kind: IndexFormat.postFileName, into: &outside) }
             return (t.key, value, value.count)
         }, kind: IndexFormat.titleWordsFileName, to: &pre, outside: &outside)
         m.raw(",\"shards\":\(starts.count)")
@@ -387,21 +387,17 @@ extension SearchIndexBuilder {
 
     /// A key's title words as a pre file (or a one-file manifest) holds them: an object of each
     /// word's documents' postings, `;` and their cells: `{"harbor":"AgU;AB","harlow":"Q;C"}`. With
-    /// `outside` (which files a value, as JSON, and gives the `=HASH` that stands for it), a word's
+    /// `outside` (which files a value as a JSON string, and gives the `=HASH` that stands for it), a word's
     /// value past `IndexFormat.heavyEntry` bytes is a post file of its own: a typo reads the words
     /// within its edits, not every word of its key. Without it, every value is inline.
-    static func titleWordsEntry(_ words: [(word: [UInt8], docs: [Int32])], _ list: WordList, outside: ((_ json: [UInt8]) -> String)? = nil) -> [UInt8] {
+    static func titleWordsEntry(_ words: [(word: [UInt8], docs: [Int32])], _ list: WordList, outside: ((_ value: [UInt8]) -> String)? = nil) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, w) in words.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.string(w.word, into: &out)
             out.append(UInt8(ascii: ":"))
             var value = Array(IndexFormat.encodePostings(w.docs).utf8) + list.cellCodes(w.docs)
-            if let outside, value.count > IndexFormat.heavyEntry {
-                var json: [UInt8] = []
-                JSONWriter.string(value, into: &json)
-                value = Array(outside(json).utf8)
-            }
+            if let outside, value.count > IndexFormat.heavyEntry { value = Array(outside(value).utf8) }
             JSONWriter.string(value, into: &out)
         }
         out.append(UInt8(ascii: "}"))

@@ -414,9 +414,7 @@ struct WordList {
                 if primary || whole { value += suffix(g) }
                 if cells != nil { value += cellCodes(allDocuments(g)) }
                 if cells != nil, primary ? value.count > IndexFormat.heavyEntry : whole && value.count > IndexFormat.partEntry {
-                    var json: [UInt8] = []
-                    JSONWriter.string(value, into: &json)
-                    value = Array(IndexFileNames.outside(json, kind: IndexFormat.postFileName, into: &outside).utf8)
+                    value = Array(IndexFileNames.outside(quoting: value, kind: IndexFormat.postFileName, into: &outside).utf8)
                 }
                 out += value
             } else {
