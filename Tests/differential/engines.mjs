@@ -178,6 +178,20 @@ export function build(dir, env = {}) {
   execFileSync(bin, ["build", "--site", dir, "--quiet"], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
 }
 
+/**
+ * Writes the site of `files` (its folder named from `prefix`), builds it with `env` added to
+ * sift's environment, hands its folder to `check`, and removes it whatever `check` does.
+ */
+export async function withBuiltSite(files, prefix, env, check) {
+  const dir = writeSite(files, prefix);
+  try {
+    build(dir, env);
+    return await check(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Changes case and accents as a visitor might type a query. */
 function mangle(s, r) {
   if (!r.chance(0.4)) return s;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { bin, build, site, writeSite } from "../differential/engines.mjs";
+import { bin, build, site, withBuiltSite, writeSite } from "../differential/engines.mjs";
 import { SiftIndex, filePath } from "../../Sources/SiftKit/Resources/sift-core.js";
 import AnsweringIndex, { LargeIndex } from "../../Sources/SiftKit/Resources/sift-answers.js";
 
@@ -19,6 +19,18 @@ function answeredSite(seed, size) {
   build(dir, { SIFT_ANSWERS_FROM: "0" });
   return { search: join(dir, "public/search"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** Reads a built file by its URL. */
+const read = (url) => readFile(fileURLToPath(url), "utf8");
+/** Fetches every built file as it is. */
+const files = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
+/** Fetches the answers alone: neither the document tables nor the facets files ever come (the manifest outlines the facets). */
+const answersOnly = async (url) => (/\/(docs|facets)\./.test(url) ? { ok: false, status: 404 } : files(url));
+/** Fetches the tables alone: the manifest names no answers. */
+const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
+  const { answers, ...rest } = JSON.parse(await read(url));
+  return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
+} });
 
 /** A fetch over the built files that holds back the files `held` names until `release()`. */
 function heldFetch(held) {
@@ -119,14 +131,6 @@ for (const [seed, size] of [[3, 400], [4, 1200], [5, null]]) {
   test(`every answer is what the document tables give, in every collection, scope and limit: site ${seed}, ${size ?? "default"} items`, { skip, timeout: 300_000 }, async () => {
     const { search, remove } = answeredSite(seed, size);
     try {
-      const read = (url) => readFile(fileURLToPath(url), "utf8");
-      // The answers alone (neither the tables nor the facets files ever come: the manifest outlines
-      // the facets), and the tables alone (the manifest names no answers).
-      const answersOnly = async (url) => (/\/(docs|facets)\./.test(url) ? { ok: false, status: 404 } : { ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
-      const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
-        const { answers, ...rest } = JSON.parse(await read(url));
-        return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
-      } });
       const manifestURL = pathToFileURL(join(search, "manifest.json"));
       const index = await SiftIndex.load(manifestURL, { fetch: answersOnly }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
       const { manifest } = index;
@@ -180,79 +184,48 @@ test("a corrupt or missing answers file rejects as a bad index", { skip }, async
 
 test("a scope named All and a limit that is not whole answer as the tables do", { skip }, async () => {
   const rows = ["Ant,All", "Bat,All", "Cat,All", "Asp,B", "Auk,B", "Ape,"].join("\n");
-  const dir = writeSite({ "Content/things/collection.yml": "title_field: name\nscope_field: kind\n", "Content/things/things.csv": `name,kind\n${rows}\n` }, "sift-answers-all-");
-  try {
-    build(dir, { SIFT_ANSWERS_FROM: "0" });
+  const things = { "Content/things/collection.yml": "title_field: name\nscope_field: kind\n", "Content/things/things.csv": `name,kind\n${rows}\n` };
+  await withBuiltSite(things, "sift-answers-all-", { SIFT_ANSWERS_FROM: "0" }, async (dir) => {
     const manifestURL = pathToFileURL(join(dir, "public/search/manifest.json"));
-    const fetch = (strip) => async (url) => ({ ok: true, status: 200, json: async () => {
-      const { answers, ...rest } = JSON.parse(await readFile(fileURLToPath(url), "utf8"));
-      return strip && url.endsWith("/manifest.json") ? rest : { answers, ...rest };
-    } });
-    const index = await SiftIndex.load(manifestURL, { fetch: fetch(false) }), plain = await SiftIndex.load(manifestURL, { fetch: fetch(true) });
+    const index = await SiftIndex.load(manifestURL, { fetch: files }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
     assert.ok(index.manifest.answers > 0);
     for (const options of [{ limit: 20 }, { scope: "All", limit: 20 }, { scope: "B", limit: 20 }, { limit: 2.5 }, { limit: 0.5 }, { limit: -1 }]) {
       assert.deepEqual(await index.search("a", options), await plain.search("a", options), JSON.stringify(options));
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("facet values named as Object's properties are counted as the tables count them", { skip }, async () => {
   const tags = ["constructor", "__proto__", "toString", "valueOf;constructor", "hasOwnProperty"];
   const rows = Array.from({ length: 40 }, (_, i) => `Item ${i},${i % 2 ? "A" : "B"},${tags[i % tags.length]}`).join("\n");
-  const dir = writeSite({ "Content/things/collection.yml": 'title_field: name\nscope_field: kind\nfacets: [tag]\nlist_separator: ";"\n', "Content/things/things.csv": `name,kind,tag\n${rows}\n` }, "sift-answers-proto-");
-  try {
-    build(dir, { SIFT_ANSWERS_FROM: "0" });
+  const things = { "Content/things/collection.yml": 'title_field: name\nscope_field: kind\nfacets: [tag]\nlist_separator: ";"\n', "Content/things/things.csv": `name,kind,tag\n${rows}\n` };
+  await withBuiltSite(things, "sift-answers-proto-", { SIFT_ANSWERS_FROM: "0" }, async (dir) => {
     const manifestURL = pathToFileURL(join(dir, "public/search/manifest.json"));
-    const read = (url) => readFile(fileURLToPath(url), "utf8");
-    const answersOnly = async (url) => (/\/(docs|facets)\./.test(url) ? { ok: false, status: 404 } : { ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
-    const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
-      const { answers, ...rest } = JSON.parse(await read(url));
-      return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
-    } });
     const index = await SiftIndex.load(manifestURL, { fetch: answersOnly }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
     for (const scope of ["All", "A"]) {
       const options = { scope, limit: 20, facets: true }, answer = await index.search("i", options);
       assert.equal(JSON.stringify(answer), JSON.stringify(await plain.search("i", options)), scope);
       assert.equal(Object.keys(answer.facets.tag).join(" "), "__proto__ constructor hasOwnProperty toString valueOf");
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a collection whose facets are too many to outline takes its facet counts from the tables", { skip }, async () => {
   const rows = Array.from({ length: 300 }, (_, i) => `Item ${i},a tag long enough to fill an outline ${i}`).join("\n");
-  const dir = writeSite({ "Content/things/collection.yml": "title_field: name\nfacets: [tag]\n", "Content/things/things.csv": `name,tag\n${rows}\n` }, "sift-answers-tags-");
-  try {
-    build(dir, { SIFT_ANSWERS_FROM: "0" });
+  const things = { "Content/things/collection.yml": "title_field: name\nfacets: [tag]\n", "Content/things/things.csv": `name,tag\n${rows}\n` };
+  await withBuiltSite(things, "sift-answers-tags-", { SIFT_ANSWERS_FROM: "0" }, async (dir) => {
     const manifestURL = pathToFileURL(join(dir, "public/search/manifest.json"));
-    const read = (url) => readFile(fileURLToPath(url), "utf8");
-    const fetch = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
-    const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
-      const { answers, ...rest } = JSON.parse(await read(url));
-      return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
-    } });
-    const index = await SiftIndex.load(manifestURL, { fetch }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
+    const index = await SiftIndex.load(manifestURL, { fetch: files }), plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
     assert.ok(index.manifest.answers > 0 && !index.manifest.collections[0].facetOutline);
     const answer = await index.search("i", { limit: 20, facets: true });
     assert.deepEqual(answer, await plain.search("i", { limit: 20, facets: true }));
     assert.equal(Object.keys(answer.facets.tag).length, 300);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("typing on a large site's tables, key by key, gives what a plain SiftIndex gives", { skip, timeout: 60_000 }, async () => {
   const { search, remove } = answeredSite(21, 3000);
   try {
-    const read = (url) => readFile(fileURLToPath(url), "utf8");
-    const files = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await read(url)) });
-    const tablesOnly = async (url) => ({ ok: true, status: 200, json: async () => {
-      const { answers, ...rest } = JSON.parse(await read(url));
-      return url.endsWith("/manifest.json") ? rest : { answers, ...rest };
-    } });
     const manifestURL = pathToFileURL(join(search, "manifest.json"));
     const large = await (await SiftIndex.load(manifestURL, { fetch: files })).full, plain = await SiftIndex.load(manifestURL, { fetch: tablesOnly });
     assert.ok(large instanceof LargeIndex && !(plain instanceof LargeIndex));

@@ -4,8 +4,8 @@
 // every disagreement ever kept in Tests/Fixtures/differential/. DIFF_SEED=S tries other sites.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { bin, build, compare, describe, fixtures, queries, site, writeSite } from "../differential/engines.mjs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { bin, compare, describe, fixtures, queries, site, withBuiltSite } from "../differential/engines.mjs";
 import AnsweringIndex from "../../Sources/SiftKit/Resources/sift-answers.js";
 
 // The tables of the sites with answers read 61 documents at a time (8,192 on a site), so that the seams between slices are searched too.
@@ -13,17 +13,6 @@ AnsweringIndex.slice = 61;
 
 const SEED = Number(process.env.DIFF_SEED ?? 1), SITES = 20, QUERIES = 100;
 const skip = !existsSync(bin) && "run `make site` first";
-
-/** Builds `files` (with `env` added to sift's environment), runs `run(dir)` and removes the folder. */
-async function withSite(files, run, env) {
-  const dir = writeSite(files);
-  try {
-    build(dir, env);
-    return await run(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const report = (diffs) => diffs.slice(0, 5).map((d) => `${JSON.stringify(d.request)}: ${d.why}`).join("\n");
 
@@ -38,7 +27,7 @@ test(`the engines agree on ${SITES} random sites, seed ${SEED}`, { skip, timeout
     // Every third has its document tables in parts of a few dozen documents (docs/search-index.md,
     // "The document table"), read by both engines one part after the other.
     const env = { ...(answers && { SIFT_ANSWERS_FROM: "0" }), ...(s % 3 === 1 && { SIFT_DOCS_PART: String(20 + (seed % 80)) }) };
-    await withSite(files, async (dir) => {
+    await withBuiltSite(files, "sift-diff-", env, async (dir) => {
       const m = JSON.parse(readFileSync(dir + "/public/search/manifest.json", "utf8"));
       items += m.collections.reduce((a, c) => a + c.count, 0);
       sharded += m.shards > 0;
@@ -49,7 +38,7 @@ test(`the engines agree on ${SITES} random sites, seed ${SEED}`, { skip, timeout
       asked += requests.length;
       answered += count;
       assert.equal(diffs.length, 0, `site ${seed}: ${diffs.length} disagreements\n${report(diffs)}`);
-    }, env);
+    });
   }
   const seconds = (performance.now() - start) / 1000;
   t.diagnostic(`${asked} queries (${answered} sift search answers with the scope counts) over ${SITES} sites, ${items} items, ${sharded} sharded, ${withAnswers} with answers, ${inParts} with tables in parts, in ${seconds.toFixed(1)} s`);
@@ -67,7 +56,7 @@ test(`the engines agree on the ranked layout of 8 random sites, seed ${SEED}`, {
     // The first site has split keys of three code points, whose answers it has too.
     const answers = s % 3 === 2 || s === 0;
     const env = { SIFT_RANKED_FROM: "0", ...(answers && { SIFT_ANSWERS_FROM: "0" }), ...(s % 2 === 0 && { SIFT_SHARDING: `0 ${[300, 1200, 4000, 600][s / 2]}${s === 0 ? " 3000" : ""}` }) };
-    await withSite(files, async (dir) => {
+    await withBuiltSite(files, "sift-diff-", env, async (dir) => {
       const m = JSON.parse(readFileSync(dir + "/public/search/manifest.json", "utf8"));
       assert.equal(m.version, 6);
       const pre = readdirSync(dir + "/public/search/immutable").filter((name) => name.startsWith("pre.")).map((name) => JSON.parse(readFileSync(dir + "/public/search/immutable/" + name, "utf8")));
@@ -84,7 +73,7 @@ test(`the engines agree on the ranked layout of 8 random sites, seed ${SEED}`, {
       const { diffs } = await compare(dir, requests);
       asked += requests.length;
       assert.equal(diffs.length, 0, `site ${seed}: ${diffs.length} disagreements\n${report(diffs)}`);
-    }, env);
+    });
   }
   t.diagnostic(`${asked} queries over 8 sites, ${parted} with split keys, ${heavy} heavy terms with answers`);
   assert.ok(parted >= 2 && heavy >= 1, `${parted} sites with split keys, ${heavy} heavy terms with answers`);
@@ -94,7 +83,7 @@ const kept = existsSync(fixtures) ? readdirSync(fixtures).filter((f) => f.endsWi
 for (const name of kept) {
   test(`kept disagreement ${name}`, { skip }, async () => {
     const { why, requests, files } = JSON.parse(readFileSync(fixtures + name, "utf8"));
-    const { diffs } = await withSite(files, (dir) => compare(dir, requests));
+    const { diffs } = await withBuiltSite(files, "sift-diff-", {}, (dir) => compare(dir, requests));
     assert.equal(diffs.length, 0, `once: ${why}\nnow: ${report(diffs)}`);
   });
 }

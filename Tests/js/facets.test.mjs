@@ -3,14 +3,14 @@
 // must give each value's count over the matches that pass every other field's selection.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as source from "../../Web/sift-facets.js";
 import * as shipped from "../../Sources/SiftKit/Resources/sift-facets.js";
 import { SiftIndex } from "../../Sources/SiftKit/Resources/sift-core.js";
-import { bin, build, writeSite } from "../differential/engines.mjs";
+import { bin, withBuiltSite } from "../differential/engines.mjs";
 
 const DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -79,19 +79,15 @@ for (const [name, { Facets }] of Object.entries({ source, shipped })) {
 
 test("the facets of a collection are its own after those of an empty collection before it", { skip: !existsSync(bin) && "run `make site` first" }, async () => {
   // "aa" holds no searchable document: it starts where "bb" starts, and its facets are none of bb's.
-  const dir = writeSite({
+  await withBuiltSite({
     "Content/aa/collection.yml": "title_field: name\nfacets: [hue]\n", "Content/aa/aa.csv": "name,hue\nHidden,Grey\n",
     "Content/aa/hidden.md": "---\nsearch: false\n---\nNot searched.\n",
     "Content/bb/collection.yml": "title_field: name\nfacets: [hue]\n", "Content/bb/bb.csv": "name,hue\nApple,Red\nSky,Blue\n",
-  }, "sift-facets-empty-");
-  try {
-    build(dir);
+  }, "sift-facets-empty-", {}, async (dir) => {
     const fetch = async (url) => ({ ok: true, status: 200, json: async () => JSON.parse(await readFile(fileURLToPath(url), "utf8")) });
     const index = await SiftIndex.load(pathToFileURL(join(dir, "public/search/manifest.json")), { fetch });
     assert.deepEqual(index.collections.slice(0, 2).map((c) => [c.name, c.count]), [["aa", 0], ["bb", 2]]);
     assert.deepEqual((await index.search("", { collection: "aa", facets: true })).facets, {});
     assert.deepEqual((await index.search("", { collection: "bb", facets: true })).facets, { hue: { Blue: 1, Red: 1 } });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -4,34 +4,18 @@
 // search bar asks them, and compared with `sift search --batch`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { bin, build, compare, writeSite } from "../differential/engines.mjs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { bin, compare, withBuiltSite } from "../differential/engines.mjs";
 import { SiftIndex, filePath, fnv1a } from "../../Web/sift-core.js";
 
 const skip = !existsSync(bin) && "run `make site` first";
 
 /** Builds `files` in the ranked layout (with `env`), and asks both engines `requests` in order. */
 async function disagreements(files, requests, env = {}) {
-  const dir = writeSite(files, "sift-ranked-");
-  try {
-    build(dir, { SIFT_RANKED_FROM: "0", ...env });
+  return withBuiltSite(files, "sift-ranked-", { SIFT_RANKED_FROM: "0", ...env }, async (dir) => {
     const { diffs } = await compare(dir, requests.map((q) => ({ scope: "All", collection: null, limit: null, ...q })));
     return diffs.map((d) => `${JSON.stringify(d.request)}: ${d.why}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-// Writes the site of `files` (its folder named from `prefix`), builds it with `env`, hands its
-// folder to `check`, and removes it whatever `check` does.
-async function withBuiltSite(files, prefix, env, check) {
-  const site = writeSite(files, prefix);
-  try {
-    build(site, env);
-    return await check(site);
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
+  });
 }
 
 const list = (rows, settings = "") => ({ "Content/alpha/collection.yml": `title: Alpha\ntitle_field: name\n${settings}`, "Content/alpha/alpha.json": JSON.stringify(rows) });
