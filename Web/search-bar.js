@@ -188,7 +188,7 @@ export class SiftSearch {
   // Shows what the state asks for: Clear while there is text; while active with nothing typed
   // (idle), the dimmed page and the empty state; the panel while it has something to show.
   update() {
-    const idle = this.active && !this.field.value && this.scope == "All" && !this.chosen(), listbox = this.panel.listbox;
+    const idle = this.active && !this.field.value.trim() && this.scope == "All" && !this.chosen(), listbox = this.panel.listbox;
     this.field.update();
     setFlag(root, "data-sift-dim", this.dim && idle);
     // The empty state's code comes the first time it is wanted; it then shows what is wanted by then.
@@ -240,7 +240,8 @@ export class SiftSearch {
   }
 
   async run({ remember, more, rows = ROWS, text = this.instant ? this.field.value : this.query }) {
-    const run = ++this.runs, query = (this.query = text);
+    // Spaces alone are no query: they filter nothing, as an empty field does.
+    const run = ++this.runs, query = (this.query = text.trim() && text);
     let scope = this.scope;
     if (!more) this.rowLimit = rows;
     this.start();

@@ -213,6 +213,31 @@ def test_empty_state_scopes_and_recent_searches(page, server):
     expect(page.get_by_role("button", name="gum", exact=True)).to_be_hidden()
 
 
+@pytest.mark.parametrize("path", ["/candies/", "/"])
+def test_spaces_alone_are_an_empty_query(page, server, path):
+    """Spaces typed alone search for nothing, as an empty field does: the empty state stays, the
+    list is not swapped for a copy of itself, no panel opens and the URL holds no query (they
+    once made a search of every item: "260 results" and `?q=++`)."""
+    page.goto(server.url + path)
+    # A panel page's field is a combobox (it owns the listbox of results).
+    box = page.get_by_role("searchbox" if path == "/candies/" else "combobox")
+    box.click()
+    shortcut = page.get_by_role("button", name="Chocolate", exact=True)
+    if path == "/candies/":
+        expect(shortcut).to_be_visible()
+    box.press_sequentially("  ")
+    page.wait_for_timeout(600)
+    if path == "/candies/":
+        expect(shortcut).to_be_visible()
+        expect(page.locator("[data-sift-list=candies][data-sift-off]")).to_have_count(0)
+    # The status (hidden with the panel on a panel page) says nothing.
+    assert page.evaluate("document.querySelector('[role=status]').textContent") == ""
+    expect(page.get_by_role("listbox")).to_be_hidden()
+    assert "q=" not in page.url
+    box.press_sequentially("gum")
+    expect(page.locator("[role=status]")).to_have_text("1 result")
+
+
 def test_dimmed_background_cancels_on_click(page, server):
     page.goto(server.url + "/candies/")
     page.get_by_role("searchbox").click()
