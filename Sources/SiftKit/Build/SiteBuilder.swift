@@ -202,6 +202,25 @@ public struct SiteBuilder: Sendable {
         if site.utf8.starts(with: out.utf8) || sources.contains(where: { out.utf8.starts(with: $0.utf8) }) || out == "/" {
             throw SiftError("the output folder \(outputURL.path) would replace the site's own files: choose another --output", at: nil)
         }
+        if options.mode.writesOutput { try Self.checkOwnership(of: outputURL) }
+    }
+
+    /// Refuses an output that is not a site sift built: a build puts a whole new folder in its
+    /// place, so the files of a folder given as `--output` by mistake (a home folder, a project's
+    /// docs/) would be lost. A missing or empty folder is taken, and so is one holding hidden
+    /// entries alone (`.git`, which the build carries over); any other must hold the search
+    /// manifest every build writes.
+    static func checkOwnership(of output: URL) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else {
+            throw SiftError("the output \(output.path) is a file, not a folder: choose another --output", at: nil)
+        }
+        let names = FileSystem.list(output).filter { !FileSystem.isHidden($0) }
+        guard !names.isEmpty, !FileManager.default.fileExists(atPath: output.appendingPathComponent("search/manifest.json").path) else { return }
+        let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
+        throw SiftError("the output folder \(output.path) holds files sift did not write (\(shown)), which a build would replace: "
+                        + "choose an empty or new folder, or move them away", at: nil)
     }
 
     /// A standalone page's front matter key that has no meaning of its own and that no template

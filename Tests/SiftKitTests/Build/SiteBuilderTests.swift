@@ -110,6 +110,38 @@ struct SiteBuilderTests {
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent(".sift-cache/out").path))
     }
 
+    /// A build swaps a whole new folder in: `--output` naming a folder of other files (a home
+    /// folder, a project's docs/) deleted them without a word. It is refused, and nothing moves.
+    @Test func anOutputFolderOfOtherFilesIsRefusedAndKept() throws {
+        let site = try TestSite(["Content/things/things.txt": "Alpha\n", "docs/notes.txt": "precious\n", "docs/more/a.txt": "a\n", "afile": "hi\n"])
+        defer { site.delete() }
+        let out = SiftCLI.run(["build", "--output", "docs"], in: site.root)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("error: the output folder \(site.root.appendingPathComponent("docs").path) holds files sift did not write (more, notes.txt)"))
+        #expect(try String(contentsOf: site.root.appendingPathComponent("docs/notes.txt"), encoding: .utf8) == "precious\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.appendingPathComponent("docs").path).sorted() == ["more", "notes.txt"])
+        let file = SiftCLI.run(["build", "--output", "afile"], in: site.root)
+        #expect(file.status == 1)
+        #expect(file.stderr.contains("is a file, not a folder"))
+        #expect(try String(contentsOf: site.root.appendingPathComponent("afile"), encoding: .utf8) == "hi\n")
+    }
+
+    /// A folder holding hidden entries alone (a fresh `git init`), an empty one, and a site sift
+    /// built are outputs a build may replace; the hidden entries are carried over.
+    @Test func anEmptyOrHiddenOnlyOrSiftBuiltOutputIsTaken() throws {
+        let site = try TestSite(["Content/things/things.txt": "Alpha\n", "site/.git/HEAD": "ref\n"])
+        defer { site.delete() }
+        try FileManager.default.createDirectory(at: site.root.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        for output in ["site", "empty"] {
+            let out = SiftCLI.run(["build", "--output", output], in: site.root)
+            #expect(out.status == 0, "\(output): \(out.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("site/.git/HEAD").path))
+        #expect(SiftCLI.run(["build", "--output", "site", "--clean"], in: site.root).status == 0)
+        #expect(SiftCLI.run(["build"], in: site.root).status == 0)
+        #expect(SiftCLI.run(["build", "--clean"], in: site.root).status == 0)
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputByteForByte() throws {
         let site = try TestSite(["Content/things/things.csv": "name\nOne\nTwo\n"])
         defer { site.delete() }
