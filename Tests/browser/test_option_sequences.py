@@ -198,3 +198,47 @@ def test_keys_an_input_method_takes_are_left_to_it(page, server):
         box.press("Enter")
         # The row's link carries ?mark=choc, which the page it opens drops from its URL once read.
         page.wait_for_url(re.compile(r"/candies/[a-z-]+/(\?mark=choc)?$"))
+
+
+LONG = '  placeholder: "Search widgets, gadgets, pages and everything else on this site"\n  cancel_text: "Annuler la recherche"\n'
+
+
+def test_a_long_placeholder_and_cancel_text_stay_inside_the_bar_in_every_style(page):
+    """A placeholder longer than the field ends in an ellipsis inside it (it ran over the Cancel
+    button, past the screen's edge in the centered style, and widened the page), and a long
+    cancel_text is shown whole where there is room (it was cut mid-word at 8em at any width)."""
+    for style in ("prominent", "minimal", "centered"):
+        with siftsite.served_fixture(site(f"  style: {style}\n" + LONG), "sift-seq-long-") as (server, built):
+            for width in (320, 1280):
+                page.set_viewport_size({"width": width, "height": 640})
+                page.goto(server.url + "/widgets/")
+                box = page.get_by_role("searchbox")
+                for state in ("rest", "active"):
+                    if state == "active":
+                        box.click()
+                        expect(page.get_by_role("button", name="Annuler la recherche")).to_be_visible()
+                    page.wait_for_function("document.getAnimations().every(a => a.playState != 'running')")
+                    field, hint = page.locator(".sift-field").bounding_box(), page.locator(".sift-hint").bounding_box()
+                    where = f"{style} {width} {state}"
+                    assert field["x"] - 0.5 <= hint["x"] and hint["x"] + hint["width"] <= field["x"] + field["width"] + 0.5, where
+                    assert page.evaluate("document.documentElement.scrollWidth") <= width, where
+                cancel = page.get_by_role("button", name="Annuler la recherche")
+                shown = cancel.evaluate("e => [e.scrollWidth <= e.clientWidth, getComputedStyle(e).textOverflow]")
+                assert shown[0] or (width < 400 and shown[1] == "ellipsis"), f"{style} {width}: {shown}"
+
+
+def test_marks_and_icons_keep_their_contrast_in_forced_colors(page):
+    """Windows High Contrast: the matched text of a row was drawn in the page's colour on no
+    background (black on black), and the magnifier and Clear, masks over a background the system
+    paints as the page, vanished."""
+    page.emulate_media(forced_colors="active", color_scheme="dark")
+    with siftsite.served_fixture(site(""), "sift-seq-forced-") as (server, built):
+        page.goto(server.url + "/widgets/")
+        page.get_by_role("searchbox").fill("widget 00")
+        expect(page.locator("[data-sift-list=widgets] mark").first).to_be_visible()
+        canvas = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        mark = page.locator("[data-sift-list=widgets] mark").first.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")
+        assert mark[1] not in ("rgba(0, 0, 0, 0)", canvas) or mark[0] != canvas, mark
+        assert mark[0] != (mark[1] if mark[1] != "rgba(0, 0, 0, 0)" else canvas), f"{mark} on {canvas}"
+        for icon in (".sift-icon", ".sift-clear"):
+            assert page.locator(icon).first.evaluate("e => getComputedStyle(e).backgroundColor") != canvas, icon
