@@ -247,6 +247,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         errors += unheldFields(site)
+        errors += untitledItems(site)
         if let e = SiftError.combined(errors.filter { $0.severity == .error }) { throw e }
         return site.warnings + errors.filter { $0.severity == .warning } + paginationNotes(site, display: display)
     }
@@ -264,6 +265,18 @@ public struct SiteBuilder: Sendable {
                 let position = c.positions[key] ?? SourcePosition(path: "Content/\(c.name)/collection.yml", line: 0)
                 let names = c.items[0].fields.keys.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
                 return SiftError("\(key): no item of '\(c.name)' has a field '\(field)' (the first item's fields: \(names))", at: position, severity: .warning)
+            }
+        }
+    }
+
+    /// A warning for each item whose title is empty or blank (its title field empty, and no
+    /// level-1 heading on its page to take one from): its page's `<h1>` and `<title>` and its row's
+    /// link would be empty, a link no screen reader can name.
+    func untitledItems(_ site: Site) -> [SiftError] {
+        site.collections.flatMap { c in
+            c.items.filter { $0.title.unicodeScalars.allSatisfy { $0.properties.isWhitespace } }.map { item in
+                SiftError("'\(item.slug)' has no title: its '\(c.titleField)' is empty and it has no page with a level-1 heading to take one from",
+                          at: item.source, severity: .warning)
             }
         }
     }

@@ -146,6 +146,9 @@ struct PageContext: Sendable {
         let item = c.items[i]
         let rel = SiteURLs.item(c.name, item.slug)
         var f = base(kind: "detail", title: item.title, url: rel, collection: c.name)
+        // The header's bar on a detail page searches the whole site, as on every page but a list
+        // (docs/search-bar.md); `collection.name` still names the item's collection.
+        if case .map(var search)? = f["search"] { search["collection"] = .string(""); f["search"] = .map(search) }
         f["collection"] = collectionValue
         let titleField = c.titleField, slugField = c.settings.slugField ?? "slug"
         let fields: [Value] = item.fields.compactMap { (name, value) in

@@ -142,6 +142,35 @@ struct SiteBuilderTests {
         #expect(SiftCLI.run(["build", "--clean"], in: site.root).status == 0)
     }
 
+    /// The bar in a detail page's header searches the whole site, as docs/search-bar.md says of
+    /// every page but a list: it searched the item's collection alone (a country's page found no
+    /// candy) and showed that collection's scopes and facets in the site header.
+    @Test func aDetailPagesBarSearchesTheWholeSite() throws {
+        let site = try TestSite(["Content/things/things.csv": "name,kind\nAlpha,A\n", "Content/things/collection.yml": "title_field: name\nscope_field: kind\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(try #require(site.page("things/index.html")).contains("data-collection=\"things\""))
+        let detail = try #require(site.page("things/alpha/index.html"))
+        #expect(detail.contains("data-collection=\"\""))
+        #expect(detail.contains("<a href=\"/things/\" aria-current=\"page\">"), "the nav still marks the collection")
+    }
+
+    /// An item with an empty or blank title built without a word, its `<h1>` and list link empty.
+    /// It is warned of at its row; one whose page gives a heading is not.
+    @Test func anItemWithoutATitleIsWarnedOf() throws {
+        let site = try TestSite([
+            "Content/c/c.json": "[{\"slug\":\"one\"},\n {\"slug\":\"two\"},\n {\"slug\":\"three\",\"title\":\"  \"}]\n",
+            "Content/c/collection.yml": "title_field: title\n",
+            "Content/c/one.md": "# Heading\n\nBody.\n",
+        ])
+        defer { site.delete() }
+        let out = SiftCLI.run(["build"], in: site.root)
+        #expect(out.status == 0)
+        #expect(out.stderr.contains("Content/c/c.json:2:2: warning: 'two' has no title"))
+        #expect(out.stderr.contains("Content/c/c.json:3:2: warning: 'three' has no title"))
+        #expect(!out.stderr.contains("'one' has no title"))
+    }
+
     @Test func aFailedBuildLeavesThePreviousOutputByteForByte() throws {
         let site = try TestSite(["Content/things/things.csv": "name\nOne\nTwo\n"])
         defer { site.delete() }
