@@ -105,6 +105,8 @@ export class SiftSearch {
     }
     // Back to a page kept in the back-forward cache: the URL's search again.
     window.addEventListener("pageshow", (event) => event.persisted && this.restore());
+    // A phone turned or a window resized while searching: the header's height again.
+    window.addEventListener("resize", () => this.fit());
     // A list's search left for a page (a result) keeps its rows and place with the history entry:
     // Back without the back-forward cache searches again and shows them as they were.
     if (list) {
@@ -148,9 +150,7 @@ export class SiftSearch {
   start() {
     if (this.active) return;
     this.active = true;
-    const header = this.hideNavigation ? document.querySelector("[data-sift-header]") : null;
-    // The header slides away by its own height.
-    header?.style.setProperty("--sift-header-height", header.offsetHeight + "px");
+    this.fit();
     setFlag(this.form, "data-active", true);
     root.dataset.sift = this.listResults ? "list" : "panel";
     if (this.hideNavigation) {
@@ -159,6 +159,12 @@ export class SiftSearch {
       this.host.dataset.siftHost = "hide";
     }
     this.emit("start");
+  }
+
+  // The header slides away by its own height (as laid out: hidden, it keeps its place).
+  fit() {
+    const header = this.active && this.hideNavigation ? document.querySelector("[data-sift-header]") : null;
+    header?.style.setProperty("--sift-header-height", header.offsetHeight + "px");
   }
 
   cancel() {

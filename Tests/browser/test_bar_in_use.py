@@ -358,3 +358,30 @@ def test_arrival_marks_what_a_typo_or_a_long_chinese_term_matched(page):
         expect(page.locator("main mark")).to_have_text(["cocoa"])
         page.goto(server.url + "/chmod/?mark=" + "改变文件权限")
         expect(page.locator("main mark")).to_have_text(["改变文件", "权限"])
+
+
+def test_a_window_resized_while_searching_lays_out_as_a_search_started_at_its_size(page, server):
+    """The site header slides away by its height, measured when the search started: a phone
+    turned while searching left the first rows under the bar (portrait to landscape) or a blank
+    band above it (landscape to portrait), until the next search."""
+    def layout():
+        # A resize is told at the next frame; the header's slide follows it.
+        page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        page.wait_for_function("document.getAnimations().every(a => a.playState != 'running')")
+        form = page.locator("form[role=search]").bounding_box()
+        first = page.locator("[data-sift-list=candies] > li:visible").first.bounding_box()
+        return round(form["y"]), round(first["y"])
+
+    for start, end in (({"width": 375, "height": 667}, {"width": 667, "height": 375}), ({"width": 667, "height": 375}, {"width": 375, "height": 667})):
+        page.set_viewport_size(end)
+        page.goto(server.url + "/candies/")
+        page.get_by_role("searchbox").fill("a")
+        expect(status(page)).to_have_text(re.compile(r"^\d+ results$"))
+        fresh = layout()
+        page.set_viewport_size(start)
+        page.goto(server.url + "/candies/")
+        page.get_by_role("searchbox").fill("a")
+        expect(status(page)).to_have_text(re.compile(r"^\d+ results$"))
+        layout()
+        page.set_viewport_size(end)
+        assert layout() == fresh, f"{start} to {end}"
