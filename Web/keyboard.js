@@ -82,9 +82,12 @@ export class Keyboard {
       if (row.role) row.setAttribute("aria-selected", "true");
       row.id ||= `${this.idPrefix}-r${this.selected}`;
       row.scrollIntoView({ block: "nearest" });
-      // A list page's bar stays at the top while its rows scroll (sift.css): a row moved to under it is brought out.
-      const at = row.getBoundingClientRect(), bar = this.input.form.getBoundingClientRect();
-      if (at.bottom > bar.top && at.top < bar.bottom) scrollBy(0, at.top - bar.bottom);
+      // A list page's bar, and a theme's sticky site header, stay at the top while its rows scroll
+      // (sift.css): a row moved to under one is brought out.
+      for (const over of [this.input.form, ...document.querySelectorAll("[data-sift-header]")]) {
+        const at = row.getBoundingClientRect(), { top, bottom } = over.getBoundingClientRect();
+        if (at.bottom > top && at.top < bottom) scrollBy(0, at.top - bottom);
+      }
     }
     // The field keeps the focus; the listbox has it when Tab took it there to scroll.
     for (const owner of [this.input, this.listbox]) {

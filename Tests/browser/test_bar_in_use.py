@@ -385,3 +385,22 @@ def test_a_window_resized_while_searching_lays_out_as_a_search_started_at_its_si
         layout()
         page.set_viewport_size(end)
         assert layout() == fresh, f"{start} to {end}"
+
+
+def test_up_keeps_the_selected_row_out_from_under_a_sticky_site_header(page):
+    """With `hide_navigation: false` the theme's header stays at the top while the rows scroll:
+    ↑ brought rows out from under the bar only, and left them under the header."""
+    with siftsite.served_fixture(site("search:\n  hide_navigation: false\n"), "sift-use-sticky-") as (server, _):
+        page.set_viewport_size({"width": 1280, "height": 700})
+        page.goto(server.url + "/widgets/")
+        box = page.get_by_role("searchbox")
+        box.fill("widget")
+        expect(status(page)).to_have_text("130 results")
+        page.wait_for_function("document.getAnimations().every(a => a.playState != 'running')")
+        for _ in range(30):
+            box.press("ArrowDown")
+        header = page.locator("[data-sift-header]").bounding_box()
+        for _ in range(20):
+            box.press("ArrowUp")
+            selected = page.locator("[data-sift-list=widgets] [data-active]").bounding_box()
+            assert selected["y"] >= header["y"] + header["height"] - 1, (selected, header)
