@@ -369,6 +369,8 @@ public final class OutputWriter: @unchecked Sendable {
             if rel.hasSuffix(".html") || rel == "search/" + IndexFileNames.manifest { lists.1.append(rel) } else { lists.0.append(rel) }
         }
         var change = 0, measured = true
+        // Every folder checked before any file moves: a refusal leaves the output as it was.
+        for dir in Set((names + entryPoints).compactMap(FileSystem.parent(of:))) { try refuseLinks(in: dir) }
         for rel in names + entryPoints {
             if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
             if Self.isIndexFile(rel) {
@@ -389,11 +391,28 @@ public final class OutputWriter: @unchecked Sendable {
             if Self.isIndexFile(rel) {
                 if let old = Self.size(output.path + "/" + rel) { change -= old } else { measured = false }
             }
+            // Not through a link: the file it leads to is not the output's.
+            if let dir = FileSystem.parent(of: rel), (try? refuseLinks(in: dir)) == nil { continue }
             _ = unlink(output.path + "/" + rel)
             var dir = FileSystem.parent(of: rel)
             while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d) }
         }
         indexChange = measured ? change : nil
+    }
+
+    /// Throws when a folder of the output on the way to `dir` (the output's own path aside) is a
+    /// link: a file renamed through it would land outside the output. A clean build, which puts a
+    /// new folder in place of the whole output, replaces the link with a folder of its own.
+    private func refuseLinks(in dir: String) throws {
+        var path = output.path, st = stat()
+        for part in dir.split(separator: "/") {
+            path += "/" + part
+            guard lstat(path, &st) == 0 else { return }
+            if st.st_mode & S_IFMT == S_IFLNK {
+                throw SiftError("\(path) is a link, which a build does not write through (its files would land outside the output): "
+                                + "remove it, or run sift build --clean to write the output anew", at: nil)
+            }
+        }
     }
 
     /// After an in-place commit, how many bytes the search index's files gained (negative: lost),

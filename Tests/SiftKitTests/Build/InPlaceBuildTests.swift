@@ -94,6 +94,31 @@ struct InPlaceBuildTests {
         #expect(site.snapshot() == expected)
     }
 
+    /// A folder of the output replaced by a link to a folder elsewhere: an in-place build renamed
+    /// the edited page through the link, writing outside the output. It refuses, and writes nothing
+    /// there; a clean build replaces the link with the folder it makes.
+    @Test func anInPlaceBuildWritesNothingThroughALinkInTheOutput() throws {
+        let site = try fortyThings()
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let outside = site.root.appendingPathComponent("outside")
+        let linked = site.output.appendingPathComponent("things/thing-3")
+        try FileManager.default.moveItem(at: linked, to: outside)
+        try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: outside)
+        let before = try String(contentsOf: outside.appendingPathComponent("index.html"), encoding: .utf8)
+        let output = site.snapshot()
+        try site.write("Content/things/thing-3.md", "Body three, edited.\n")
+        let out = site.build()
+        #expect(out.status == 1)
+        #expect(site.snapshot() == output, "nothing of the output moved")
+        #expect(out.stderr.contains("things/thing-3 is a link"), "\(out.stderr)")
+        #expect(try String(contentsOf: outside.appendingPathComponent("index.html"), encoding: .utf8) == before)
+        #expect(site.build(["--clean"]).status == 0)
+        #expect(try String(contentsOf: outside.appendingPathComponent("index.html"), encoding: .utf8) == before)
+        #expect(site.page("things/thing-3/index.html")?.contains("Body three, edited.") == true)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: linked.path)) == nil, "a folder now")
+    }
+
     /// A file of the index someone deleted from the output since the last build (the output
     /// folder's own stamp unchanged) is written again, and the index's size in the summary is the
     /// files', then and after the next edit: not the last build's figure with the file counted twice.
