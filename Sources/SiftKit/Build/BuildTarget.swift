@@ -55,7 +55,11 @@ final class BuildTarget {
         case .serve(let session):
             // Against the session's last good build, in place when the output still holds it.
             var previous = session.previous(output: output.path)
-            if previous != nil && !FileSystem.isDirectory(output) { previous = nil }
+            // A `sift build` since the session's last build (its page keys are on disk again: a
+            // session's build removes them) rewrote the output under it: written whole again.
+            if previous != nil && (!FileSystem.isDirectory(output) || FileManager.default.fileExists(atPath: DiskCache.pagesFile(in: site).path)) {
+                previous = nil
+            }
             let writer = try OutputWriter(output: output, recording: true, inPlace: previous?.files)
             let next = SessionMemory()
             next.inherit(from: previous?.memory)

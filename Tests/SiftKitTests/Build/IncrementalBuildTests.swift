@@ -177,6 +177,28 @@ struct IncrementalBuildTests {
         #expect(!FileManager.default.fileExists(atPath: site.output.appendingPathComponent("things/three").path))
     }
 
+    /// `sift build` run while `sift serve` runs (to publish, with the site's own base URL) rewrote
+    /// the output under the session, whose next rebuild wrote only what its edit changed: the
+    /// other pages kept the published base, and the preview's links broke. The session's next
+    /// build writes the output whole, as a session's first.
+    @Test func aServeRebuildAfterASiftBuildWritesTheOutputWhole() throws {
+        let site = try TestSite(["Content/site.yml": "base_url: /repo/\n", "Content/things/things.txt": "One\nTwo\n", "Content/about.md": "About.\n"])
+        defer { site.delete() }
+        var serve = SiteBuilder.Options(site: site.root, baseURL: "/")
+        serve.mode = .serve(BuildSession())
+        try SiteBuilder(options: serve).build()
+        #expect(site.build().status == 0)
+        #expect(site.page("index.html")?.contains("href=\"/repo/") == true)
+        try site.write("Content/about.md", "About, edited.\n")
+        try backdate(site)
+        try SiteBuilder(options: serve).build()
+        let served = site.snapshot()
+        var fresh = SiteBuilder.Options(site: site.root, output: site.root.appendingPathComponent("fresh"), baseURL: "/")
+        fresh.mode = .serve(BuildSession())
+        try SiteBuilder(options: fresh).build()
+        #expect(served == site.snapshot(of: site.root.appendingPathComponent("fresh")))
+    }
+
     /// A page whose folder has a one-letter name, removed during `sift serve`, takes its
     /// folder with it (the rebuild used to crash in Foundation's path code).
     @Test func aServeRebuildRemovesAOneLetterFolder() throws {
