@@ -34,7 +34,9 @@ enum BuildCommand: Command {
             case "-h", "--help": return helpOutcome
             case "--site": site = try args.value(for: arg)
             case "--output": options.output = args.url(try args.value(for: arg))
-            case "--base-url": options.baseURL = try args.value(for: arg)
+            case "--base-url":
+                options.baseURL = try args.value(for: arg)
+                if let problem = SiteSettings.baseURLProblem(options.baseURL!) { throw UsageError(problem.replacingOccurrences(of: "base_url", with: "--base-url")) }
             case "--drafts": options.drafts = true
             case "--clean": options.mode = .clean
             case "--precompress": options.precompress = true

@@ -24,8 +24,11 @@ public struct SiteSettings: Sendable, Equatable {
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
         func text(_ key: String) -> String? { fields.text(key, at: at(key), errors: &errors) }
         if let v = text("title") { title = v }
-        if let v = text("base_url") { baseURL = v.isEmpty ? "/" : v }
-        if let v = text("language") { language = v }
+        if let v = text("base_url") {
+            if let problem = Self.baseURLProblem(v) { errors.append(SiftError(problem, at: at("base_url"))) } else { baseURL = v.isEmpty ? "/" : v }
+        }
+        // An empty language is the default's, not `lang=""` (which says the language is unknown).
+        if let v = text("language"), !v.isEmpty { language = v }
         if let v = fields["precompress"] {
             if let b = v.boolValue { precompress = b } else { errors.append(SiftError("precompress must be true or false", at: at("precompress"))) }
         }
@@ -61,6 +64,16 @@ public struct SiteSettings: Sendable, Equatable {
             }
         }
         if let e = SiftError.combined(errors) { throw e }
+    }
+
+    /// What is wrong with a `base_url` (or `--base-url`), if anything: it is a path (it starts with
+    /// `/`; `//host/path` keeps its host) or an absolute http(s) URL with a host. `example.com/docs/`,
+    /// `localhost:8000/` and `https//example.com/` became paths of the site (`/8000/`) without a word.
+    static func baseURLProblem(_ value: String) -> String? {
+        if value.isEmpty || value.utf8.first == UInt8(ascii: "/") { return nil }
+        let lower = value.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://"), let host = URL(string: value)?.host, !host.isEmpty { return nil }
+        return "base_url '\(value)' is neither a path starting with / nor an http(s) URL with a host: write it as /docs/ or https://example.com/docs/"
     }
 
     /// Whether a `theme:` key makes a CSS custom property name as it is (`--sift-` then the key):

@@ -23,6 +23,26 @@ struct BuildErrorTests {
             """)
     }
 
+    /// A base URL that is neither a path nor an http(s) URL with a host became a path of the site
+    /// without a word (`localhost:8000/docs/` gave links under /8000/docs/); an empty language
+    /// wrote `lang=""`.
+    @Test func aBaseURLThatIsNoPathNorURLIsAnErrorAndAnEmptyLanguageIsTheDefault() throws {
+        for bad in ["localhost:8000/docs/", "https//example.com/", "example.com/docs/", "javascript:alert(1)", "https:///docs/"] {
+            let out = try errors(["Content/site.yml": "title: X\nbase_url: \"\(bad)\"\n", "Content/a/a.txt": "A\n"])
+            #expect(out.status == 1, "\(bad)")
+            #expect(out.stderr.hasPrefix("Content/site.yml:2:11: error: base_url '\(bad)' is neither a path starting with / nor an http(s) URL with a host"), "\(out.stderr)")
+            let flag = try errors(["Content/a/a.txt": "A\n"], ["--base-url", bad])
+            #expect(flag.status == 2 && flag.stderr.contains("--base-url '\(bad)' is neither"), "\(flag.stderr)")
+        }
+        for good in ["/docs/", "//cdn.example.com/docs/", "https://example.com/docs/", "HTTP://example.com", ""] {
+            #expect(try errors(["Content/site.yml": "base_url: \"\(good)\"\nlanguage: \"\"\n", "Content/a/a.txt": "A\n"]).status == 0, "\(good)")
+        }
+        let site = try TestSite(["Content/site.yml": "language: \"\"\n", "Content/a/a.txt": "A\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("index.html")?.contains("<html lang=\"en\"") == true)
+    }
+
     /// A theme key or value that could end the `:root` rule it is written into is an error at it:
     /// the key `a}body{display:none` wrote `:root{--sift-a}body{display:none:red}`, hiding every page.
     @Test func themeKeysAndValuesThatCouldEndTheRuleAreErrors() throws {
