@@ -25,6 +25,12 @@ struct JSONParserTests {
             == [.number("0"), .number("-1"), .number("2.50"), .number("1e3"), .number("-0.5E-2"), .number("10E+2")])
     }
 
+    /// A key given twice in one object took the last value without a word, where YAML's is an error.
+    @Test func aDuplicateKeyIsAnErrorAtItsSecondUse() throws {
+        #expect(errorLine("[{\"name\": \"A\",\n  \"name\": \"B\"}]") == "Content/a.json:2:3: error: duplicate key 'name'")
+        #expect(errorLine(#"[{"a": {"name": 1}, "name": 2}]"#) == "no error", "the same key in another object")
+    }
+
     @Test func keepsKeyOrder() throws {
         #expect(try parse(#"{"z": 1, "a": 2, "m": 3}"#).fields?.keys == ["z", "a", "m"])
     }
@@ -35,10 +41,6 @@ struct JSONParserTests {
 
     @Test func parsesArraysAsLists() throws {
         #expect(try parse(#"{"tags": ["a", [], {}, [1]]}"#) == ["tags": ["a", [], .map(Fields()), [1]]])
-    }
-
-    @Test func keepsLastValueOfRepeatedKeyInFirstPlace() throws {
-        #expect(try parse(#"{"a": 1, "b": 2, "a": 3}"#) == ["a": 3, "b": 2])
     }
 
     @Test func parsesSimpleEscapes() throws {

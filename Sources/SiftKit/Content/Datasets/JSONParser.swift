@@ -127,7 +127,12 @@ struct JSONParser {
                     offset += 1
                     skipWhitespace()
                     if current == closer { throw error("trailing comma", at: comma) }
-                    if isObject { stack[top].key = try parseKey() }
+                    if isObject {
+                        // As a YAML mapping's: a key given twice is an error, not the last one's value.
+                        let at = offset, key = try parseKey()
+                        if stack[top].fields[key] != nil { throw error("duplicate key '\(key)'", at: at) }
+                        stack[top].key = key
+                    }
                     continue readValues
                 }
                 guard bytes[offset] == closer else {
