@@ -67,6 +67,15 @@ public struct CollectionSettings: Sendable, Equatable {
         if scopeField == nil && !scopes.isEmpty {
             errors.append(SiftError("scopes are set but scope_field is not", at: at("scopes")))
         }
+        // Each scope is a button of the scope bar: a blank one would be a button with no name, and
+        // one listed twice two buttons that do the same.
+        if scopes.contains(where: { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) }) {
+            errors.append(SiftError("scopes may not hold an empty name", at: at("scopes")))
+        }
+        var seen = Set<String>()
+        if let twice = scopes.first(where: { !seen.insert($0).inserted }) {
+            errors.append(SiftError("scope '\(twice)' is listed twice in scopes", at: at("scopes")))
+        }
         if let e = SiftError.combined(errors) { throw e }
     }
 

@@ -43,6 +43,20 @@ struct BuildErrorTests {
         #expect(site.page("index.html")?.contains("<html lang=\"en\"") == true)
     }
 
+    /// `scopes: [x, x, ""]` made two buttons that did the same and one with no name.
+    @Test func aScopeListedTwiceOrBlankIsAnError() throws {
+        let out = try errors([
+            "Content/a/collection.yml": "scope_field: kind\nscopes: [x, x, \" \"]\n",
+            "Content/a/a.csv": "name,kind\nOne,x\n",
+        ])
+        #expect(out.status == 1)
+        #expect(out.stderr == """
+            Content/a/collection.yml:2:9: error: scopes may not hold an empty name
+            Content/a/collection.yml:2:9: error: scope 'x' is listed twice in scopes
+
+            """)
+    }
+
     /// A theme key or value that could end the `:root` rule it is written into is an error at it:
     /// the key `a}body{display:none` wrote `:root{--sift-a}body{display:none:red}`, hiding every page.
     @Test func themeKeysAndValuesThatCouldEndTheRuleAreErrors() throws {
