@@ -335,13 +335,25 @@ public struct SiteLoader: Sendable {
 
     func readDataset(_ url: URL, display path: String) throws -> [Record] {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
-        switch url.pathExtension.lowercased() {
+        let kind = url.pathExtension.lowercased()
+        if ["txt", "csv", "tsv"].contains(kind) { try Self.refuseLoneCarriageReturns(text, path: path) }
+        switch kind {
         case "txt": return TextDataset.records(from: text, path: path)
         case "csv": return try CSVDataset.records(from: text, path: path)
         case "tsv": return try CSVDataset.records(from: text, path: path, separator: "\t")
         case "json": return try JSONDataset.records(from: text, path: path)
         default: return try YAMLDataset.records(from: text, path: path)
         }
+    }
+
+    /// A file of lines whose lines end in CR alone (old Mac OS, Excel for Mac's "CSV (Macintosh)")
+    /// read as one line: no item, or one made of the whole file, without a word. It is an error at
+    /// the first line's end. A CR inside a line of a file that has LF line ends is its text's.
+    static func refuseLoneCarriageReturns(_ text: String, path: String) throws {
+        guard !text.utf8.contains(UInt8(ascii: "\n")), let cr = text.utf8.firstIndex(of: UInt8(ascii: "\r")) else { return }
+        let column = text.unicodeScalars[..<cr].count + 1
+        throw SiftError("this line ends in a carriage return alone (old Mac line ends), and so does every other: save the file with LF or CRLF line ends",
+                        at: SourcePosition(path: path, line: 1, column: column))
     }
 
     // MARK: Pages

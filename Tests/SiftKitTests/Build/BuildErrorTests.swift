@@ -43,6 +43,18 @@ struct BuildErrorTests {
         #expect(site.page("index.html")?.contains("<html lang=\"en\"") == true)
     }
 
+    /// Lines ending in CR alone (Excel for Mac's old CSV) made no item of a CSV file, and one item
+    /// of a whole text file, without a word.
+    @Test func linesEndingInACarriageReturnAloneAreAnError() throws {
+        for (file, text) in [("a.csv", "name,x\rA,1\rB,2\r"), ("a.txt", "alpha\rbeta\rgamma\r")] {
+            let out = try errors(["Content/a/\(file)": text])
+            #expect(out.status == 1)
+            #expect(out.stderr.hasPrefix("Content/a/\(file):1:\(file == "a.csv" ? 7 : 6): error: this line ends in a carriage return alone"), "\(out.stderr)")
+        }
+        #expect(try errors(["Content/a/a.csv": "name,x\r\nA,1\r\n"]).status == 0, "CRLF")
+        #expect(try errors(["Content/a/a.csv": "name,x\n\"A\rB\",1\n"]).status == 0, "a CR in a quoted value of a file of LF lines")
+    }
+
     /// `scopes: [x, x, ""]` made two buttons that did the same and one with no name.
     @Test func aScopeListedTwiceOrBlankIsAnError() throws {
         let out = try errors([
