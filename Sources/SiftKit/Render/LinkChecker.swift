@@ -11,8 +11,12 @@ struct LinkChecker {
         var warnings: [SiftError] = []
         for (page, source, links) in pages {
             for link in links {
-                guard let target = resolve(link.url, from: page), !exists(target) else { continue }
                 let at = SourcePosition(path: source.displayPath, line: source.bodyLine + link.line - 1, column: link.column)
+                if let meant = underBase(link.url) {
+                    warnings.append(SiftError("link to \(link.url) leaves the base path \(urls.basePath) the site is served under: write \(meant)", at: at, severity: .warning))
+                    continue
+                }
+                guard let target = resolve(link.url, from: page), !exists(target) else { continue }
                 warnings.append(SiftError("link to \(link.url) points to no page of the site", at: at, severity: .warning))
             }
         }
@@ -28,7 +32,8 @@ struct LinkChecker {
         path = path.removingPercentEncoding ?? path
         var segments: [Substring]
         if path.utf8.first == UInt8(ascii: "/") {
-            guard path.utf8.starts(with: urls.basePath.utf8) || path + "/" == urls.basePath else { return String(Substring(path.utf8.dropFirst())) }
+            // Outside the base path: another site of the host's (`underBase` tells of a page of this one).
+            guard path.utf8.starts(with: urls.basePath.utf8) || path + "/" == urls.basePath else { return nil }
             segments = Substring(path.utf8.dropFirst(urls.basePath.utf8.count)).split(separator: "/", omittingEmptySubsequences: false)
         } else {
             segments = page.split(separator: "/") + path.split(separator: "/", omittingEmptySubsequences: false)
@@ -39,6 +44,18 @@ struct LinkChecker {
             if s == ".." { _ = out.popLast() } else { out.append(s) }
         }
         return out.joined(separator: "/")
+    }
+
+    /// A link from the host's root that leaves the base path (`/f/a/` on a site served under
+    /// /docs/) to where a page of the site is under it: that page's link (`/docs/f/a/`), which the
+    /// author meant. The link as written opens the host's /f/a/, which `sift serve` (serving the
+    /// site at /) hid.
+    func underBase(_ url: String) -> String? {
+        guard urls.basePath != "/", url.utf8.first == UInt8(ascii: "/"), !url.utf8.starts(with: "//".utf8),
+              !url.utf8.starts(with: urls.basePath.utf8), url + "/" != urls.basePath else { return nil }
+        let meant = urls.basePath + String(Substring(url.utf8.dropFirst()))
+        guard let target = resolve(meant, from: ""), exists(target) else { return nil }
+        return meant
     }
 
     func exists(_ relative: String) -> Bool {

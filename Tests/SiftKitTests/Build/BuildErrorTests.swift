@@ -366,6 +366,22 @@ extension BuildErrorTests {
 }
 
 extension BuildErrorTests {
+    /// Under `base_url: /docs/` a Markdown link `/f/a/` opens the host's /f/a/, not the site's page:
+    /// `sift check` took it for the page and said nothing. It names the link the author meant.
+    @Test func checkTellsOfALinkFromTheHostsRootThatLeavesTheBasePath() throws {
+        let out = try checked([
+            "Content/site.yml": "base_url: /docs/\n",
+            "Content/f/f.txt": "A\n",
+            "Content/about.md": "[a](/f/a/) [b](/docs/f/a/) [c](/docs/f/zzz/) [blog](/blog/) [d](../f/a/#x)\n",
+        ])
+        #expect(out.status == 0)
+        #expect(out.stderr == """
+            Content/about.md:1:1: warning: link to /f/a/ leaves the base path /docs/ the site is served under: write /docs/f/a/
+            Content/about.md:1:28: warning: link to /docs/f/zzz/ points to no page of the site
+
+            """)
+    }
+
     /// A known front matter key's value of the wrong type is an error at the value, on a
     /// standalone page and a collection's page alike: a misspelt `draft: ture` published the draft.
     @Test func knownFrontMatterKeysOfTheWrongTypeAreErrorsAtTheirValue() throws {
