@@ -1,7 +1,7 @@
 // Excerpts for sift-core.js ("Excerpts" in docs/search-index.md; Excerpt.swift and
 // SearchIndex+Excerpts.swift in Swift): a body match's excerpt and the sections of its page that
 // hold the terms, from the index's text files. Loaded only when results on screen need them.
-import { fold, terms } from "./sift-core.js";
+import { CJK, fold, terms } from "./sift-core.js";
 
 const codePoints = (text) => [...text];
 // A corrupt text file rejects with this, as a corrupt index does in sift-core.js.
@@ -79,10 +79,33 @@ function hits(chars, queryTerms) {
     for (const _ of foldedChar.split("")) starts.push(i), ends.push(i + 1);
     folded += foldedChar;
   });
+  // Joined words (docs/search-index.md): a term also runs across one other code point between
+  // word code points outside CJK text, as `hardcrack` in `hard-crack`: the folded text without
+  // those code points is searched too, `units` its UTF-16 units' places in `folded`.
+  const points = [...folded];
+  let joined = "", unit = 0;
+  const units = [];
+  points.forEach((point, k) => {
+    if (!(k && isJoiner(point, points[k - 1], points[k + 1]))) for (let i = 0; i < point.length; i++) (joined += point[i]), units.push(unit + i);
+    unit += point.length;
+  });
   queryTerms.forEach((term, t) => {
     for (let at = folded.indexOf(term); at >= 0; at = folded.indexOf(term, at + 1)) out.push([starts[at], ends[at + term.length - 1], t]);
+    if (joined.length == folded.length) return;
+    // Only occurrences across a left-out code point: the others were found above.
+    for (let at = joined.indexOf(term), last; at >= 0; at = joined.indexOf(term, at + 1)) {
+      if ((last = units[at + term.length - 1]) - units[at] != term.length - 1) out.push([starts[units[at]], ends[last], t]);
+    }
   });
   return out.sort((left, right) => left[0] - right[0] || left[2] - right[2]);
+}
+
+const WORD = /[\p{L}\p{M}\p{N}]/u;
+
+// "Excerpts" (Excerpt.isJoiner): whether a code point joins the word code points on either side of
+// it (outside CJK text) into one word, as `-` in `e-mail`: it is neither a word code point nor white space.
+export function isJoiner(point, before, after) {
+  return !WORD.test(point) && !/\p{White_Space}/u.test(point) && [before, after].every((c) => c && WORD.test(c) && !CJK.test(c));
 }
 
 // "Excerpts" (Excerpt.marks): code points from … to - 1 as strings whose odd-numbered ones are

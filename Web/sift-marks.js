@@ -2,8 +2,8 @@
 // the link's ?mark=) with <mark> elements made around text nodes (never HTML, so the strict CSP
 // holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
 // on such a page.
-import { CJK, highlight, terms } from "./sift-core.js";
-import { markedTerms } from "./sift-excerpts.js";
+import { CJK, fold, highlight, terms } from "./sift-core.js";
+import { isJoiner, markedTerms } from "./sift-excerpts.js";
 import { pieces, wordDistance } from "./sift-typos.js";
 
 /**
@@ -29,7 +29,7 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
   const kept = markedTerms(terms(query)), marked = pieces(kept) ?? kept;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
   while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, [data-sift-search]")) texts.push(walker.currentNode);
-  query = [...marked, ...marked.flatMap((term) => nearWords(term, texts))].join(" ");
+  query = [...marked, ...marked.flatMap((term) => [...nearWords(term, texts), ...joinedWords(term, texts)])].join(" ");
   for (const text of texts) {
     const found = [];
     // From the last range back: splitting leaves the offsets before it as they were.
@@ -68,4 +68,18 @@ function nearWords(term, texts) {
     }
   }
   return [...near];
+}
+
+// Joined words (docs/search-index.md): the page's words that hold a term only across one other
+// code point between their word code points (`hardcrack` in `hard-crack`, `email` in `E-mail`),
+// as written, to be marked whole.
+function joinedWords(term, texts) {
+  const found = new Set();
+  for (const text of texts) {
+    for (const [word] of text.data.matchAll(/[\p{L}\p{M}\p{N}]+(?:[^\p{L}\p{M}\p{N}\p{White_Space}][\p{L}\p{M}\p{N}]+)+/gu)) {
+      const folded = fold(word), points = [...folded];
+      if (!folded.includes(term) && points.filter((point, k) => !(k && isJoiner(point, points[k - 1], points[k + 1]))).join("").includes(term)) found.add(word);
+    }
+  }
+  return [...found];
 }

@@ -345,6 +345,21 @@ def test_arrival_marks_judge_a_terms_length_folded(page):
         expect(page.locator("main mark")).to_have_text(["catalogue"])
 
 
+def test_arrival_marks_and_the_excerpt_show_a_term_found_in_a_joined_word(page):
+    """`hardcrack` finds a page that says `hard-crack` (joined words, docs/search-index.md): its
+    result's excerpt showed the page's first sentence with nothing marked, and the page opened
+    from it marked nothing."""
+    notes = "---\ntitle: Candy notes\n---\n\nSugar boils slowly. Much later it reaches the hard-crack stage, and then it sets.\n"
+    with siftsite.served_fixture(site(**{"Content/notes.md": notes}), "sift-use-joined-") as (server, _):
+        page.goto(server.url + "/notes/?mark=hardcrack")
+        expect(page.locator("main mark")).to_have_text(["hard-crack"])
+        page.goto(server.url + "/about/")
+        box = page.get_by_role("combobox")
+        box.fill("hardcrack")
+        expect(page.get_by_role("option").first).to_contain_text("Candy notes")
+        expect(page.locator(".sift-e mark").first).to_have_text("hard-crack")
+
+
 def test_arrival_marks_what_a_typo_or_a_long_chinese_term_matched(page):
     """`choclate` matched its title by a typo: the page's words within its edits (2 from 8 code points) are marked (and no
     other). A long Chinese term is found by its pairs: each pair is marked."""

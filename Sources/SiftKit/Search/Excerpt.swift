@@ -45,6 +45,15 @@ enum Excerpt {
             starts += repeatElement(i, count: f.count)
             ends += repeatElement(i + 1, count: f.count)
         }
+        // Joined words (docs/search-index.md): a term also runs across one other code point
+        // between word code points outside CJK text, as `hardcrack` in `hard-crack`: the folded
+        // text without those code points is searched too, `units` its code points' places in `folded`.
+        var joined: [Unicode.Scalar] = [], units: [Int] = []
+        for (u, c) in folded.enumerated() {
+            if u > 0, u + 1 < folded.count, isJoiner(c, between: folded[u - 1], and: folded[u + 1]) { continue }
+            joined.append(c)
+            units.append(u)
+        }
         var out: [(start: Int, end: Int, term: Int)] = []
         for (t, term) in terms.enumerated() {
             let q = Array(term.unicodeScalars)
@@ -52,8 +61,21 @@ enum Excerpt {
             for at in 0...(folded.count - q.count) where folded[at] == q[0] && folded[at..<(at + q.count)].elementsEqual(q) {
                 out.append((starts[at], ends[at + q.count - 1], t))
             }
+            guard joined.count < folded.count, q.count <= joined.count else { continue }
+            // Only occurrences across a left-out code point: the others were found above.
+            for at in 0...(joined.count - q.count) where joined[at] == q[0] && units[at + q.count - 1] - units[at] != q.count - 1
+                && joined[at..<(at + q.count)].elementsEqual(q) {
+                out.append((starts[units[at]], ends[units[at + q.count - 1]], t))
+            }
         }
         return out.sorted { ($0.start, $0.term) < ($1.start, $1.term) }
+    }
+
+    /// Whether a code point joins the word code points on either side of it (outside CJK text)
+    /// into one word, as `-` in `e-mail` and `'` in `don't`: it is neither a word code point nor white space.
+    static func isJoiner(_ c: Unicode.Scalar, between before: Unicode.Scalar, and after: Unicode.Scalar) -> Bool {
+        !IndexFormat.isWordScalar(c) && !c.properties.isWhitespace
+            && [before, after].allSatisfy { IndexFormat.isWordScalar($0) && !IndexFormat.isCJKScalar($0) }
     }
 
     /// Code points `from..<to` as strings whose odd-numbered ones are the hits (clipped to the
