@@ -54,9 +54,11 @@ export class Keyboard {
       if (row) return (row.querySelector("a") ?? row).click();
       this.onSubmit();
     } else if (target.role == "radio" && /^Arrow/.test(key) && this.input.form.contains(target)) {
-      // As native radio buttons: ↓ and → go on, ← in right-to-left text; and the page does not scroll.
+      // As native radio buttons: ↓ and → go on, ← in right-to-left text, past either end round to
+      // the other; and the page does not scroll.
       event.preventDefault();
-      const radio = target[key == "ArrowDown" || key == (target.matches(":dir(rtl)") ? "ArrowLeft" : "ArrowRight") ? "nextElementSibling" : "previousElementSibling"];
+      const on = key == "ArrowDown" || key == (target.matches(":dir(rtl)") ? "ArrowLeft" : "ArrowRight");
+      const radio = target[on ? "nextElementSibling" : "previousElementSibling"] ?? target.parentNode[on ? "firstElementChild" : "lastElementChild"];
       if (radio) {
         radio.focus();
         this.onScope(radio.dataset.scope);

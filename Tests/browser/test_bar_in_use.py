@@ -180,6 +180,12 @@ def test_scope_arrows_follow_the_text_direction(page):
         page.keyboard.press("ArrowUp")
         expect(checked).to_have_text(re.compile("^All"))
         assert page.evaluate("scrollY") == 0
+        # Past either end, round to the other, as native radio buttons (and WAI-ARIA's radio group) go.
+        page.keyboard.press("ArrowUp")
+        expect(checked).to_have_text(re.compile("^Square"))
+        expect(page.locator("[role=radio]:focus")).to_have_text(re.compile("^Square"))
+        page.keyboard.press("ArrowLeft")
+        expect(checked).to_have_text(re.compile("^All"))
 
 
 def test_facet_values_that_are_numbers_are_listed_in_order(page):
