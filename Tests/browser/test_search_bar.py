@@ -238,6 +238,26 @@ def test_spaces_alone_are_an_empty_query(page, server, path):
     expect(page.locator("[role=status]")).to_have_text("1 result")
 
 
+def test_a_long_recent_search_wraps_inside_the_empty_state(page, server):
+    """A recent search longer than a phone's width ran out of the empty state's card, its clock
+    icon squeezed to nothing."""
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.goto(server.url + "/candies/")
+    box = page.get_by_role("searchbox")
+    long = "chocolatecaramelfudgetoffeenougatpralinemarzipan"
+    box.fill(long)
+    box.press("Enter")
+    page.get_by_role("button", name="Cancel").click()
+    box.click()
+    recent = page.get_by_role("button", name=long, exact=True)
+    expect(recent).to_be_visible()
+    card = page.locator(".sift-empty").bounding_box()
+    shown = recent.bounding_box()
+    assert shown["x"] + shown["width"] <= card["x"] + card["width"] + 0.5, (shown, card)
+    assert recent.evaluate("e => e.scrollWidth <= e.clientWidth")
+    assert recent.evaluate("e => parseFloat(getComputedStyle(e, '::before').width)") == 15
+
+
 def test_dimmed_background_cancels_on_click(page, server):
     page.goto(server.url + "/candies/")
     page.get_by_role("searchbox").click()
