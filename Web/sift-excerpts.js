@@ -79,16 +79,8 @@ function hits(chars, queryTerms) {
     for (const _ of foldedChar.split("")) starts.push(i), ends.push(i + 1);
     folded += foldedChar;
   });
-  // Joined words (docs/search-index.md): a term also runs across one other code point between
-  // word code points outside CJK text, as `hardcrack` in `hard-crack`: the folded text without
-  // those code points is searched too, `units` its UTF-16 units' places in `folded`.
-  const points = [...folded];
-  let joined = "", unit = 0;
-  const units = [];
-  points.forEach((point, k) => {
-    if (!(k && isJoiner(point, points[k - 1], points[k + 1]))) for (let i = 0; i < point.length; i++) (joined += point[i]), units.push(unit + i);
-    unit += point.length;
-  });
+  // Joined words: a term also runs across a code point that joins two word code points.
+  const { joined, units } = joinedText(folded);
   queryTerms.forEach((term, t) => {
     for (let at = folded.indexOf(term); at >= 0; at = folded.indexOf(term, at + 1)) out.push([starts[at], ends[at + term.length - 1], t]);
     if (joined.length == folded.length) return;
@@ -102,9 +94,22 @@ function hits(chars, queryTerms) {
 
 const WORD = /[\p{L}\p{M}\p{N}]/u;
 
+// "Excerpts" (Excerpt.joinedText): joined words (docs/search-index.md) in folded text: the text without
+// each code point that joins two word code points outside CJK text (`hardcrack` of `hard-crack`),
+// and `units`, each of its UTF-16 units' place in the text.
+export function joinedText(folded) {
+  const points = [...folded], units = [];
+  let joined = "", unit = 0;
+  points.forEach((point, k) => {
+    if (!(k && isJoiner(point, points[k - 1], points[k + 1]))) for (let i = 0; i < point.length; i++) (joined += point[i]), units.push(unit + i);
+    unit += point.length;
+  });
+  return { joined, units };
+}
+
 // "Excerpts" (Excerpt.isJoiner): whether a code point joins the word code points on either side of
 // it (outside CJK text) into one word, as `-` in `e-mail`: it is neither a word code point nor white space.
-export function isJoiner(point, before, after) {
+function isJoiner(point, before, after) {
   return !WORD.test(point) && !/\p{White_Space}/u.test(point) && [before, after].every((c) => c && WORD.test(c) && !CJK.test(c));
 }
 

@@ -3,7 +3,7 @@
 // holds), and scrolls to the first. Esc or a click removes them. sift.js loads this module only
 // on such a page.
 import { CJK, fold, highlight, terms } from "./sift-core.js";
-import { isJoiner, markedTerms } from "./sift-excerpts.js";
+import { joinedText, markedTerms } from "./sift-excerpts.js";
 import { pieces, wordDistance } from "./sift-typos.js";
 
 /**
@@ -77,8 +77,8 @@ function joinedWords(term, texts) {
   const found = new Set();
   for (const text of texts) {
     for (const [word] of text.data.matchAll(/[\p{L}\p{M}\p{N}]+(?:[^\p{L}\p{M}\p{N}\p{White_Space}][\p{L}\p{M}\p{N}]+)+/gu)) {
-      const folded = fold(word), points = [...folded];
-      if (!folded.includes(term) && points.filter((point, k) => !(k && isJoiner(point, points[k - 1], points[k + 1]))).join("").includes(term)) found.add(word);
+      const folded = fold(word);
+      if (!folded.includes(term) && joinedText(folded).joined.includes(term)) found.add(word);
     }
   }
   return [...found];

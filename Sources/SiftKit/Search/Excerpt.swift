@@ -45,15 +45,8 @@ enum Excerpt {
             starts += repeatElement(i, count: f.count)
             ends += repeatElement(i + 1, count: f.count)
         }
-        // Joined words (docs/search-index.md): a term also runs across one other code point
-        // between word code points outside CJK text, as `hardcrack` in `hard-crack`: the folded
-        // text without those code points is searched too, `units` its code points' places in `folded`.
-        var joined: [Unicode.Scalar] = [], units: [Int] = []
-        for (u, c) in folded.enumerated() {
-            if u > 0, u + 1 < folded.count, isJoiner(c, between: folded[u - 1], and: folded[u + 1]) { continue }
-            joined.append(c)
-            units.append(u)
-        }
+        // Joined words: a term also runs across a code point that joins two word code points.
+        let (joined, units) = joinedText(folded)
         var out: [(start: Int, end: Int, term: Int)] = []
         for (t, term) in terms.enumerated() {
             let q = Array(term.unicodeScalars)
@@ -69,6 +62,19 @@ enum Excerpt {
             }
         }
         return out.sorted { ($0.start, $0.term) < ($1.start, $1.term) }
+    }
+
+    /// Joined words (docs/search-index.md) in folded text: the text without each code point that
+    /// joins two word code points outside CJK text (`hardcrack` of `hard-crack`), and `units`,
+    /// each of its code points' place in the text.
+    static func joinedText(_ folded: [Unicode.Scalar]) -> (joined: [Unicode.Scalar], units: [Int]) {
+        var joined: [Unicode.Scalar] = [], units: [Int] = []
+        for (u, c) in folded.enumerated() {
+            if u > 0, u + 1 < folded.count, isJoiner(c, between: folded[u - 1], and: folded[u + 1]) { continue }
+            joined.append(c)
+            units.append(u)
+        }
+        return (joined, units)
     }
 
     /// Whether a code point joins the word code points on either side of it (outside CJK text)
