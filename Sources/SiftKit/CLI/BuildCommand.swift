@@ -36,7 +36,7 @@ enum BuildCommand: Command {
             case "--output": options.output = args.url(try args.value(for: arg))
             case "--base-url":
                 options.baseURL = try args.value(for: arg)
-                if let problem = SiteSettings.baseURLProblem(options.baseURL!) { throw UsageError(problem.replacingOccurrences(of: "base_url", with: "--base-url")) }
+                if let problem = SiteSettings.baseURLProblem(options.baseURL!, named: "--base-url") { throw UsageError(problem) }
             case "--drafts": options.drafts = true
             case "--clean": options.mode = .clean
             case "--precompress": options.precompress = true

@@ -69,11 +69,11 @@ public struct SiteSettings: Sendable, Equatable {
     /// What is wrong with a `base_url` (or `--base-url`), if anything: it is a path (it starts with
     /// `/`; `//host/path` keeps its host) or an absolute http(s) URL with a host. `example.com/docs/`,
     /// `localhost:8000/` and `https//example.com/` became paths of the site (`/8000/`) without a word.
-    static func baseURLProblem(_ value: String) -> String? {
+    static func baseURLProblem(_ value: String, named name: String = "base_url") -> String? {
         if value.isEmpty || value.utf8.first == UInt8(ascii: "/") { return nil }
         let lower = value.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://"), let host = URL(string: value)?.host, !host.isEmpty { return nil }
-        return "base_url '\(value)' is neither a path starting with / nor an http(s) URL with a host: write it as /docs/ or https://example.com/docs/"
+        return "\(name) '\(value)' is neither a path starting with / nor an http(s) URL with a host: write it as /docs/ or https://example.com/docs/"
     }
 
     /// Whether a `theme:` key makes a CSS custom property name as it is (`--sift-` then the key):
