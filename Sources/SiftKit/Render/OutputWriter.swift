@@ -387,14 +387,20 @@ public final class OutputWriter: @unchecked Sendable {
         // Looked up on every core: 200,000 paths at 100k items.
         let keys = Array(previous.keys)
         let gone = ParallelMap.map(keys) { now[$0] == nil }
+        // Whether a folder is reached through a link, each folder looked at once.
+        var throughLink: [String: Bool] = [:]
         for (rel, gone) in zip(keys, gone) where gone {
             if Self.isIndexFile(rel) {
                 if let old = Self.size(output.path + "/" + rel) { change -= old } else { measured = false }
             }
+            let parent = FileSystem.parent(of: rel)
             // Not through a link: the file it leads to is not the output's.
-            if let dir = FileSystem.parent(of: rel), (try? refuseLinks(in: dir)) == nil { continue }
+            if let parent {
+                if throughLink[parent] == nil { throughLink[parent] = (try? refuseLinks(in: parent)) == nil }
+                if throughLink[parent]! { continue }
+            }
             _ = unlink(output.path + "/" + rel)
-            var dir = FileSystem.parent(of: rel)
+            var dir = parent
             while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d) }
         }
         indexChange = measured ? change : nil
