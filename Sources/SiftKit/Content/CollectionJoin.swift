@@ -47,16 +47,17 @@ struct CollectionJoin {
         var page: Result<SiteLoader.LoadedPage, SiftError>
         var head: Head?
     }
-    /// A published page's slug and display path, taken as it is read: sorting the pages out
-    /// reads these alone, one page after another, where a page copied retains a dozen strings
-    /// and dictionaries and a 100k site's join spent most of its time on one core so.
-    typealias Head = (slug: String, displayPath: String)
+    /// A published page's slug, display path and where its slug is written (its front matter's
+    /// `slug:` key, else the file's start: the slug is the file name's), taken as it is read:
+    /// sorting the pages out reads these alone, one page after another, where a page copied
+    /// retains a dozen strings and dictionaries and a 100k site's join spent most of its time on one core so.
+    typealias Head = (slug: String, displayPath: String, slugPosition: SourcePosition)
 
-    /// What sorting out needs of a page: its slug and display path, nil when it is not
-    /// published (a draft without `--drafts`, or a file with no front matter).
+    /// What sorting out needs of a page: its slug, display path and slug's position, nil when
+    /// it is not published (a draft without `--drafts`, or a file with no front matter).
     static func head(of page: SiteLoader.LoadedPage, includeDrafts: Bool) -> Head? {
         guard page.publishedFrontMatter(includeDrafts: includeDrafts) != nil else { return nil }
-        return (page.slug, page.page.displayPath)
+        return (page.slug, page.page.displayPath, page.keyPositions["slug"] ?? SourcePosition(path: page.page.displayPath, line: 1, column: 1))
     }
 
     /// The collection's items in list order (before any `sort`): rows with their pages joined,
@@ -118,12 +119,12 @@ struct CollectionJoin {
         // Through a pointer, which reads a page's head alone: the array's subscript copied the page too.
         pages.withUnsafeBufferPointer { pages in
             for k in pages.indices {
-                guard let (slug, displayPath) = pages[k].head else {
+                guard let (slug, displayPath, slugPosition) = pages[k].head else {
                     if case .failure(let e) = pages[k].page { errors.append(e) }
                     continue
                 }
                 if let other = ownSlugs[slug] {
-                    errors.append(SiftError("duplicate slug '\(slug)': also used by \(other)", at: SourcePosition(path: displayPath, line: 1, column: 1)))
+                    errors.append(SiftError("duplicate slug '\(slug)': also used by \(other)", at: slugPosition))
                     continue
                 }
                 ownSlugs[slug] = displayPath

@@ -270,6 +270,18 @@ struct SiteBuilderTests {
         #expect(outcome.stderr == "Content/c/c.csv:3:1: error: duplicate slug 'cote-d-ivoire': also used by Content/c/c.csv:2:1\n")
     }
 
+    /// Two pages with one `slug:` were reported at 1:1 of the second, not at the key that gave it.
+    @Test func aDuplicateFrontMatterSlugIsReportedAtItsKey() throws {
+        let site = try TestSite([
+            "Content/c/a.md": "---\ntitle: A\nslug: same\n---\nA\n",
+            "Content/c/b.md": "---\ntitle: B\n# a comment\n\nslug: same\n---\nB\n",
+        ])
+        defer { site.delete() }
+        let outcome = site.build()
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "Content/c/b.md:5:1: error: duplicate slug 'same': also used by Content/c/a.md\n")
+    }
+
     @Test func twoDatasetsInOneCollectionAreAnError() throws {
         let site = try TestSite(["Content/c/a.csv": "name\nA\n", "Content/c/b.txt": "B\n"])
         defer { site.delete() }
