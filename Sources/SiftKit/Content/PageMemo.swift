@@ -27,6 +27,8 @@ final class PageMemo: @unchecked Sendable {
         var stamp: FileStamp
         var display: String
         var records: [Record]
+        /// The warnings its read gave (a header with no row).
+        var warnings: [SiftError] = []
         var named: [String: [(title: String, slugSource: String, slug: String)]] = [:]
         /// Whether the file had settled when it was read (see `FileStamp.isSettled`).
         var settled = false

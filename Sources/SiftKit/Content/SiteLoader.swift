@@ -202,11 +202,11 @@ public struct SiteLoader: Sendable {
         var (settings, positions, datasets, pageFiles, errors, warnings) = try listCollection(folder, rel: rel)
         // The dataset is read on a thread of its own while the pages are read on every core.
         let loader = self, dataset = datasets.first
-        let datasetRead = Background { () -> Result<([Record], PageMemo.Dataset?, [SiftError]), Error> in
+        let datasetRead = Background { () -> Result<([Record], PageMemo.Dataset?, [SiftError], [SiftError]), Error> in
             Result {
                 var errors: [SiftError] = []
-                let (records, remembered) = try loader.readDataset(dataset, in: folderPath, rel: rel, errors: &errors)
-                return (records, remembered, errors)
+                let (records, remembered, warnings) = try loader.readDataset(dataset, in: folderPath, rel: rel, errors: &errors)
+                return (records, remembered, errors, warnings)
             }
         }
 
@@ -220,8 +220,9 @@ public struct SiteLoader: Sendable {
                 return CollectionJoin.ReadPage(page: .success(page), head: CollectionJoin.head(of: page, includeDrafts: includeDrafts))
             } catch let e as SiftError { return CollectionJoin.ReadPage(page: .failure(e)) } catch { return CollectionJoin.ReadPage(page: .failure(SiftError("\(error)", at: nil))) }
         }
-        let (records, remembered, datasetErrors) = try datasetRead.take().get()
+        let (records, remembered, datasetErrors, datasetWarnings) = try datasetRead.take().get()
         errors += datasetErrors
+        warnings += datasetWarnings
 
         let firstColumn = records.first?.fields.keys.first
         let titleField = settings.titleField ?? (records.first.map { r in
@@ -300,20 +301,22 @@ public struct SiteLoader: Sendable {
         return (settings, keyPositions, datasets, pageFiles, errors, warnings)
     }
 
-    /// A dataset's rows, from the session's memory while the file is unchanged (`sift serve`).
-    private func readDataset(_ dataset: String?, in folderPath: String, rel: String, errors: inout [SiftError]) throws -> ([Record], PageMemo.Dataset?) {
-        guard let dataset else { return ([], nil) }
+    /// A dataset's rows and the warnings about it, from the session's memory while the file is
+    /// unchanged (`sift serve`).
+    private func readDataset(_ dataset: String?, in folderPath: String, rel: String, errors: inout [SiftError]) throws -> ([Record], PageMemo.Dataset?, [SiftError]) {
+        guard let dataset else { return ([], nil, []) }
         let path = folderPath + "/" + dataset, shown = display("\(rel)/\(dataset)")
         let stamp = memo == nil ? nil : FileStamp(path)
-        if let stamp, let hit = memo?.dataset(path, stamp: stamp, display: shown) { return (hit.records, hit) }
+        if let stamp, let hit = memo?.dataset(path, stamp: stamp, display: shown) { return (hit.records, hit, hit.warnings) }
         do {
-            let records = try readDataset(URL(fileURLWithPath: path, isDirectory: false), display: shown)
-            guard let stamp, let memo else { return (records, nil) }
-            return (records, PageMemo.Dataset(stamp: stamp, display: shown, records: records, settled: stamp.isSettled(), generation: memo.nextVersion()))
+            let (records, warnings) = try readDataset(URL(fileURLWithPath: path, isDirectory: false), display: shown)
+            guard let stamp, let memo else { return (records, nil, warnings) }
+            return (records, PageMemo.Dataset(stamp: stamp, display: shown, records: records, warnings: warnings, settled: stamp.isSettled(),
+                                              generation: memo.nextVersion()), warnings)
         } catch let e as SiftError {
             errors.append(e)
         }
-        return ([], nil)
+        return ([], nil, [])
     }
 
     /// Sorts by a field in the order `sift search --sort` gives (`FacetTable.ascending`): numbers
@@ -333,16 +336,17 @@ public struct SiteLoader: Sendable {
         return order.map { items[$0.0] }
     }
 
-    func readDataset(_ url: URL, display path: String) throws -> [Record] {
+    /// A dataset file's rows, and the warnings about it.
+    func readDataset(_ url: URL, display path: String) throws -> ([Record], [SiftError]) {
         let text = try SourceText.decode(try FileSystem.read(url, displayPath: path), path: path)
         let kind = url.pathExtension.lowercased()
         if ["txt", "csv", "tsv"].contains(kind) { try Self.refuseLoneCarriageReturns(text, path: path) }
         switch kind {
-        case "txt": return TextDataset.records(from: text, path: path)
-        case "csv": return try CSVDataset.records(from: text, path: path)
-        case "tsv": return try CSVDataset.records(from: text, path: path, separator: "\t")
-        case "json": return try JSONDataset.records(from: text, path: path)
-        default: return try YAMLDataset.records(from: text, path: path)
+        case "txt": return (TextDataset.records(from: text, path: path), [])
+        case "csv": return try CSVDataset.read(from: text, path: path)
+        case "tsv": return try CSVDataset.read(from: text, path: path, separator: "\t")
+        case "json": return (try JSONDataset.records(from: text, path: path), [])
+        default: return (try YAMLDataset.records(from: text, path: path), [])
         }
     }
 

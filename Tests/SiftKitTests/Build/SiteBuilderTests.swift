@@ -282,6 +282,22 @@ struct SiteBuilderTests {
         #expect(outcome.stderr == "Content/c/b.md:5:1: error: duplicate slug 'same': also used by Content/c/a.md\n")
     }
 
+    /// A CSV or TSV file with a header and no row built an empty collection without a word.
+    @Test func aHeaderWithNoRowIsAWarningAtTheHeader() throws {
+        for (file, text, line) in [("c.csv", "name,kind\n", 1), ("c.tsv", "\nname\tkind\n\n", 2)] {
+            let site = try TestSite(["Content/c/\(file)": text])
+            defer { site.delete() }
+            let outcome = SiftCLI.run(["build"], in: site.root)
+            #expect(outcome.status == 0)
+            #expect(outcome.stderr.hasPrefix("Content/c/\(file):\(line):1: warning: the header names the columns, but no row follows it: this dataset makes no item\n"), "\(outcome.stderr)")
+            let check = SiftCLI.run(["check", "--strict"], in: site.root)
+            #expect(check.status == 1 && check.stderr.contains("Content/c/\(file):\(line):1: warning: the header names"), "\(check.stderr)")
+        }
+        let rows = try TestSite(["Content/c/c.csv": "name\nA\n"])
+        defer { rows.delete() }
+        #expect(SiftCLI.run(["build"], in: rows.root).stderr.hasPrefix("built "), "a file with rows says nothing")
+    }
+
     @Test func twoDatasetsInOneCollectionAreAnError() throws {
         let site = try TestSite(["Content/c/a.csv": "name\nA\n", "Content/c/b.txt": "B\n"])
         defer { site.delete() }

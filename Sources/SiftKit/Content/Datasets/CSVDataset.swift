@@ -9,6 +9,12 @@ public enum CSVDataset {
     /// column name are errors at their exact position. The separator must be one ASCII
     /// character other than a quote or a line break.
     public static func records(from text: String, path: String, separator: Character = ",") throws -> [Record] {
+        try read(from: text, path: path, separator: separator).records
+    }
+
+    /// The records of a CSV or TSV file, and the warnings about it: a header with no row
+    /// under it, which makes no item, is a warning at the header's line.
+    public static func read(from text: String, path: String, separator: Character = ",") throws -> (records: [Record], warnings: [SiftError]) {
         precondition(
             separator.utf8.count == 1 && separator.isASCII && !"\"\r\n".contains(separator),
             "a CSV separator is one ASCII character other than a quote or a line break"
@@ -16,7 +22,11 @@ public enum CSVDataset {
         var text = text
         return try text.withUTF8 { bytes in
             var reader = CSVReader(bytes: bytes, separator: separator.utf8.first!, path: path)
-            return try reader.records()
+            let records = try reader.records()
+            guard records.isEmpty, let header = reader.headerLine else { return (records, []) }
+            let warning = SiftError("the header names the columns, but no row follows it: this dataset makes no item",
+                                    at: SourcePosition(path: path, line: header, column: 1), severity: .warning)
+            return (records, [warning])
         }
     }
 }
@@ -37,6 +47,8 @@ private struct CSVReader {
     var index = 0
     var line = 1
     var lineStart = 0
+    /// The line the header starts on, once read.
+    var headerLine: Int?
     /// Reused for every row and every field with doubled quotes, so a large file allocates
     /// little beyond the records themselves.
     var row: [CSVField] = []
@@ -53,7 +65,9 @@ private struct CSVReader {
     }
 
     mutating func records() throws -> [Record] {
+        let startLine = nextRowLine()
         guard try readRow(limit: nil) else { return [] }
+        headerLine = startLine
         var header: [String] = []
         var seen: Set<String> = []
         for field in row {
