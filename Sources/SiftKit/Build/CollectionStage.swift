@@ -90,7 +90,8 @@ struct CollectionStage {
         h.combine(context)
         h.combine(UInt64(n))
         h.combine(UInt64(total))
-        for name in c.settings.listFields { h.combine(name) }
+        // Which list fields' texts are split on the separator (`PageContext.display(_:field:in:)`).
+        for name in c.settings.listFields { h.combine(name); h.combine(c.splitsText(of: name) ? "1" + c.settings.listSeparator! : "0") }
         // The slice's indices are the collection's: each item read in place, not copied.
         for i in items.indices {
             h.combine(items[i].title)

@@ -18,7 +18,7 @@ import Foundation
 /// (`appendsToPrevious`).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 18
+    static let format: UInt64 = 19
     /// Ends a digest file, after the offset of its index of records.
     private static let indexMark: UInt64 = 0x5349_4654_4447_5358
 

@@ -43,16 +43,26 @@ public struct SiteCollection: Sendable {
     public func facetValues(of item: Item) -> [(name: String, values: [String])] {
         settings.facets.map { name in
             let value = name == "title" ? Value.string(item.title) : item.fields.value(at: name)
-            var values: [String]
-            switch value {
-            case .list(let l)?: values = l.map(\.text)
-            case let v?: values = settings.listSeparator.map { Self.split(v.text, on: $0) } ?? [v.text]
-            case nil: values = []
-            }
-            values = values.map(Self.trimmed).filter { !$0.isEmpty }
+            let values = value.map(facetValues) ?? []
             var seen = Set<String>()
             return (name, values.filter { seen.insert($0).inserted })
         }
+    }
+
+    /// The values of a facet field's value: a list's texts, a text split on `list_separator`,
+    /// or its one text; each trimmed, empty ones left out.
+    func facetValues(_ value: Value) -> [String] {
+        let values: [String]
+        switch value {
+        case .list(let l): values = l.map(\.text)
+        default: values = settings.listSeparator.map { Self.split(value.text, on: $0) } ?? [value.text]
+        }
+        return values.map(Self.trimmed).filter { !$0.isEmpty }
+    }
+
+    /// Whether a field's text holds several values: it is a facet and `list_separator` is set.
+    func splitsText(of field: String) -> Bool {
+        settings.listSeparator != nil && settings.facets.contains(field)
     }
 
     /// An item's value of each sort field as text, "" without one.

@@ -82,8 +82,9 @@ struct PageContext: Sendable {
     /// One row of a list page.
     func row(_ item: Item, in c: SiteCollection) -> Value {
         let details: [Value] = c.settings.listFields.compactMap { name in
-            guard let v = item.fields.value(at: name), !display(v).isEmpty else { return nil }
-            return ["name": .string(name), "value": .string(display(v))]
+            guard let v = item.fields.value(at: name) else { return nil }
+            let shown = display(v, field: name, in: c)
+            return shown.isEmpty ? nil : ["name": .string(name), "value": .string(shown)]
         }
         return [
             "title": .string(item.title), "url": .string(urls.link(SiteURLs.item(c.name, item.slug))),
@@ -153,7 +154,7 @@ struct PageContext: Sendable {
         let titleField = c.titleField, slugField = c.settings.slugField ?? "slug"
         let fields: [Value] = item.fields.compactMap { (name, value) in
             guard name != "title", name != "slug", name != titleField, name != slugField else { return nil }
-            let shown = display(value)
+            let shown = display(value, field: name, in: c)
             guard !shown.isEmpty else { return nil }
             return ["name": .string(name), "label": .string(label(name)), "value": .string(shown)]
         }
@@ -195,6 +196,15 @@ struct PageContext: Sendable {
         case .list(let l): return l.map(\.text).filter { !$0.isEmpty }.joined(separator: ", ")
         default: return v.text
         }
+    }
+
+    /// A field of an item of `c` as text on its pages: lists joined with commas, and so the
+    /// values of a facet's text split on `list_separator` (the CSV cell `"Congo, Republic of
+    /// the",Gabon` shows as `Congo, Republic of the, Gabon`).
+    func display(_ v: Value, field name: String, in c: SiteCollection) -> String {
+        if case .list = v { return display(v) }
+        guard c.splitsText(of: name) else { return display(v) }
+        return c.facetValues(v).joined(separator: ", ")
     }
 
     /// `list_price` → `List price`.

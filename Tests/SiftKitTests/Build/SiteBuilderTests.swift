@@ -249,6 +249,23 @@ struct SiteBuilderTests {
         #expect(site.page("candies/lollipop/index.html")?.contains("Hard") == true)
     }
 
+    /// A facet's CSV cell split on `list_separator` showed as its raw text in the list's rows and
+    /// on its page (`"Congo, Republic of the",Gabon`, quotes and all); a YAML list is joined with ", ".
+    @Test func listFieldsShowListValuesJoinedWithCommas() throws {
+        let site = try TestSite([
+            "Content/c/c.csv": "name,langs,note\nOne,\"English,French\",\"a,b\"\nTwo,\"\"\"Congo, Republic of the\"\",<Gabon>\",\n",
+            "Content/c/collection.yml": "list_fields: [langs, tags, note]\nfacets: [langs]\nlist_separator: \",\"\n",
+            "Content/c/one.md": "---\ntags: [x, \"<y>\"]\n---\nOne.\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let list = try #require(site.page("c/index.html"))
+        #expect(list.contains("<span class=\"row-detail\">English, French · x, &lt;y&gt; · a,b</span>"), "\(list)")
+        #expect(list.contains("<span class=\"row-detail\">Congo, Republic of the, &lt;Gabon&gt;</span>"), "\(list)")
+        #expect(site.page("c/two/index.html")?.contains("<dd>Congo, Republic of the, &lt;Gabon&gt;</dd>") == true)
+        #expect(site.page("c/one/index.html")?.contains("<dd>a,b</dd>") == true, "a field that is no facet is one value")
+    }
+
     @Test func draftsAreSkippedUnlessAskedFor() throws {
         let site = try TestSite([
             "Content/notes/a.md": "---\ntitle: Published\n---\nA\n",
