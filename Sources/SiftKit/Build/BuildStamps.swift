@@ -5,13 +5,13 @@ import Glibc
 
 /// What lets `sift build` know that nothing changed since its last build without reading a
 /// source: the stamp (`FileStamp`, and the change time) of every file and folder under
-/// Content/ and Templates/, the
+/// Content/, Templates/ and Static/, the
 /// options and the sift binary it ran with, the stamp of the output folder it left, and what it
 /// reported. A build that finds them all the same reads nothing else, writes nothing and swaps
 /// nothing. Kept in `.sift-cache/stamps.cache` beside the page keys, and removed with them
 /// whenever anything else writes the output (`sift serve`, a failed swap).
 struct BuildStamps {
-    static let format: UInt64 = 3
+    static let format: UInt64 = 4
 
     /// Everything compared: options, binary, sources (walked before the build read them) and,
     /// once appended, the output folder.
@@ -56,7 +56,7 @@ struct BuildStamps {
         if saved.dropFirst(optionsLength).starts(with: Self.unsettled) {
             tell()
         }
-        for folder in ["Content", "Templates"] {
+        for folder in ["Content", "Templates", StaticFiles.folder] {
             let path = options.site.appendingPathComponent(folder).path
             if let id = FolderIdentity(path) { walked.insert(id) }
             walk(path)
@@ -189,6 +189,7 @@ struct BuildStamps {
         w.u64(UInt64(report.pages))
         w.u64(UInt64(report.items.count))
         for (name, count) in report.items { w.string(name); w.u64(UInt64(count)) }
+        w.u64(UInt64(report.staticFiles))
         w.u64(UInt64(report.warnings.count))
         for e in report.warnings {
             w.string(e.position?.path ?? "\u{0}")
@@ -210,7 +211,8 @@ struct BuildStamps {
             guard let name = r.string(), let count = r.number() else { return nil }
             report.items.append((name, count))
         }
-        guard let warnings = r.count() else { return nil }
+        guard let staticFiles = r.number(), let warnings = r.count() else { return nil }
+        report.staticFiles = staticFiles
         for _ in 0..<warnings {
             guard let path = r.string(), let line = r.number(), let column = r.number(), let message = r.string(),
                   let severity = r.string().flatMap(SiftError.Severity.init(rawValue:)) else { return nil }

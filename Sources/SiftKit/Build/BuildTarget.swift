@@ -43,6 +43,7 @@ final class BuildTarget {
             }
             let writer = try OutputWriter(output: output, previousFiles: previous?.files, inPlace: previous?.outputIsAsLeft() ?? false)
             writer.inPlaceShare = inPlaceShare
+            if previous == nil { writer.lastBuildFiles = DiskCache.lastFiles(site: site, output: output.path) }
             let next = DiskCache(output: output.path, version: version)
             next.previous = previous
             next.reservePages(like: previous)
@@ -61,6 +62,7 @@ final class BuildTarget {
                 previous = nil
             }
             let writer = try OutputWriter(output: output, recording: true, inPlace: previous?.files)
+            if previous == nil { writer.lastBuildFiles = DiskCache.lastFiles(site: site, output: output.path) }
             let next = SessionMemory()
             next.inherit(from: previous?.memory)
             return BuildTarget(mode: mode, writer: writer, site: site, output: output, prior: next, next: next, session: (previous?.memory, next))

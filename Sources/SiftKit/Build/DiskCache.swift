@@ -209,6 +209,24 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         return cache
     }
 
+    /// The output's files the last build recorded, read alone, whatever version of sift wrote
+    /// them (for a build that reuses none of the cache, which must still tell the hidden entries
+    /// it wrote at the output's top from the user's).
+    static func lastFiles(site: URL, output: String) -> [String: UInt64]? {
+        guard let pageData = try? FileSystem.read(pagesFile(in: site), displayPath: "") else { return nil }
+        var r = BinaryReader(bytes: pageData)
+        guard r.u64() == Self.format, r.string() != nil, r.string() == output, r.u64() != nil, let pageCount = r.count() else { return nil }
+        for _ in 0..<pageCount { guard r.string() != nil, r.u64() != nil else { return nil } }
+        guard FileStamp(reading: &r) != nil, let fileCount = r.count() else { return nil }
+        var files: [String: UInt64] = [:]
+        files.reserveCapacity(fileCount)
+        for _ in 0..<fileCount {
+            guard let p = r.string(), let h = r.u64() else { return nil }
+            files[p] = h
+        }
+        return files
+    }
+
     /// `range` of an open file; nil when it cannot be read whole.
     private static func read(_ fd: Int32, _ range: Range<Int>) -> [UInt8]? {
         var whole = false

@@ -60,6 +60,8 @@ public struct SiteBuilder: Sendable {
     public struct Report: Sendable {
         public var pages = 0
         public var items: [(collection: String, count: Int)] = []
+        /// The files copied from Static/.
+        public var staticFiles = 0
         public var seconds = 0.0
         public var output: URL
         /// Problems that did not stop the build, and notes on what it chose (severity `.note`).
@@ -129,11 +131,11 @@ public struct SiteBuilder: Sendable {
         // The pages read are saved while the build goes on, and whole before it returns.
         let saving = DispatchGroup()
         defer { saving.wait() }
-        let (site, templates, warnings) = try load(stamps: stamps?.files ?? [:], savedPages: savedPages, saving: saving)
+        let (site, templates, staticFiles, warnings) = try load(stamps: stamps?.files ?? [:], savedPages: savedPages, saving: saving)
         let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version,
                                            inPlaceShare: options.inPlaceShare, previous: previous)
         do {
-            var report = try render(site, templates: templates, into: target, start: start)
+            var report = try render(site, templates: templates, staticFiles: staticFiles, into: target, start: start)
             report.warnings = warnings + report.warnings
             var lap = Date()
             // The commit clears .sift-cache/ of the files it does not know: the memo's temporary file among them.
@@ -162,12 +164,13 @@ public struct SiteBuilder: Sendable {
 
     // MARK: Load
 
-    /// The load stage: the site read and joined (`SiteLoader`), the templates, and the checks
+    /// The load stage: the site read and joined (`SiteLoader`), the templates, Static/'s files, and the checks
     /// that need the whole site; every error of them all is thrown together. A `sift build` saves
     /// the pages it read for the next (an incremental one starts from the last's) at once, on a
     /// thread of `saving` while the build goes on: they are the files' as they are, whatever the
     /// build does next, and held to the end they would add 70 MB to a 100k build's peak.
-    func load(stamps: [String: FileStamp] = [:], savedPages: Background<PageMemo?>? = nil, saving: DispatchGroup) throws -> (Site, TemplateSet, warnings: [SiftError]) {
+    func load(stamps: [String: FileStamp] = [:], savedPages: Background<PageMemo?>? = nil, saving: DispatchGroup) throws
+        -> (Site, TemplateSet, StaticFiles, warnings: [SiftError]) {
         options.progress?("loading", 0, 0)
         var loader = SiteLoader(root: options.site, displayRoot: options.displayRoot, includeDrafts: options.drafts, baseURLOverride: options.baseURL)
         loader.memo = options.mode.session?.pages
@@ -186,10 +189,13 @@ public struct SiteBuilder: Sendable {
         loader.savedPages = nil
         var templates: TemplateSet?
         do { templates = try TemplateSet(siteTemplates: options.site.appendingPathComponent("Templates"), display: loader.display) } catch let e as SiftError { errors.append(e) }
+        var staticFiles: StaticFiles?
+        do { staticFiles = try StaticFiles(siteFolder: options.site, display: loader.display) } catch let e as SiftError { errors.append(e) }
         try checkOutput()
         if let e = SiftError.combined(errors) { throw e }
-        guard let site = loadedSite, let templates else { throw SiftError("build failed", at: nil) }
-        return (site, templates, try validate(site, display: loader.display) + frontMatterWarnings(site, templates: templates))
+        guard let site = loadedSite, let templates, let staticFiles else { throw SiftError("build failed", at: nil) }
+        let warnings = try validate(site, staticFiles: staticFiles, display: loader.display) + frontMatterWarnings(site, templates: templates)
+        return (site, templates, staticFiles, warnings)
     }
 
     /// Refuses an output folder that holds, or sits inside, the site's sources or its cache.
@@ -197,7 +203,7 @@ public struct SiteBuilder: Sendable {
         let out = outputURL.resolvingSymlinksInPath().path + "/"
         let site = options.site.standardizedFileURL.resolvingSymlinksInPath().path + "/"
         // The sources, and the build's own cache (an output there would be published with the cache's files, and wipe it).
-        let sources = ["Content/", "Templates/", ".sift-cache/"].map { site + $0 }
+        let sources = ["Content/", "Templates/", StaticFiles.folder + "/", ".sift-cache/"].map { site + $0 }
         // Bytes, not characters: a folder whose name starts with a combining mark is still inside.
         if site.utf8.starts(with: out.utf8) || sources.contains(where: { out.utf8.starts(with: $0.utf8) }) || out == "/" {
             throw SiftError("the output folder \(outputURL.path) would replace the site's own files: choose another --output", at: nil)
@@ -231,8 +237,8 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Checks that need the whole site; returns the warnings, throws the errors.
-    func validate(_ site: Site, display: (String) -> String) throws -> [SiftError] {
-        var errors: [SiftError] = []
+    func validate(_ site: Site, staticFiles: StaticFiles, display: (String) -> String) throws -> [SiftError] {
+        var errors: [SiftError] = staticFiles.collisions(with: site, display: display)
         for c in site.collections where (c.settings.perPage ?? 0) > 0 {
             for i in c.items.indices where c.items[i].slug == "page" {
                 errors.append(SiftError("slug 'page' is taken by the list's pagination (/\(c.name)/page/2/): give the item another slug", at: c.items[i].source))
@@ -294,8 +300,8 @@ public struct SiteBuilder: Sendable {
     // MARK: Render, index, write
 
     /// The stages after loading: standalone pages, then each collection's lists and items with
-    /// their search records fed to the index, then assets, sitemap and the index written.
-    func render(_ site: Site, templates: TemplateSet, into target: BuildTarget, start: Date) throws -> Report {
+    /// their search records fed to the index, then assets, sitemap, Static/'s files and the index written.
+    func render(_ site: Site, templates: TemplateSet, staticFiles: StaticFiles, into target: BuildTarget, start: Date) throws -> Report {
         var report = Report(output: outputURL)
         var lap = start
         report.lap("load", since: &lap)
@@ -324,6 +330,8 @@ public struct SiteBuilder: Sendable {
         try assets.write(to: target.writer)
         try target.writer.write(HeadersFile.name, text: HeadersFile(basePath: renderer.context.urls.basePath, hashedAssets: assets.hashed.values).text)
         try writeSitemap(sitemap, site: site, target: target)
+        try staticFiles.write(to: target.writer, prior: target.prior, next: target.next, start: start, display: { SiteLoader.display($0, root: displayRoot) })
+        report.staticFiles = staticFiles.files.count
         report.lap("assets", since: &lap)
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         options.progress?("indexing", totalItems, totalItems)
@@ -341,7 +349,8 @@ public struct SiteBuilder: Sendable {
         }
         if options.mode.writesOutput && (options.precompress ?? site.settings.precompress) {
             options.progress?("compressing", 0, 0)
-            try Precompressor.run(target.writer, files: target.writer.producedFiles())
+            // A copy the site's Static/ holds is its own, kept as it is.
+            try Precompressor.run(target.writer, files: target.writer.producedFiles(), authored: Set(staticFiles.files.map(\.path)))
             report.lap("precompress", since: &lap)
         }
         report.seconds = Date().timeIntervalSince(start)

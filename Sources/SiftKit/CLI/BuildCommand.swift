@@ -84,7 +84,8 @@ enum BuildCommand: Command {
         let items = report.items.map { "\($0.count) \($0.collection)" }.joined(separator: ", ")
         let verb = check ? "checked" : "built"
         let index = check ? "" : ", search index " + byteCount(report.indexBytes ?? treeSize(report.output.appendingPathComponent("search"))) + ","
-        let summary = String(format: "%@ %d pages (%@)%@ in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, index, report.seconds)
+        let statics = report.staticFiles == 0 ? "" : report.staticFiles == 1 ? ", 1 static file" : ", \(report.staticFiles) static files"
+        let summary = String(format: "%@ %d pages (%@)%@%@ in %.2f s", verb, report.pages, items.isEmpty ? "no collections" : items, statics, index, report.seconds)
         if check { return SiftCLI.Outcome(status: status, stdout: summary + "\n", stderr: warnings + stages) }
         return SiftCLI.Outcome(status: status, stdout: "", stderr: warnings + summary + " into \(report.output.path)\n" + stages)
     }

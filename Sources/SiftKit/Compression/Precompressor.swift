@@ -38,16 +38,18 @@ struct Precompressor: Sendable {
 
     /// Compresses every file of `files` (paths relative to the output) that wants copies, on
     /// every core; a file kept from the previous build, under its name or another, links its
-    /// previous copies instead.
-    static func run(_ writer: OutputWriter, files: [String]) throws {
-        let candidates = files.filter { wantsCopies($0) }
+    /// previous copies instead. A copy among `authored` (a file of Static/, `app.js.gz` beside
+    /// `app.js`) is the site's, written as it is: it is neither made nor linked.
+    static func run(_ writer: OutputWriter, files: [String], authored: Set<String> = []) throws {
+        let candidates = files.filter { rel in wantsCopies(rel) && !encodings.allSatisfy { authored.contains(rel + "." + $0) } }
         let failures = ParallelMap.map(candidates) { rel -> SiftError? in
             do {
+                let wanted = encodings.filter { !authored.contains(rel + "." + $0) }
                 // A file kept, or kept under a new name (the text files of a group whose hash changed), keeps its copies.
-                if let old = writer.keptName(rel), encodings.allSatisfy({ writer.linkFromPrevious(old + "." + $0, as: rel + "." + $0) }) { return nil }
+                if let old = writer.keptName(rel), wanted.allSatisfy({ writer.linkFromPrevious(old + "." + $0, as: rel + "." + $0) }) { return nil }
                 let bytes = try writer.readBack(rel)
                 guard bytes.count > minimumSize else { return nil }
-                for (path, data) in try copies(of: bytes, relative: rel) { try writer.write(path, data) }
+                for (path, data) in try copies(of: bytes, relative: rel) where !authored.contains(path) { try writer.write(path, data) }
                 return nil
             } catch let e as SiftError {
                 return e

@@ -324,7 +324,9 @@ public final class OutputWriter: @unchecked Sendable {
         }
         let old = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent)\(Self.oldMarker)\(getpid())").path
         if FileManager.default.fileExists(atPath: output.path) {
-            for entry in FileSystem.list(output) where FileSystem.isHidden(entry) {
+            // Not what the last build wrote there itself (Static/'s `.well-known/`): gone from Static/, it goes.
+            let written = inPlace ?? previousHashes ?? lastBuildFiles ?? [:]
+            for entry in FileSystem.list(output) where FileSystem.isHidden(entry) && !Self.holds(written, entry) {
                 let target = stagingPath + "/" + entry
                 if !FileManager.default.fileExists(atPath: target) {
                     try? FileManager.default.copyItem(atPath: output.path + "/" + entry, toPath: target)
@@ -342,6 +344,15 @@ public final class OutputWriter: @unchecked Sendable {
         }
         return old
     }
+
+    /// Whether a build's files hold `entry` of the output's top, as a file or a folder.
+    private static func holds(_ files: [String: UInt64], _ entry: String) -> Bool {
+        files[entry] != nil || files.keys.contains { $0.utf8.count > entry.utf8.count && $0.hasPrefix(entry + "/") }
+    }
+
+    /// The files the last build wrote, for a build that reuses none of them (`--clean`): its
+    /// hidden entries at the output's top are not carried over as the user's.
+    var lastBuildFiles: [String: UInt64]?
 
     /// The share of the output's files a `sift build` may change in place; past it the build
     /// swaps in a whole new folder (`linkKeptIntoStaging`), as a clean build does.

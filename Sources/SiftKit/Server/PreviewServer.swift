@@ -63,7 +63,8 @@ public final class PreviewServer: @unchecked Sendable {
         let server = try HTTPServer(host: options.host, port: options.port, limits: options.limits,
                                     handler: StaticSite(root: output, live: live).reply)
         self.server = server
-        let watcher = options.watch ? SiteWatcher(folders: ["Content", "Templates"].map { options.build.site.appendingPathComponent($0) }) { [weak self] in
+        let watcher = options.watch ? SiteWatcher(folders: ["Content", "Templates"].map { options.build.site.appendingPathComponent($0) },
+                                                    withHidden: [options.build.site.appendingPathComponent(StaticFiles.folder)]) { [weak self] in
             self?.rebuild()
         } : nil
         do {

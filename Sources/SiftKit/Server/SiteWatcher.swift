@@ -5,9 +5,12 @@ import Glibc
 
 /// Polls folders for changes and calls `onChange` once a burst of changes has settled.
 /// Polling works on every Linux file system (inotify misses network mounts and needs a
-/// watch per folder); hidden files and editor backups (`~`, `.swp`) are ignored.
+/// watch per folder); hidden files and editor backups (`~`, `.swp`) are ignored, but for the
+/// hidden files of the folders given `withHidden` (Static/, whose `.well-known/` is published).
 final class SiteWatcher: @unchecked Sendable {
     let folders: [URL]
+    /// Folders whose hidden files count too.
+    let withHidden: [URL]
     let interval: Double
     let debounce: Double
     private let onChange: @Sendable () -> Void
@@ -17,12 +20,13 @@ final class SiteWatcher: @unchecked Sendable {
     private var baseline: [String: FileStamp]
 
     /// Takes the first snapshot now, so a change made during the first build is seen.
-    init(folders: [URL], interval: Double = 0.25, debounce: Double = 0.15, onChange: @escaping @Sendable () -> Void) {
+    init(folders: [URL], withHidden: [URL] = [], interval: Double = 0.25, debounce: Double = 0.15, onChange: @escaping @Sendable () -> Void) {
         self.folders = folders
+        self.withHidden = withHidden
         self.interval = interval
         self.debounce = debounce
         self.onChange = onChange
-        baseline = SiteWatcher.snapshot(folders)
+        baseline = SiteWatcher.snapshot(folders, withHidden: withHidden)
     }
 
     func start() {
@@ -51,7 +55,7 @@ final class SiteWatcher: @unchecked Sendable {
         var lastChange = Date()
         while !isStopped {
             usleep(useconds_t(interval * 1_000_000))
-            let now = SiteWatcher.snapshot(folders)
+            let now = SiteWatcher.snapshot(folders, withHidden: withHidden)
             if now != seen {
                 seen = now
                 lastChange = Date()
@@ -64,30 +68,30 @@ final class SiteWatcher: @unchecked Sendable {
         }
     }
 
-    static func snapshot(_ folders: [URL]) -> [String: FileStamp] {
+    static func snapshot(_ folders: [URL], withHidden: [URL] = []) -> [String: FileStamp] {
         var out: [String: FileStamp] = [:]
         var walked: Set<FolderIdentity> = []
-        for f in folders {
+        for (f, hidden) in folders.map({ ($0, false) }) + withHidden.map({ ($0, true) }) {
             if let id = FolderIdentity(f.path) { walked.insert(id) }
-            walk(f.path, into: &out, walked: &walked)
+            walk(f.path, into: &out, walked: &walked, hidden: hidden)
         }
         return out
     }
 
     /// Records the files under `path`; a folder in `walked` (reached again through a link) is
     /// recorded but not walked again.
-    private static func walk(_ path: String, into out: inout [String: FileStamp], walked: inout Set<FolderIdentity>) {
+    private static func walk(_ path: String, into out: inout [String: FileStamp], walked: inout Set<FolderIdentity>, hidden: Bool) {
         guard let dir = opendir(path) else { return }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if FileSystem.isHidden(name) || name.hasSuffix("~") || name.hasSuffix(".swp") || name == "4913" { continue }
+            if name == "." || name == ".." || (!hidden && FileSystem.isHidden(name)) || name.hasSuffix("~") || name.hasSuffix(".swp") || name == "4913" { continue }
             let full = path + "/" + name
             var st = stat()
             guard stat(full, &st) == 0 else { continue }
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 out[full + "/"] = FileStamp(folderInode: UInt(st.st_ino))
-                if walked.insert(FolderIdentity(st)).inserted { walk(full, into: &out, walked: &walked) }
+                if walked.insert(FolderIdentity(st)).inserted { walk(full, into: &out, walked: &walked, hidden: hidden) }
             } else {
                 out[full] = FileStamp(st)
             }

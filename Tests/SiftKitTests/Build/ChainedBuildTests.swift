@@ -21,7 +21,7 @@ struct ChainedBuildTests {
     /// The sources of `site` copied over `mirror`'s, for a clean build of the same site elsewhere
     /// (a clean build of the same folder would leave its cache for another output).
     func mirror(_ site: TestSite, into mirror: TestSite) throws {
-        for folder in ["Content", "Templates"] {
+        for folder in ["Content", "Templates", "Static"] {
             let to = mirror.root.appendingPathComponent(folder)
             try? FileManager.default.removeItem(at: to)
             let from = site.root.appendingPathComponent(folder)
@@ -31,7 +31,7 @@ struct ChainedBuildTests {
 
     @Test(arguments: [7, 8, 9] as [UInt64])
     func chainedBuildEditSequencesMatchCleanBuilds(seed: UInt64) throws {
-        var rng = SeededRNG(state: seed)
+        var rng = SeededRNG(state: seed), staticRNG = SeededRNG(state: seed &+ 1000)
         let (site, firstRows) = try makeSite(&rng)
         var rows = firstRows
         defer { site.delete() }
@@ -45,6 +45,7 @@ struct ChainedBuildTests {
             let page = "Content/things/\(Slug.make(rows[(step * 7) % rows.count])).md"
             try site.write(page, "Body with zq\(step % 4) and \(edits.randomText(&rng, words: 40)).\n")
             log.append("zq\(step % 4) into \(page)")
+            log.append(try edits.editStatic(site, &staticRNG))
             if step == 5 {
                 let before = site.snapshot()
                 try site.write(page, "---\ntitle: [unclosed\n---\nBroken.\n")

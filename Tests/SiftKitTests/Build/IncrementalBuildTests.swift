@@ -48,6 +48,24 @@ struct IncrementalBuildTests {
         }
     }
 
+    /// One edit of Static/: a file written or removed, a hidden one and a whole folder among them,
+    /// drawn from a generator of its own so that the other edits' sequences stay as they were.
+    func editStatic(_ site: TestSite, _ rng: inout SeededRNG) throws -> String {
+        let files = ["robots.txt", ".well-known/security.txt", "files/notes.txt", "files/deep/data.json", "CNAME"]
+        let file = files.randomElement(using: &rng)!
+        if Int.random(in: 0..<6, using: &rng) == 0 {
+            let folder = ["files", ".well-known"].randomElement(using: &rng)!
+            try? site.remove("Static/" + folder)
+            return "Static/\(folder)/ removed"
+        }
+        if FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Static/" + file).path) && Bool.random(using: &rng) {
+            try site.remove("Static/" + file)
+            return "Static/\(file) removed"
+        }
+        try site.write("Static/" + file, randomText(&rng, words: Int.random(in: 1..<300, using: &rng)) + "\n")
+        return "Static/\(file) written"
+    }
+
     /// The site both edit-sequence tests start from: eight rows, scopes a and b (also a facet),
     /// sorted by name, and a page for the first row with the given text; the caller deletes it.
     func thingsSite(rows: [String], page: String) throws -> TestSite {
@@ -69,7 +87,7 @@ struct IncrementalBuildTests {
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomEditSequencesMatchCleanBuilds(seed: UInt64) throws {
-        var rng = SeededRNG(state: seed)
+        var rng = SeededRNG(state: seed), staticRNG = SeededRNG(state: seed &+ 1000)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }
         let site = try thingsSite(rows: rows, page: "Some <b>raw</b> *text* about harbors.\n")
         defer { site.delete() }
@@ -77,6 +95,7 @@ struct IncrementalBuildTests {
         var log: [String] = []
         for _ in 0..<12 {
             log.append(try edit(site, &rng, rows: &rows))
+            log.append(try editStatic(site, &staticRNG))
             let incremental = site.build()
             #expect(incremental.status == 0, "\(incremental.stderr)")
             let built = site.snapshot()
@@ -97,7 +116,7 @@ struct IncrementalBuildTests {
     /// fifth's both, the ranked layout's answers worked out from version 5's tables kept in memory.
     @Test(arguments: [(4, false, false), (5, false, false), (6, true, false), (7, false, true), (8, true, true)] as [(UInt64, Bool, Bool)])
     func serveSessionEditSequencesMatchCleanBuilds(seed: UInt64, answers: Bool, ranked: Bool) throws {
-        var rng = SeededRNG(state: seed)
+        var rng = SeededRNG(state: seed), staticRNG = SeededRNG(state: seed &+ 1000)
         var rows = (0..<8).map { "Thing \($0) \(Self.words[$0])" }
         let site = try thingsSite(rows: rows, page: "Some *text* about harbors.\n")
         defer { site.delete() }
@@ -117,6 +136,7 @@ struct IncrementalBuildTests {
             let page = "Content/things/\(Slug.make(rows[step % rows.count])).md"
             try site.write(page, "Body with zq\(step) and \(randomText(&rng, words: 3)).\n")
             log.append("zq\(step) into \(page)")
+            log.append(try editStatic(site, &staticRNG))
             if step == 5 {
                 try site.write(page, "---\ntitle: [unclosed\n---\nBroken.\n")
                 #expect(throws: SiftError.self) { try SiteBuilder(options: options).build() }
@@ -136,12 +156,12 @@ struct IncrementalBuildTests {
         }
     }
 
-    /// Moves every source's modification time (Content/, Templates/) ten seconds back, each to a
+    /// Moves every source's modification time (Content/, Templates/, Static/) ten seconds back, each to a
     /// time of its own, so `sift serve` trusts what it remembers of them and `sift build` its
     /// stamps (both read again files changed within the last second, whose stamp could hide a
     /// second change).
     func backdate(_ site: TestSite) throws {
-        for folder in ["Content", "Templates"] {
+        for folder in ["Content", "Templates", "Static"] {
             let root = site.root.appendingPathComponent(folder)
             guard let walk = FileManager.default.enumerator(atPath: root.path) else { continue }
             for case let rel as String in walk {
