@@ -194,7 +194,8 @@ public struct SiteBuilder: Sendable {
         try checkOutput()
         if let e = SiftError.combined(errors) { throw e }
         guard let site = loadedSite, let templates, let staticFiles else { throw SiftError("build failed", at: nil) }
-        let warnings = try validate(site, staticFiles: staticFiles, display: loader.display) + frontMatterWarnings(site, templates: templates)
+        var warnings = try validate(site, staticFiles: staticFiles, display: loader.display) + frontMatterWarnings(site, templates: templates)
+        if let misnamed = StaticFiles.misnamedFolder(siteFolder: options.site, display: loader.display) { warnings.insert(misnamed, at: 0) }
         return (site, templates, staticFiles, warnings)
     }
 

@@ -55,6 +55,15 @@ struct StaticFiles: Sendable {
         }
     }
 
+    /// A warning when the site holds `static/` and no `Static/` (Hugo's and Zola's name, which
+    /// Sift would leave out without a word).
+    static func misnamedFolder(siteFolder: URL, display: (String) -> String) -> SiftError? {
+        let names = FileSystem.list(siteFolder)
+        guard let name = names.first(where: { $0 != folder && $0.lowercased() == folder.lowercased() }), !names.contains(folder),
+              FileSystem.isDirectory(siteFolder.appendingPathComponent(name)) else { return nil }
+        return SiftError("folder '\(name)' is not read: static files go in \(folder)/", at: SourcePosition(path: display(name), line: 0), severity: .warning)
+    }
+
     // MARK: Collisions
 
     /// An error for each file that takes a path Sift writes, naming both: a page (its

@@ -134,6 +134,16 @@ struct StaticFilesTests {
         #expect(site.page("app.js.gz") == "mine")
     }
 
+    /// Hugo's and Zola's `static/` would be left out without a word.
+    @Test func aLowercaseStaticFolderIsAWarning() throws {
+        let site = try site(["static/robots.txt": "x\n"])
+        defer { site.delete() }
+        let out = SiftCLI.run(["build"], in: site.root)
+        #expect(out.status == 0)
+        #expect(out.stderr.hasPrefix("static: warning: folder 'static' is not read: static files go in Static/\nbuilt 6 pages (2 c), search index"), "\(out.stderr)")
+        #expect(site.page("robots.txt") == nil)
+    }
+
     /// `sift serve`'s watcher sees Static/'s hidden files (`.well-known/`), which it ignores elsewhere.
     @Test func theWatcherSeesStaticsHiddenFiles() throws {
         let site = try site(["Static/.well-known/security.txt": "a\n", "Content/.notes.md": "x"])
