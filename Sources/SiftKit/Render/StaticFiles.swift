@@ -72,7 +72,9 @@ struct StaticFiles: Sendable {
     /// the build precompresses), a folder Sift writes a page into, or a path under one of its files.
     func collisions(with site: Site, display: (String) -> String) -> [SiftError] {
         guard !files.isEmpty else { return [] }
-        let pages = Self.written(by: site)
+        // Only the collections and pages a static file's first folder names: a build of a million
+        // items with a robots.txt does not list a million paths.
+        let pages = Self.written(by: site, under: Set(files.map { String($0.path.split(separator: "/", maxSplits: 1)[0]) }))
         // Each folder Sift writes, for the file it writes there: its own index.html, else the first.
         var folders: [String: String] = [:]
         for path in pages.keys.sorted() {
@@ -117,14 +119,15 @@ struct StaticFiles: Sendable {
     }
 
     /// Every file Sift writes outside assets/ and search/ (sitemap parts aside, which depend on
-    /// the number of pages), with what it is for.
-    static func written(by site: Site) -> [String: String] {
+    /// the number of pages), with what it is for: the files at the output's top, and those of
+    /// the pages and collections named in `tops`.
+    static func written(by site: Site, under tops: Set<String>) -> [String: String] {
         var out: [String: String] = [
             "index.html": "the home page", "404.html": "the page for a missing page",
             HeadersFile.name: "the hosts' headers file", "sitemap.xml": "the sitemap",
         ]
-        for p in site.pages { out["\(p.slug)/index.html"] = "the page of \(p.page.displayPath)" }
-        for c in site.collections {
+        for p in site.pages where tops.contains(p.slug) { out["\(p.slug)/index.html"] = "the page of \(p.page.displayPath)" }
+        for c in site.collections where tops.contains(c.name) {
             let list = "the list of the collection '\(c.name)'"
             out[SiteURLs.listPage(c.name, 1) + "index.html"] = list
             let size = c.settings.pageSize(items: c.items.count)
