@@ -28,7 +28,9 @@ export class Keyboard {
       const slash = event.key == "/" && !event.target.closest("input,textarea,select,[contenteditable]");
       if (slash || ((event.ctrlKey || event.metaKey) && event.key == "k")) {
         event.preventDefault();
+        // A click too: the field may have the focus already, at rest after Cancel.
         input.focus();
+        input.click();
       }
     };
     document.addEventListener("keydown", shortcut);

@@ -52,12 +52,14 @@ export class SiftSearch {
       onFocus: () => this.active || this.search(),
       onInput: (query) => {
         this.emit("change", { query });
-        // Without instant search, typing waits for Enter, and lets go of a row selected for the
-        // text searched; emptying the field still shows the empty state.
+        // Without instant search, typing waits for Enter (typed into the field at rest, it starts the
+        // search as a focus does), and lets go of a row selected for the text searched; emptying
+        // the field still shows the empty state.
         if (this.instant || !query) this.search({ text: query });
-        else this.keyboard.deselect(), this.update();
+        else this.active || this.search(), this.keyboard.deselect(), this.update();
       },
-      onCancel: () => this.cancel(),
+      // Enter or Space (a click of no pointer: detail 0) leaves the focus in the field.
+      onCancel: (event) => this.cancel({ keyboard: !event.detail }),
     });
     this.scopeBar = new ScopeBar({ onPick: (scope) => this.pickScope(scope) });
     this.status = element("div", { class: "sift-status", role: "status", "aria-live": "polite" });
@@ -80,7 +82,7 @@ export class SiftSearch {
       idPrefix,
       input: this.field.input,
       listbox: this.panel.listbox,
-      onEscape: () => this.cancel(),
+      onEscape: () => this.cancel({ keyboard: true }),
       onSubmit: () => {
         this.emit("submit", { query: this.field.value });
         this.search({ remember: true, text: this.field.value });
@@ -167,8 +169,18 @@ export class SiftSearch {
     header?.style.setProperty("--sift-header-height", header.offsetHeight + "px");
   }
 
-  cancel() {
+  /**
+   * Ends the search. From the `keyboard` (Esc, or Enter or Space on Cancel) with the focus in the
+   * bar or on the results, which go, the focus stays in the field, at rest, as the focus of a
+   * combobox stays on Esc (WAI-ARIA's combobox pattern), where Tab goes on from the bar's place in
+   * the page; else the field lets go of it (on a phone, the keyboard goes, as UISearchController's
+   * Cancel takes it away).
+   */
+  cancel({ keyboard } = {}) {
     if (!this.active) return;
+    const input = this.field.input, focus = document.activeElement;
+    // While still active: the focus starts nothing.
+    keyboard && focus.closest(".sift,[data-sift-list],.sift-more") ? input.focus() : input.blur();
     this.active = false;
     this.runs++;
     this.busy(false);
@@ -187,7 +199,6 @@ export class SiftSearch {
     setFlag(root, "data-sift-hide", false);
     this.host.dataset.siftHost = "";
     this.urlState.save();
-    this.field.input.blur();
     this.emit("cancel");
   }
 

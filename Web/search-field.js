@@ -4,7 +4,7 @@ import { button, element, onClick } from "./dom.js";
 export class SearchField {
   constructor(opts = {}) {
     const placeholder = opts.placeholder ?? "Search";
-    const { onFocus, onInput, onCancel } = opts; // a focus, each edit (Clear's too), Cancel
+    const { onFocus, onInput, onCancel } = opts; // a focus or a click, each edit (Clear's too), Cancel (its click event)
     const input = (this.input = element("input", {
       type: "search",
       class: "sift-input",
@@ -21,7 +21,9 @@ export class SearchField {
     const hint = element("span", { class: "sift-hint", "aria-hidden": "true" }, element("i", { class: "sift-icon" }), element("span", {}, placeholder));
     this.element = element("div", { class: "sift-bar" }, element("div", { class: "sift-field" }, input, hint, this.clearButton), this.cancelButton);
 
+    // A click too: Cancel from the keyboard leaves the focus in the field, at rest.
     input.addEventListener("focus", onFocus);
+    input.addEventListener("click", onFocus);
     input.addEventListener("input", () => onInput(input.value));
     onClick(this.clearButton, () => {
       input.value = "";

@@ -1,0 +1,116 @@
+"""What a keyboard and a screen reader reach, with the options in combination: where the focus goes
+when Cancel or Esc ends the search, the dimmed page kept out of reach while dimmed, the row ↓
+selects named by a relationship ARIA allows, and the panel's results past its first 20. Each test
+failed before the fix it was written for.
+"""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import siftsite
+from accessibility import assert_accessible
+
+COLORS = ["Red", "Blue", "Green"]
+WIDGETS = "name,shape,color,size\n" + "".join(
+    f"Widget {i:03},{'Round' if i % 2 else 'Square'},{COLORS[i % 3]},{i}\n" for i in range(1, 131))
+WIDGETS_YML = "title_field: name\nscope_field: shape\nscopes: [Round, Square]\nfacets: [color]\nsort_fields: [size]\n"
+# A page of links under the panel: what a dimmed page holds for Tab to reach.
+ABOUT = "# About\n\nA page with the search panel in its header.\n\n" + "\n\n".join(
+    f"[Link {i}](/about/#{i}) and a paragraph." for i in range(1, 8))
+
+# The options that change what the bar shows around the field, in combination.
+COMBOS = {
+    "defaults": "",
+    "centered-not-instant-dimmed": "  style: centered\n  instant: false\n  dim_background: true\n",
+    "navigation-kept-scopes-always-dimmed": "  hide_navigation: false\n  scope_bar: always\n  dim_background: true\n  style: minimal\n",
+    "not-instant-navigation-kept": "  instant: false\n  hide_navigation: false\n",
+}
+DIMMED = [name for name, yml in COMBOS.items() if "dim_background: true" in yml]
+
+
+def site(search_yml: str) -> dict:
+    return {
+        "Content/site.yml": "title: Reach\n" + ("search:\n" + search_yml if search_yml else ""),
+        "Content/widgets/widgets.csv": WIDGETS, "Content/widgets/collection.yml": WIDGETS_YML,
+        "Content/about.md": ABOUT,
+    }
+
+
+@pytest.fixture(scope="module", params=list(COMBOS))
+def served(request):
+    with siftsite.served_fixture(site(COMBOS[request.param]), f"sift-reach-{request.param}-") as (server, built):
+        yield request.param, server, built
+
+
+def field(page, path):
+    return page.get_by_role("searchbox" if path == "/widgets/" else "combobox")
+
+
+def search(page, box, combo, text):
+    """Typed as a visitor does; without instant search, submitted with Enter."""
+    box.click()
+    box.press_sequentially(text)
+    if "instant: false" in COMBOS[combo]:
+        box.press("Enter")
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"^\d+ results?$"))
+
+
+def settled(page):
+    page.wait_for_function("document.getAnimations().every(a => a.playState != 'running')")
+
+
+def expect_at_rest(page, box):
+    expect(page.get_by_role("search")).not_to_have_attribute("data-active", re.compile(".*"))
+    expect(page.get_by_role("button", name="Cancel")).to_be_hidden()
+    expect(box).to_have_value("")
+
+
+def focused(page) -> str:
+    """What has the focus, as a screen reader would say it: its role and name, or BODY."""
+    return page.evaluate("""() => { const e = document.activeElement;
+        return e == document.body ? 'BODY' : (e.getAttribute('role') || e.tagName.toLowerCase()) + ' ' + (e.getAttribute('aria-label') || e.textContent.trim()); }""")
+
+
+# 1. Cancel from the keyboard
+
+
+@pytest.mark.parametrize("path", ["/widgets/", "/about/"])
+def test_cancel_from_the_keyboard_leaves_the_focus_in_the_field_at_rest(page, served, path):
+    """Cancel by Enter or Space, and Esc in the field or on a row of the results, end the search
+    with the focus in the search field, the bar at rest; typing there searches again. A click of
+    Cancel (a pointer: on a phone, the keyboard should go) leaves nothing focused."""
+    combo, server, _ = served
+    page.goto(server.url + path)
+    box = field(page, path)
+    ways = ["Enter", "Space", "Escape in the field", "click"] + (["Escape on a row"] if path == "/widgets/" else [])
+    for way in ways:
+        search(page, box, combo, "widget 1")
+        cancel = page.get_by_role("button", name="Cancel")
+        expect(cancel).to_be_visible()
+        if way in ("Enter", "Space"):
+            cancel.focus()
+            page.keyboard.press(way)
+        elif way == "Escape in the field":
+            box.press("Escape")
+        elif way == "Escape on a row":
+            page.locator("[data-sift-list=widgets]:not([data-sift-off]) a").first.focus()
+            page.keyboard.press("Escape")
+        else:
+            cancel.click()
+        expect_at_rest(page, box)
+        settled(page)
+        if way == "click":
+            assert focused(page) == "BODY", (combo, way)
+            continue
+        expect(box).to_be_focused()
+        # At rest: not dimmed, the navigation where it was, no panel.
+        expect(page.locator("html")).not_to_have_attribute("data-sift-dim", re.compile(".*"))
+        expect(page.locator(".sift-pop")).to_be_hidden()
+        # Typing there starts the search again.
+        box.press_sequentially("w")
+        expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+        expect(cancel).to_be_visible()
+        box.press("Escape")
+        expect_at_rest(page, box)
+        expect(box).to_be_focused()
