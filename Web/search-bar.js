@@ -18,6 +18,15 @@ const ROWS = 50;
 const indexes = {};
 let bars = 0;
 
+// What the dimming covers is inert while it lasts (`on`), as what a modal dialog covers is: out of
+// Tab's reach and out of the accessibility tree. That is all but the bar (`form`) and its ancestors,
+// the dimming itself (a click there cancels) and the site header (above the dimming: sift.css).
+const inertAround = (form, on) => {
+  for (let part = form.closest("[data-sift-header]") ?? form; part != document.body; part = part.parentNode) {
+    for (const other of part.parentNode.children) if (other != part && !other.matches(".sift-dim,[data-sift-header]")) other.inert = on;
+  }
+};
+
 // `href` carrying `query` as ?mark=: its own query kept (a row's template may link elsewhere with one), an earlier mark replaced.
 const marked = (href, query) =>
   href.replace(/(?:\?([^#]*))?(?=#|$)/, (_, search = "") => "?" + [...search.split("&").filter((pair) => pair && !pair.startsWith("mark=")), "mark=" + encodeURIComponent(query)].join("&"));
@@ -207,7 +216,9 @@ export class SiftSearch {
   update() {
     const idle = this.active && !this.field.value.trim() && this.scope == "All" && !this.chosen(), listbox = this.panel.listbox;
     this.field.update();
-    setFlag(root, "data-sift-dim", this.dim && idle);
+    const dimmed = this.dim && idle;
+    setFlag(root, "data-sift-dim", dimmed);
+    if (dimmed != !!this.dimmed) inertAround(this.form, (this.dimmed = dimmed));
     // The empty state's code comes the first time it is wanted; it then shows what is wanted by then.
     if (idle) {
       this.emptyStateLoad ??= import("./sift-empty-state.js").then((module) => {

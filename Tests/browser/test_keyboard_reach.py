@@ -114,3 +114,67 @@ def test_cancel_from_the_keyboard_leaves_the_focus_in_the_field_at_rest(page, se
         box.press("Escape")
         expect_at_rest(page, box)
         expect(box).to_be_focused()
+
+
+# 2. The dimmed page out of reach
+
+
+def tab_stops(page, count: int) -> list[str]:
+    stops = []
+    for _ in range(count):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate("""() => { const e = document.activeElement;
+            return e == document.body ? 'BODY' : e.closest('form[role=search]') ? 'bar' : e.closest('[data-sift-header]') ? 'header' : 'page: ' + e.textContent.trim(); }"""))
+    return stops
+
+
+def in_accessibility_tree(page, selector: str) -> bool:
+    """Whether the first element `selector` finds is in Chromium's accessibility tree."""
+    session = page.context.new_cdp_session(page)
+    session.send("DOM.getDocument")
+    node = session.send("DOM.querySelector", {"nodeId": session.send("DOM.getDocument")["root"]["nodeId"], "selector": selector})
+    tree = session.send("Accessibility.getPartialAXTree", {"nodeId": node["nodeId"], "fetchRelatives": False})["nodes"]
+    session.detach()
+    return not tree[0].get("ignored", False)
+
+
+@pytest.mark.parametrize("path", ["/widgets/", "/about/"])
+def test_the_dimmed_page_is_out_of_reach_while_dimmed(page, served, path):
+    """While the bar dims the page (active, nothing typed), Tab from the field goes through the bar
+    (and a site header left in view, which is not dimmed) and never to the rows or links under the
+    dimming, which are out of the accessibility tree too; typing, and Cancel, bring them back."""
+    combo, server, _ = served
+    if combo not in DIMMED:
+        pytest.skip("no dimming")
+    page.goto(server.url + path)
+    box = field(page, path)
+    page_link = "[data-sift-list=widgets] > li > a" if path == "/widgets/" else "main a[href^='/about/#']"
+    assert in_accessibility_tree(page, page_link)
+    box.click()
+    expect(page.locator("html")).to_have_attribute("data-sift-dim", "")
+    settled(page)
+    stops = tab_stops(page, 12)
+    assert all(stop in ("bar", "header", "BODY") for stop in stops), (combo, stops)
+    assert not in_accessibility_tree(page, page_link)
+    # Typing ends the dimming: the results are in reach; emptying the field dims again.
+    if path == "/widgets/":
+        box.focus()
+        box.press_sequentially("widget 1")
+        if "instant: false" in COMBOS[combo]:
+            box.press("Enter")
+        expect(page.locator("html")).not_to_have_attribute("data-sift-dim", re.compile(".*"))
+        stops = tab_stops(page, 12)
+        assert any(stop.startswith("page: Widget") for stop in stops), (combo, stops)
+        box.focus()
+        page.get_by_role("button", name="Clear").click()
+        expect(page.locator("html")).to_have_attribute("data-sift-dim", "")
+        stops = tab_stops(page, 12)
+        assert all(stop in ("bar", "header", "BODY") for stop in stops), (combo, stops)
+    # A click on the dimmed page still cancels; the page is in reach again.
+    page.locator(".sift-dim").click(position={"x": 5, "y": 600})
+    expect_at_rest(page, box)
+    assert in_accessibility_tree(page, page_link)
+    box.focus()
+    box.press("Escape")
+    stops = tab_stops(page, 30)
+    assert any(stop.startswith("page: ") for stop in stops), (combo, stops)
