@@ -9,7 +9,7 @@ export class Keyboard {
   constructor(opts = {}) {
     this.idPrefix = opts.idPrefix; // rows without an id get one from it, for aria-activedescendant
     this.input = opts.input;
-    this.listbox = opts.listbox;
+    this.listbox = opts.listbox; // a panel's, if any
     // What the keys do, the bar's to say.
     this.onEscape = opts.onEscape;
     this.onSubmit = opts.onSubmit;
@@ -84,7 +84,6 @@ export class Keyboard {
     if (row) {
       row.dataset.active = "";
       if (row.role) row.setAttribute("aria-selected", "true");
-      row.id ||= `${this.idPrefix}-r${this.selected}`;
       row.scrollIntoView({ block: "nearest" });
       // A list page's bar, and a theme's sticky site header, stay at the top while its rows scroll
       // (sift.css): a row moved to under one is brought out.
@@ -93,11 +92,12 @@ export class Keyboard {
         if (at.bottom > top && at.top < bottom) scrollBy(0, at.top - bottom);
       }
     }
-    // The field keeps the focus; the listbox has it when Tab took it there to scroll.
-    for (const owner of [this.input, this.listbox]) {
-      if (row) owner.setAttribute("aria-activedescendant", row.id);
-      else owner.removeAttribute("aria-activedescendant");
-    }
+    // The field keeps the focus; a panel's listbox has it when Tab took it there to scroll. They
+    // name what Enter takes: a panel's option, or a list row's link (named by its text, as the
+    // row's item is not).
+    const target = row && (row.querySelector("a") ?? row);
+    if (target) target.id ||= `${this.idPrefix}-r${this.selected}`;
+    for (const owner of [this.input, this.listbox]) owner?.[target ? "setAttribute" : "removeAttribute"]("aria-activedescendant", target?.id);
   }
 
   deselect() {

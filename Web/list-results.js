@@ -8,9 +8,10 @@ export class ListResults {
     this.list = opts.list;
     const { onMore } = opts; // Show more, or the last row reached
     this.copy = this.list.cloneNode();
+    // The field names it as what it controls (aria-controls).
+    this.copy.id = opts.id;
     this.moreButton = onClick(button({ class: "sift-more", hidden: "" }, "Show more"), onMore);
     this.copy.hidden = true;
-    this.copy.removeAttribute("id");
     this.list.after(this.copy, this.moreButton);
     // The next rows come before "Show more" scrolls into view.
     (this.observer = new IntersectionObserver((entries) => entries.at(-1).isIntersecting && onMore(), { rootMargin: "600px" })).observe(this.moreButton);

@@ -56,7 +56,8 @@ export class SiftSearch {
     this.field = new SearchField({
       placeholder: option("placeholder"),
       cancelText: option("cancelText"),
-      listboxId: !list && idPrefix + "-l",
+      controls: idPrefix + (list ? "-r" : "-l"),
+      combobox: !list,
       // Focused again while searching, it keeps what is shown (the rows "Show more" added, the selection).
       onFocus: () => this.active || this.search(),
       onInput: (query) => {
@@ -83,14 +84,14 @@ export class SiftSearch {
     mount.replaceChildren(this.form);
     const dimmer = element("div", { class: "sift-dim" });
     document.body.append(dimmer);
-    this.listResults = list ? new ListResults({ list, onMore: () => this.showMore() }) : null;
+    this.listResults = list ? new ListResults({ list, id: idPrefix + "-r", onMore: () => this.showMore() }) : null;
     this.urlState = new UrlState({ state: () => ({ query: this.query, scope: this.scope, filters: this.filters, sort: this.sort }) });
 
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.keyboard = new Keyboard({
       idPrefix,
       input: this.field.input,
-      listbox: this.panel.listbox,
+      listbox: list ? null : this.panel.listbox,
       onEscape: () => this.cancel({ keyboard: true }),
       onSubmit: () => {
         this.emit("submit", { query: this.field.value });

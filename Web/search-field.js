@@ -11,9 +11,11 @@ export class SearchField {
       placeholder,
       "aria-label": placeholder,
       autocomplete: "off",
-      // Beside a results panel the field is a combobox owning its listbox; on a list page the
-      // results replace the list below, and it stays a plain search field.
-      ...(opts.listboxId && { role: "combobox", "aria-controls": opts.listboxId, "aria-expanded": "false", "aria-autocomplete": "list" }),
+      // The results it moves through (aria-activedescendant): beside a results panel the field is
+      // a combobox owning its listbox; on a list page, whose results replace the list below, it
+      // stays a plain search field, controlling them.
+      "aria-controls": opts.controls,
+      ...(opts.combobox && { role: "combobox", "aria-expanded": "false", "aria-autocomplete": "list" }),
     }));
     this.clearButton = button({ class: "sift-clear", "aria-label": "Clear", hidden: "" });
     this.cancelButton = button({ class: "sift-cancel" }, opts.cancelText ?? "Cancel");

@@ -178,3 +178,31 @@ def test_the_dimmed_page_is_out_of_reach_while_dimmed(page, served, path):
     box.press("Escape")
     stops = tab_stops(page, 30)
     assert any(stop.startswith("page: ") for stop in stops), (combo, stops)
+
+
+# 3. The row ↓ selects
+
+
+def test_the_row_selected_is_one_the_field_controls(page, served):
+    """On a list page the field names the results it moves through (aria-controls), and its
+    aria-activedescendant is a link there, announced by the row's title; axe-core finds nothing.
+    ↓ ↓ ↑ then Enter opens the row selected."""
+    combo, server, built = served
+    page.goto(server.url + "/widgets/")
+    box = page.get_by_role("searchbox")
+    search(page, box, combo, "widget 1")
+    answer = siftsite.search(built, "widget 1", collection="widgets")
+    for key in ["ArrowDown", "ArrowDown", "ArrowUp"]:
+        box.press(key)
+    active = box.get_attribute("aria-activedescendant")
+    assert active
+    relation = page.evaluate("""(input) => {
+        const active = document.getElementById(input.getAttribute('aria-activedescendant'));
+        const owners = (input.getAttribute('aria-controls') || '').split(' ').filter(Boolean).map((id) => document.getElementById(id));
+        return { controlled: owners.some((owner) => owner && owner.contains(active)), count: document.querySelectorAll('[id="' + active.id + '"]').length };
+    }""", box.element_handle())
+    assert relation == {"controlled": True, "count": 1}, (combo, relation)
+    expect(page.locator(f"[id='{active}']")).to_have_accessible_name(re.compile("^" + answer["results"][0]["title"]))
+    assert_accessible(page, f"a row selected, {combo}")
+    box.press("Enter")
+    page.wait_for_url(re.compile(re.escape(answer["results"][0]["url"]) + r"(\?mark=.*)?$"))
