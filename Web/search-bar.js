@@ -12,7 +12,7 @@ import { SearchField } from "./search-field.js";
 import { UrlState } from "./url-state.js";
 
 const root = document.documentElement;
-// Rows a list shows at first, and adds each time more are asked for.
+// Rows a list shows at first, and adds each time more are asked for (a panel: its `limit`).
 const ROWS = 50;
 // Loading indexes by URL: the bars of a page share them.
 const indexes = {};
@@ -45,7 +45,7 @@ export class SiftSearch {
     this.instant = flagOption(option("instant"), true);
     this.dim = flagOption(option("dim"), false);
     this.hideNavigation = flagOption(option("hideNavigation"), true);
-    this.limit = opts.limit ?? 20;
+    this.limit = list ? ROWS : opts.limit ?? 20;
     this.query = ""; // the text of the latest search
     this.scope = "All";
     this.filters = {}; // the facets' checked values, {field: [values]}
@@ -74,7 +74,7 @@ export class SiftSearch {
     this.scopeBar = new ScopeBar({ onPick: (scope) => this.pickScope(scope) });
     this.status = element("div", { class: "sift-status", role: "status", "aria-live": "polite" });
     this.emptyArea = element("div", { class: "sift-empty" }); // the empty state's (sift-empty-state.js)
-    this.panel = new ResultsPanel({ listboxId: idPrefix + "-l" });
+    this.panel = new ResultsPanel({ listboxId: idPrefix + "-l", onMore: () => this.showMore() });
     this.popover = element("div", { class: "sift-pop", hidden: "" }, this.emptyArea, this.panel.listbox);
     this.form = element("form", { role: "search", class: "sift", "data-style": option("style") ?? "prominent", "data-scope-bar": option("scopeBar") ?? "active" },
       this.field.element, (this.scopeArea = element("div", { class: "sift-sb" }, this.scopeBar.element)), this.popover);
@@ -268,7 +268,7 @@ export class SiftSearch {
     if (this.active) this.say("Search is unavailable");
   }
 
-  async run({ remember, more, rows = ROWS, text = this.instant ? this.field.value : this.query }) {
+  async run({ remember, more, rows = this.limit, text = this.instant ? this.field.value : this.query }) {
     // Spaces alone are no query: they filter nothing, as an empty field does.
     const run = ++this.runs, query = (this.query = text.trim() && text);
     let scope = this.scope;
@@ -295,7 +295,7 @@ export class SiftSearch {
       // Field matches at once; the whole answer when the body shards arrive.
       // A run overtaken by a newer one searches no further (as the focus's empty query once the index is in).
       const { filters, sort, facetBar } = this;
-      const options = { scope, collection: this.collection, limit: this.listResults ? this.rowLimit : this.limit, filters, sort, facets: facetBar?.open };
+      const options = { scope, collection: this.collection, limit: this.rowLimit, filters, sort, facets: facetBar?.open };
       for (let now = true; run == this.runs; now = false) {
         const answer = await this.index.search(query, { ...options, now });
         // Its first answer, partial or whole, is its own: no longer the earlier query's rows. Not
@@ -334,7 +334,11 @@ export class SiftSearch {
     if (!this.listResults) {
       const collectionTitle = (name) => this.index.collections.find((collection) => collection.name == name).title;
       // With nothing typed the panel is hidden: no options, for the keys to move through either.
-      this.keyboard.rows = this.panel.show(filtering ? results : [], query, { keepShown, collectionTitle });
+      // More rows take the place of "Show more results": selected, it selects the first of them.
+      const at = keyboard.selected;
+      keyboard.deselect();
+      keyboard.rows = this.panel.show(filtering ? results : [], query, { keepShown, total: filtering ? total : 0, collectionTitle });
+      if (keepShown) keyboard.move(at + 1);
     } else if (!filtering) this.resetList();
     else this.keyboard.rows = this.listResults.show(results, query, total, { keepShown });
     // Body matches show excerpts, their code loaded with the first of them: the rows of this answer,
@@ -354,8 +358,9 @@ export class SiftSearch {
   // More rows below those of the latest search's whole answer (not while another is on the way,
   // whose rows are not these, nor below a partial answer, whose rows the whole one may reorder).
   showMore() {
-    if (this.whole == this.runs && this.listResults.hasMore && this.listResults.rowCount >= this.rowLimit) {
-      this.rowLimit += ROWS;
+    const shown = this.listResults ?? this.panel;
+    if (this.whole == this.runs && shown.hasMore && shown.rowCount >= this.rowLimit) {
+      this.rowLimit += this.limit;
       this.search({ more: true });
     }
   }

@@ -20,7 +20,7 @@ const observer = new IntersectionObserver((entries) => {
     for (const row of rows) write(row, row.sift.result);
     // A panel's sections are options too: ↓ and ↑ reach them, the selected one staying selected.
     const keyboard = bar.keyboard, selected = keyboard.rows[keyboard.selected];
-    if (!bar.listResults) keyboard.selected = (keyboard.rows = [...bar.panel.listbox.querySelectorAll("a")]).indexOf(selected);
+    if (!bar.listResults) keyboard.selected = (keyboard.rows = [...bar.panel.listbox.querySelectorAll("[role=option]")]).indexOf(selected);
   }, (error) => {
     for (const row of rows) row.removeAttribute("data-sift-wait");
     departures != departed || console.warn(error);

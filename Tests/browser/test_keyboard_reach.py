@@ -206,3 +206,60 @@ def test_the_row_selected_is_one_the_field_controls(page, served):
     assert_accessible(page, f"a row selected, {combo}")
     box.press("Enter")
     page.wait_for_url(re.compile(re.escape(answer["results"][0]["url"]) + r"(\?mark=.*)?$"))
+
+
+# 4. The panel's results past the first 20
+
+
+def test_the_panel_offers_the_results_past_its_first(page, served):
+    """The panel shows 20 of "130 results" and ends in an option "Show more results", which ↓
+    reaches and Enter takes (the selection then on the first result it added), as a click and the
+    listbox's own Enter do, until every result is shown, in the order `sift search` gives."""
+    combo, server, built = served
+    page.goto(server.url + "/about/")
+    box = page.get_by_role("combobox")
+    search(page, box, combo, "widget")
+    expect(page.get_by_role("status")).to_have_text("130 results")
+    urls = [siftsite.mark(result["url"], "widget") for result in siftsite.search(built, "widget", limit=200)["results"]]
+    results = page.locator("[role=option][href]")
+    more = page.get_by_role("option", name="Show more results")
+    expect(results).to_have_count(20)
+    expect(more).to_be_visible()
+    assert results.evaluate_all("els => els.map(a => a.getAttribute('href'))") == urls[:20]
+    # The keyboard: ↓ to it, announced as the active option, Enter.
+    for _ in range(21):
+        box.press("ArrowDown")
+    expect(more).to_have_attribute("aria-selected", "true")
+    expect(box).to_have_attribute("aria-activedescendant", more.get_attribute("id"))
+    assert_accessible(page, f"the panel's more option selected, {combo}")
+    box.press("Enter")
+    expect(results).to_have_count(40)
+    assert results.evaluate_all("els => els.map(a => a.getAttribute('href'))") == urls[:40]
+    selected = page.get_by_role("option", selected=True)
+    expect(selected).to_have_attribute("href", urls[20])
+    expect(box).to_have_attribute("aria-activedescendant", selected.get_attribute("id"))
+    expect(box).to_be_focused()
+    # A click, then Tab to the listbox and Enter there with the option selected.
+    more.click()
+    expect(results).to_have_count(60)
+    expect(page.get_by_role("search")).to_have_attribute("data-active", "")
+    listbox = page.get_by_role("listbox", name="Results")
+    listbox.focus()
+    for _ in range(60 - 20 + 1):
+        page.keyboard.press("ArrowDown")
+    expect(more).to_have_attribute("aria-selected", "true")
+    page.keyboard.press("Enter")
+    expect(results).to_have_count(80)
+    for count in (100, 120, 130):
+        more.click()
+        expect(results).to_have_count(count)
+    expect(more).to_have_count(0)
+    assert results.evaluate_all("els => els.map(a => a.getAttribute('href'))") == urls
+    expect(page.get_by_role("status")).to_have_text("130 results")
+    # A new search starts at 20 again.
+    box.fill("widget 1")
+    if "instant: false" in COMBOS[combo]:
+        box.press("Enter")
+    expect(page.get_by_role("status")).to_have_text(f"{siftsite.search(built, 'widget 1')['total']} results")
+    expect(results).to_have_count(20)
+    expect(more).to_be_visible()
