@@ -14,10 +14,8 @@ export class FacetBar {
    */
   constructor({ bar, facets: { fields, orders, values } }) {
     const onChange = () => bar.search();
-    // A link's facets and sort that the collection does not have are let go (search-bar.js run).
-    for (const name in bar.filters) if (!fields[name]) delete bar.filters[name];
-    if (!orders[bar.sort.replace(/^-/, "")]) bar.sort = "";
     this.bar = bar;
+    this.offered = { fields, orders };
     this.element = element("div", { class: "sift-facets" });
     // Each field's values in its file's order, numbers first (as numbers), then text: the keys of
     // `fields` put whole numbers first, by value, and the rest as first met ("-1" and "3.5" after "10").
@@ -75,11 +73,22 @@ export class FacetBar {
     this.count();
   }
 
-  /** Shows the bar's choice (from the URL, or none on Cancel). */
+  /**
+   * Shows the bar's choice (from the URL, or none on Cancel). What the collection does not have is
+   * let go first (search-bar.js run): a field or sort field renamed since the link was made, and a
+   * value no item holds, which would select nothing with no box to uncheck; a value given twice is one.
+   */
   sync() {
-    const { filters, sort } = this.bar;
-    for (const box of this.element.querySelectorAll("input")) box.checked = filters[box.parentNode.dataset.field]?.includes(box.value);
-    if (this.select) this.select.value = sort;
+    const { bar } = this, { fields, orders } = this.offered, chosen = JSON.stringify([bar.filters, bar.sort]);
+    for (const name in bar.filters) {
+      if (fields[name]) bar.filters[name] = [...new Set(bar.filters[name])].filter((value) => value in fields[name]);
+      else delete bar.filters[name];
+    }
+    if (!orders[bar.sort.replace(/^-/, "")]) bar.sort = "";
+    // The first answer does not wait for the facets: the address it wrote may hold what was let go.
+    if (JSON.stringify([bar.filters, bar.sort]) != chosen) bar.urlState.saveSoon();
+    for (const box of this.element.querySelectorAll("input")) box.checked = bar.filters[box.parentNode.dataset.field]?.includes(box.value);
+    if (this.select) this.select.value = bar.sort;
   }
 
   /** Shows an answer's counts; an answer asked for before the bar was in has none, and changes nothing. */
