@@ -74,9 +74,11 @@ export class FacetBar {
   }
 
   /**
-   * Shows the bar's choice (from the URL, or none on Cancel). What the collection does not have is
-   * let go first (search-bar.js run): a field or sort field renamed since the link was made, and a
-   * value no item holds, which would select nothing with no box to uncheck; a value given twice is one.
+   * Shows the bar's choice (from the URL, or none on Cancel), each facet holding a checked value
+   * opened: a list filtered by a link, or as left for a result and come Back to, says by what, and
+   * offers the box that undoes it. What the collection does not have is let go first (search-bar.js
+   * run): a field or sort field renamed since the link was made, and a value no item holds, which
+   * would select nothing with no box to uncheck; a value given twice is one.
    */
   sync() {
     const { bar } = this, { fields, orders } = this.offered, chosen = JSON.stringify([bar.filters, bar.sort]);
@@ -88,6 +90,7 @@ export class FacetBar {
     // The first answer does not wait for the facets: the address it wrote may hold what was let go.
     if (JSON.stringify([bar.filters, bar.sort]) != chosen) bar.urlState.saveSoon();
     for (const box of this.element.querySelectorAll("input")) box.checked = bar.filters[box.parentNode.dataset.field]?.includes(box.value);
+    for (const disclosure of this.element.querySelectorAll("details")) if (disclosure.querySelector(":checked")) disclosure.open = true;
     if (this.select) this.select.value = bar.sort;
   }
 

@@ -122,6 +122,29 @@ def test_a_links_value_the_facet_does_not_have_is_let_go(page, server, built):
     expect(page.get_by_role("status")).to_have_text("")
 
 
+def test_values_checked_by_a_link_or_back_are_shown_checked_with_their_counts(page, server, built):
+    """The list filtered by a link's values, or by those checked before a result was opened, with
+    their disclosures closed: nothing on the page said why it was short, or which box undoes it."""
+    expected = answer(built, "land", filters=["region=Europe"])
+    page.goto(server.url + "/countries/?q=land&f.region=Europe")
+    expect(page.get_by_role("status")).to_have_text(f"{expected['total']} results")
+    region = page.get_by_role("group", name="Region", exact=True)
+    expect(region).to_be_visible()
+    expect(region.get_by_role("checkbox", name=re.compile(r"^Europe \d+$"))).to_be_checked()
+    for value, count in expected["facets"]["region"].items():
+        expect(region.locator("label", has_text=re.compile(f"^{re.escape(value)} \\d+$"))).to_have_text(f"{value} {count}")
+    # A facet with nothing checked stays closed.
+    expect(page.get_by_role("group", name="Subregion", exact=True)).to_be_hidden()
+    # Closed by the visitor, then Back from a result: shown again.
+    page.locator("summary", has_text=re.compile("^Region$")).click()
+    expect(region).to_be_hidden()
+    page.locator("[data-sift-list=countries]").get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(r"/countries/[^/]+/$"))
+    page.go_back()
+    expect(region.get_by_role("checkbox", name=re.compile(r"^Europe \d+$"))).to_be_checked()
+    expect(region).to_be_visible()
+
+
 def test_sort_by_area_descending_puts_the_largest_first(page, server, built):
     page.goto(server.url + "/countries/")
     page.get_by_role("searchbox").click()
