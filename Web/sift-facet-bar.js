@@ -30,7 +30,8 @@ export class FacetBar {
           bar.filters[name] = [...group.querySelectorAll(":checked")].map((checked) => checked.value);
           onChange();
         };
-        group.append(element("label", { "data-field": name }, box, value, " ", element("span", { class: "sift-count" })));
+        // The value and its count in one box beside the checkbox, which a long value wraps within.
+        group.append(element("label", { "data-field": name }, box, element("span", {}, value, " ", element("span", { class: "sift-count" }))));
       }
       const disclosure = element("details", {}, element("summary", {}, title(name)), group);
       // Its counts, once opened: a closed one's are not seen, and not counted.
@@ -98,7 +99,7 @@ export class FacetBar {
   showCounts(facets) {
     if (facets) for (const label of this.element.querySelectorAll("label")) {
       const count = facets?.[label.dataset.field]?.[label.firstChild.value] ?? 0;
-      label.lastChild.textContent = count;
+      label.querySelector(".sift-count").textContent = count;
       setFlag(label, "data-none", !count);
     }
   }

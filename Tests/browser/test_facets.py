@@ -169,6 +169,45 @@ def test_values_without_a_match_are_dimmed_legibly(browser, server, scheme):
         context.close()
 
 
+LONG_VALUES_SITE = {
+    "Content/things/collection.yml": "title_field: name\nfacets: [maker, tags]\nlist_separator: \",\"\n",
+    "Content/things/things.csv": "name,maker,tags\n" + "".join(
+        f"Thing {i},\"Pneumonoultramicroscopicsilicovolcanoconiosis Manufacturing {i % 2}\",\"tag {i % 40},tag {i % 7}\"\n" for i in range(60)),
+}
+
+
+def test_long_values_stay_inside_a_narrow_screen(page):
+    """At 320 px a value longer than the line was cut at the edge of the facets, its count out
+    of sight, readable only by scrolling the facets sideways: it wraps instead, the box beside it."""
+    page.set_viewport_size({"width": 320, "height": 640})
+    with siftsite.served_fixture(LONG_VALUES_SITE, "sift-long-values-") as (server, _):
+        page.goto(server.url + "/things/")
+        page.get_by_role("searchbox").click()
+        for name in ["Maker", "Tags"]:
+            page.locator("summary", has_text=re.compile(f"^{name}$")).click()
+        label = page.get_by_role("group", name="Maker").locator("label").first
+        expect(label).to_have_text(re.compile(r"Manufacturing 0 30$"))
+        page.wait_for_function("document.getAnimations().every(a => a.playState != 'running')")
+        page.evaluate("() => new Promise(requestAnimationFrame)")
+        facets = page.locator(".sift-facets")
+        assert facets.evaluate("e => e.scrollWidth <= e.clientWidth"), "the facets scroll sideways"
+        for group in ["Maker", "Tags"]:
+            for box in page.get_by_role("group", name=group).locator("label").all():
+                at = box.bounding_box()
+                assert at["x"] >= 0 and at["x"] + at["width"] <= 320, (box.text_content(), at)
+                assert box.evaluate("e => e.scrollWidth <= e.clientWidth"), box.text_content()
+        # The box beside the value's first letters, not alone on a line above it.
+        apart = label.evaluate("""l => {
+            const first = document.createRange(), box = l.querySelector("input").getBoundingClientRect();
+            const value = l.querySelector("input").nextSibling.firstChild;
+            first.setStart(value, 0);
+            first.setEnd(value, 1);
+            const letter = first.getBoundingClientRect();
+            return Math.abs((letter.top + letter.bottom) / 2 - (box.top + box.bottom) / 2);
+        }""")
+        assert apart < 8, apart
+
+
 def test_sort_by_area_descending_puts_the_largest_first(page, server, built):
     page.goto(server.url + "/countries/")
     page.get_by_role("searchbox").click()
