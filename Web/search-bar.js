@@ -155,8 +155,10 @@ export class SiftSearch {
     if (!query && scope == "All" && !this.chosen()) return this.cancel();
     this.field.value = query;
     this.selectScope(scope);
-    const { rows, y } = history.state ?? {};
-    this.search({ text: query, rows }).then(() => y && scrollTo(0, y));
+    const { rows, y } = history.state ?? {}, searched = this.search({ text: query, rows }), run = this.runs;
+    // Nothing left once what the list does not offer is let go (run): the bar at rest, as the page
+    // opens without it, not active over a dimmed page (unless a search of the visitor's came since).
+    searched.then(() => (run == this.runs && !this.query && this.scope == "All" && !this.chosen() ? this.cancel() : y && scrollTo(0, y)));
   }
 
   start() {

@@ -106,6 +106,21 @@ def test_a_link_with_a_scope_facet_or_sort_the_site_no_longer_has_still_searches
     assert not any("unknown" in w for w in page.warnings), page.warnings
 
 
+@pytest.mark.parametrize("link", ["/countries/?f.nope=x", "/countries/?f.region=Atlantis&sort=-nope", "/candies/?scope=Nope", "/about/?f.region=Asia"])
+def test_a_link_left_with_nothing_once_its_unknowns_are_let_go_opens_the_page_at_rest(page, server, link):
+    """Everything a link asked for let go (a facet, value, sort or scope the list does not offer,
+    or facets on a page whose results are a panel): the page opened searching nothing, the
+    bar active and the page dimmed under it (`dim_background`) until a click anywhere. It opens
+    as it does without them."""
+    page.goto(server.url + link)
+    path = link.split("?")[0]
+    expect(page).to_have_url(server.url + path)
+    page.wait_for_load_state("networkidle")
+    expect(page.get_by_role("search")).not_to_have_attribute("data-active", "")
+    expect(page.locator("html")).not_to_have_attribute("data-sift-dim", "")
+    expect(page.locator("html")).not_to_have_attribute("data-sift", re.compile("."))
+
+
 def test_a_links_value_the_facet_does_not_have_is_let_go(page, server, built):
     """A value no item holds (renamed since the link was made, or mistyped by hand) selected
     nothing with no box to uncheck: "No results" until Cancel. It is let go as an unknown field
