@@ -18,7 +18,7 @@ export function arrive() {
 }
 
 /**
- * Marks the terms of `query` in the page's main content (its body without one) and scrolls to
+ * Marks the terms of `query` in the page's main content (its body without one; navigation left out) and scrolls to
  * the first, unless the browser has scrolled the page already (to the link's #fragment or
  * #:~:text=); returns the marks.
  */
@@ -27,8 +27,9 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
   // holding it). A long Chinese or Japanese term found by its pairs ("Partial matches" in
   // docs/search.md) has them marked: the pieces partial matching cuts it into.
   const kept = markedTerms(terms(query)), marked = pieces(kept) ?? kept;
+  // Not the page's navigation (a detail page's Previous and Next name other pages: no hits of this one).
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
-  while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, [data-sift-search]")) texts.push(walker.currentNode);
+  while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, nav, [data-sift-search]")) texts.push(walker.currentNode);
   query = [...marked, ...marked.flatMap((term) => [...nearWords(term, texts), ...joinedWords(term, texts)])].join(" ");
   for (const text of texts) {
     const found = [];

@@ -186,3 +186,15 @@ def test_a_rows_other_links_keep_their_own_query(page, quiet):
         expect(scope).to_have_attribute("href", "/notes/?scope=walk&x=1&mark=hinter")
         box.fill("hinterland")
         expect(scope).to_have_attribute("href", "/notes/?scope=walk&x=1&mark=hinterland")
+
+
+def test_the_pages_own_navigation_is_not_marked(page, server, quiet):
+    """A detail page's Previous and Next name other pages: their titles are no hits of the page
+    arrived at, and were marked as if they were (`chocolate` lit up Chocolate Bar and Dark Chocolate
+    under Chocolate Chip). Navigation inside <main> is left unmarked, as the site's own outside it."""
+    page.goto(server.url + "/candies/chocolate-chip/?mark=chocolate")
+    expect(page.locator("main h1 mark")).to_have_text("Chocolate")
+    nav = page.get_by_role("navigation", name="More Candies")
+    expect(nav).to_contain_text("Dark Chocolate")
+    expect(nav.locator("mark")).to_have_count(0)
+    expect(page.locator("main .prose mark").first).to_have_text("chocolate")
