@@ -11,6 +11,7 @@ export class Facets {
   static async read(loaded, total) {
     // A few pauses: a timer's least wait (4 ms once nested) does not add up as it would over a table's slices.
     const facets = new Facets(), pause = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve));
+    facets.total = total;
     // Keyed by names and values from the site's data ("constructor", "__proto__" among them): objects without a prototype.
     facets.fields = Object.create(null); // {field: {value: members}}
     facets.orders = Object.create(null); // {field: places}, 0 for a document without a value
@@ -33,6 +34,7 @@ export class Facets {
     // For counting with one step a match: per field of at most 31 values, each document's set of
     // values as a number (bit v: the field's value v), and the sets there are, numbered.
     facets.valueSets = Object.create(null);
+    facets.valueDocuments = Object.create(null); // a larger field's, once counted (documentsOf)
     for (const name in facets.fields) {
       const members = Object.values(facets.fields[name]);
       if (members.length > 31) continue;
@@ -76,10 +78,28 @@ export class Facets {
         for (let i = 0; i < passing.length; i++) perSet[sets[passing[i]]]++;
         // Each set's bits, lowest first: m & -m is the lowest, and clz32 its number.
         perSet.forEach((count, set) => { for (let m = bits[set]; count && m; m &= m - 1) tally[31 - Math.clz32(m & -m)] += count; });
-      } else values.forEach((value, v) => (tally[v] = passing.filter((doc) => this.fields[name][value][doc]).length));
+      } else {
+        // A larger field by each value's documents, the passing ones marked: a step a match and one a
+        // document holding a value, not a pass over the matches for each of thousands of values.
+        const marked = (this.marked ??= new Uint8Array(this.total));
+        for (let i = 0; i < passing.length; i++) marked[passing[i]] = 1;
+        this.documentsOf(name).forEach((documents, v) => {
+          for (let i = 0; i < documents.length; i++) tally[v] += marked[documents[i]];
+        });
+        for (let i = 0; i < passing.length; i++) marked[passing[i]] = 0;
+      }
       out.push([name, Object.fromEntries(values.map((value, v) => [value, tally[v]]))]);
     }
     return Object.fromEntries(out);
+  }
+
+  // Each value's documents of a field, in the order of its values: found once, when first counted.
+  documentsOf(name) {
+    return (this.valueDocuments[name] ??= Object.values(this.fields[name]).map((member) => {
+      const documents = [];
+      for (let doc = member.indexOf(1); doc >= 0; doc = member.indexOf(1, doc + 1)) documents.push(doc);
+      return Int32Array.from(documents);
+    }));
   }
 
   // The documents by a sort field (`-field` descending), stably; those without a value last.
