@@ -19,8 +19,8 @@ export function arrive() {
 
 /**
  * Marks the terms of `query` in the page's main content (its body without one; navigation left out) and scrolls to
- * the first, unless the browser has scrolled the page already (to the link's #fragment or
- * #:~:text=); returns the marks.
+ * the first, unless the browser has scrolled the page already (to the link's #fragment, then
+ * brought out from under a sticky site header, or to its #:~:text=); returns the marks.
  */
 export function markTerms(query, root = document.querySelector("main") ?? document.body) {
   // The terms excerpts mark (a term of one or two ASCII letters, "a", "by", would mark every word
@@ -44,6 +44,15 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
     marks.push(...found);
   }
   if (!scrollY) marks[0]?.scrollIntoView({ block: "center" });
+  else {
+    // The browser scrolled the link's #heading to the top of the window, where a site header that
+    // stays there (sticky, as the example theme's on a wide window) hides it: brought out from under it.
+    const target = document.querySelector(":target");
+    for (const header of target ? document.querySelectorAll("[data-sift-header]") : []) {
+      const at = target.getBoundingClientRect(), { top, bottom } = header.getBoundingClientRect();
+      if (at.bottom > top && at.top < bottom) scrollBy(0, at.top - bottom);
+    }
+  }
   const unmark = (event) => {
     if (event.type == "keydown" && event.key != "Escape") return;
     for (const mark of marks) mark.replaceWith(...mark.childNodes);

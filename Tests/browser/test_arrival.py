@@ -198,3 +198,28 @@ def test_the_pages_own_navigation_is_not_marked(page, server, quiet):
     expect(nav).to_contain_text("Dark Chocolate")
     expect(nav.locator("mark")).to_have_count(0)
     expect(page.locator("main .prose mark").first).to_have_text("chocolate")
+
+
+LONG_SECTION_SITE = {
+    "Content/notes/collection.yml": "title: Notes\n",
+    "Content/notes/long.md": f"---\ntitle: Long\n---\n{FILLER}\n\n## Hinterland hills\n\nThe hinterland rises.\n\n{FILLER}\n",
+}
+
+
+def test_a_section_arrived_at_is_not_left_under_the_sticky_site_header(page, quiet):
+    """A section's link scrolls its heading to the top of the window, where the example theme's
+    site header stays on a wide window: the heading, its term marked, was hidden under it."""
+    with siftsite.served_fixture(LONG_SECTION_SITE, "sift-arrival-section-") as (server, _):
+        page.goto(server.url + "/")
+        page.get_by_role("combobox", name="Search").fill("hinterland")
+        option = page.get_by_role("option", name=re.compile("^Hinterland hills"))
+        expect(option).to_have_attribute("href", "/notes/long/?mark=hinterland#hinterland-hills")
+        option.click()
+        heading = page.get_by_role("heading", name="Hinterland hills")
+        expect(heading.locator("mark")).to_have_text("Hinterland")
+        expect(page).to_have_url(re.compile(r"/notes/long/#hinterland-hills$"))
+        page.evaluate("() => new Promise(requestAnimationFrame)")
+        assert page.evaluate("scrollY") > 500
+        # What is seen at the heading's middle is the heading, not the header over it.
+        seen = heading.evaluate("h => { const r = h.getBoundingClientRect(); return h.contains(document.elementFromPoint(r.left + 4, (r.top + r.bottom) / 2)) }")
+        assert seen, heading.evaluate("h => [h.getBoundingClientRect().top, document.querySelector('[data-sift-header]').getBoundingClientRect().bottom]")
