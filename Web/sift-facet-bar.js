@@ -28,12 +28,14 @@ export class FacetBar {
         const box = element("input", { type: "checkbox", value });
         box.onchange = () => {
           bar.filters[name] = [...group.querySelectorAll(":checked")].map((checked) => checked.value);
+          this.showChosen();
           onChange();
         };
         // The value and its count in one box beside the checkbox, which a long value wraps within.
         group.append(element("label", { "data-field": name }, box, element("span", {}, value, " ", element("span", { class: "sift-count" }))));
       }
-      const disclosure = element("details", {}, element("summary", {}, title(name)), group);
+      // Named after its field, then the values checked in it (shown by showChosen).
+      const disclosure = element("details", {}, element("summary", {}, title(name), element("span", { class: "sift-count" })), group);
       // Its counts, once opened: a closed one's are not seen, and not counted.
       disclosure.ontoggle = () => disclosure.open && this.count();
       this.element.append(disclosure);
@@ -93,6 +95,18 @@ export class FacetBar {
     for (const box of this.element.querySelectorAll("input")) box.checked = bar.filters[box.parentNode.dataset.field]?.includes(box.value);
     for (const disclosure of this.element.querySelectorAll("details")) if (disclosure.querySelector(":checked")) disclosure.open = true;
     if (this.select) this.select.value = bar.sort;
+    this.showChosen();
+  }
+
+  /**
+   * Names the values checked in each facet after its name ("Region: Asia, Europe"): one closed to
+   * make room (open, its list may take a third of a phone's screen) still says what it filters by.
+   */
+  showChosen() {
+    for (const disclosure of this.element.querySelectorAll("details")) {
+      const chosen = [...disclosure.querySelectorAll(":checked")].map((box) => box.value).join(", ");
+      disclosure.firstChild.lastChild.textContent = chosen && ": " + chosen;
+    }
   }
 
   /** Shows an answer's counts; an answer asked for before the bar was in has none, and changes nothing. */
