@@ -47,7 +47,8 @@ export class FacetBar {
         bar.sort = this.select.value;
         onChange();
       };
-      this.element.append(this.select);
+      // Said on the page too: the select alone shows only its choice ("Relevance").
+      this.element.append(element("label", {}, "Sort", this.select));
     }
     bar.scopeArea.append(this.element);
     this.sync();
@@ -111,7 +112,7 @@ export class FacetBar {
 
   /** Shows an answer's counts; an answer asked for before the bar was in has none, and changes nothing. */
   showCounts(facets) {
-    if (facets) for (const label of this.element.querySelectorAll("label")) {
+    if (facets) for (const label of this.element.querySelectorAll("fieldset label")) {
       const count = facets?.[label.dataset.field]?.[label.firstChild.value] ?? 0;
       label.querySelector(".sift-count").textContent = count;
       setFlag(label, "data-none", !count);

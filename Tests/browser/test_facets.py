@@ -266,6 +266,22 @@ def test_sort_by_area_descending_puts_the_largest_first(page, server, built):
     assert shown(page) == [r["url"] for r in expected["results"]]
 
 
+def test_the_sort_control_says_it_sorts(page, server):
+    """The select showed "Relevance" and nothing else: what it chose was said to a screen reader
+    only (aria-label). A visible label says Sort, and a click on it reaches the select."""
+    page.goto(server.url + "/countries/")
+    page.get_by_role("searchbox").click()
+    sort = page.get_by_role("combobox", name="Sort", exact=True)
+    expect(sort).to_have_value("")
+    label = page.get_by_role("search").get_by_text(re.compile("^Sort"))
+    expect(label).to_be_visible()
+    # The word before the select, on its line.
+    at, select_at = label.bounding_box(), sort.bounding_box()
+    assert select_at["x"] - at["x"] > 25 and abs((at["y"] + at["height"] / 2) - (select_at["y"] + select_at["height"] / 2)) < 8, (at, select_at)
+    label.click()
+    expect(sort).to_be_focused()
+
+
 def test_arriving_from_land_marks_the_terms_and_scrolls_to_the_first(page, server):
     page.goto(server.url + "/countries/")
     page.get_by_role("searchbox").fill("land")
