@@ -22,6 +22,13 @@ REPO = Path(__file__).resolve().parents[2]
 SIFT = os.environ.get("SIFT") or str(REPO / ".build/release/sift")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
+# 130 widgets in two scopes and three colours, with a facet and a sort field: the collection the
+# tests of options in combination search (enough rows for "Show more" and a panel's next 20).
+COLORS = ["Red", "Blue", "Green"]
+WIDGETS = "name,shape,color,size\n" + "".join(
+    f"Widget {i:03},{'Round' if i % 2 else 'Square'},{COLORS[i % 3]},{i}\n" for i in range(1, 131))
+WIDGETS_YML = "title_field: name\nscope_field: shape\nscopes: [Round, Square]\nfacets: [color]\nsort_fields: [size]\n"
+
 
 def build(site: Path, into: Path, env: dict | None = None) -> Path:
     """Builds `site` into `into`/public (`env` added to sift's environment) and returns that folder."""

@@ -9,10 +9,7 @@ from playwright.sync_api import expect
 
 import siftsite
 
-COLORS = ["Red", "Blue", "Green"]
-WIDGETS = "name,shape,color,size\n" + "".join(
-    f"Widget {i:03},{'Round' if i % 2 else 'Square'},{COLORS[i % 3]},{i}\n" for i in range(1, 131))
-WIDGETS_YML = "title_field: name\nscope_field: shape\nscopes: [Round, Square]\nfacets: [color]\nsort_fields: [size]\n"
+from siftsite import WIDGETS, WIDGETS_YML
 # A page of links after its text, for the panel's Tab, and of paragraphs to scroll.
 ABOUT = "# About\n\nA page with the search panel in its header.\n\n" + "\n\n".join(
     f"[Link {i}](/widgets/widget-{i:03}/) and a paragraph about widgets and other things." for i in range(1, 60))

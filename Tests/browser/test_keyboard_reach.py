@@ -11,10 +11,7 @@ from playwright.sync_api import expect
 import siftsite
 from accessibility import assert_accessible
 
-COLORS = ["Red", "Blue", "Green"]
-WIDGETS = "name,shape,color,size\n" + "".join(
-    f"Widget {i:03},{'Round' if i % 2 else 'Square'},{COLORS[i % 3]},{i}\n" for i in range(1, 131))
-WIDGETS_YML = "title_field: name\nscope_field: shape\nscopes: [Round, Square]\nfacets: [color]\nsort_fields: [size]\n"
+from siftsite import WIDGETS, WIDGETS_YML
 # A page of links under the panel: what a dimmed page holds for Tab to reach.
 ABOUT = "# About\n\nA page with the search panel in its header.\n\n" + "\n\n".join(
     f"[Link {i}](/about/#{i}) and a paragraph." for i in range(1, 8))

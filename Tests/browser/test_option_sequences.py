@@ -11,10 +11,7 @@ from playwright.sync_api import expect
 
 import siftsite
 
-COLORS = ["Red", "Blue", "Green"]
-WIDGETS = "name,shape,color,size\n" + "".join(
-    f"Widget {i:03},{'Round' if i % 2 else 'Square'},{COLORS[i % 3]},{i}\n" for i in range(1, 131))
-WIDGETS_YML = "title_field: name\nscope_field: shape\nscopes: [Round, Square]\nfacets: [color]\nsort_fields: [size]\n"
+from siftsite import COLORS, WIDGETS, WIDGETS_YML
 # Facets and no scopes: every red gadget large, so Small and Red select nothing together.
 GADGETS = "name,color,size\n" + "".join(f"Gadget {i},{COLORS[i % 3]},{'Large' if i % 3 == 0 else 'Small'}\n" for i in range(1, 11))
 ABOUT = "# About\n\nA page with the search panel in its header.\n"
