@@ -74,13 +74,15 @@ def focused(page) -> str:
 
 @pytest.mark.parametrize("path", ["/widgets/", "/about/"])
 def test_cancel_from_the_keyboard_leaves_the_focus_in_the_field_at_rest(page, served, path):
-    """Cancel by Enter or Space, and Esc in the field or on a row of the results, end the search
-    with the focus in the search field, the bar at rest; typing there searches again. A click of
-    Cancel (a pointer: on a phone, the keyboard should go) leaves nothing focused."""
+    """Cancel by Enter or Space, and Esc in the field, on a row of the results, in a facet's box or
+    in the sort control, end the search with the focus in the search field, the bar at rest; typing
+    there searches again. A click of Cancel (a pointer: on a phone, the keyboard should go) leaves
+    nothing focused."""
     combo, server, _ = served
     page.goto(server.url + path)
     box = field(page, path)
-    ways = ["Enter", "Space", "Escape in the field", "click"] + (["Escape on a row"] if path == "/widgets/" else [])
+    ways = ["Enter", "Space", "Escape in the field", "click"] + (
+        ["Escape on a row", "Escape in a facet box", "Escape in the sort select"] if path == "/widgets/" else [])
     for way in ways:
         search(page, box, combo, "widget 1")
         cancel = page.get_by_role("button", name="Cancel")
@@ -92,6 +94,15 @@ def test_cancel_from_the_keyboard_leaves_the_focus_in_the_field_at_rest(page, se
             box.press("Escape")
         elif way == "Escape on a row":
             page.locator("[data-sift-list=widgets]:not([data-sift-off]) a").first.focus()
+            page.keyboard.press("Escape")
+        elif way == "Escape in a facet box":
+            facet = page.get_by_role("search").locator("details").first
+            if facet.get_attribute("open") is None:
+                facet.locator("summary").click()
+            facet.get_by_role("checkbox").first.focus()
+            page.keyboard.press("Escape")
+        elif way == "Escape in the sort select":
+            page.get_by_role("search").locator("select").focus()
             page.keyboard.press("Escape")
         else:
             cancel.click()
