@@ -5,6 +5,8 @@ export class UrlState {
   constructor(opts = {}) {
     this.state = opts.state; // () => ({ query, scope, filters, sort })
     this.delay = opts.delay ?? 300;
+    // A page left while a save waits (a link followed within the delay) saves at once, for Back.
+    addEventListener("pagehide", () => this.timer && this.save());
   }
 
   read() {
@@ -14,6 +16,8 @@ export class UrlState {
   }
 
   save() {
+    clearTimeout(this.timer);
+    this.timer = 0;
     const url = new URL(location.href), { query, scope, filters, sort } = this.state();
     const params = new URLSearchParams([...url.searchParams].filter(([name]) => !/^(q|scope|sort|f\..*)$/.test(name)));
     if (query) params.set("q", query);

@@ -247,6 +247,21 @@ def test_back_without_the_back_forward_cache_shows_the_rows_and_the_place_left(p
         assert page.evaluate("scrollY") == 0
 
 
+
+def test_a_link_followed_while_the_address_waits_leaves_the_search_for_back(page):
+    """The address takes the search once typing pauses (300 ms): a link of the site's header
+    followed sooner left the page's history entry without it, and Back opened the list with no
+    search. The page saves it as it goes."""
+    with siftsite.served_fixture(site("search:\n  hide_navigation: false\n"), "sift-use-leave-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        page.get_by_role("searchbox").fill("widget 12")
+        expect(status(page)).to_have_text(re.compile(r"^\d+ results?$"))
+        page.locator("[data-sift-header] a[href]").first.click()
+        page.wait_for_url(lambda url: "/widgets/" not in url)
+        page.go_back()
+        expect(page).to_have_url(server.url + "/widgets/?q=widget+12")
+        expect(page.get_by_role("searchbox")).to_have_value("widget 12")
+
 # A list template of the site's own with the bar after the list, and one with the bar in <main>
 # beside the list (its host then holds the list: it must not stick).
 BAR_AFTER = "{{< layout}}\n{{$ main}}\n<ul class=\"list\" data-sift-list=\"{{collection.name}}\">\n{{#items}}<li class=\"row\" data-sift-item=\"{{slug}}\"><a href=\"{{url}}\"><span class=\"row-title\">{{title}}</span></a></li>\n{{/items}}</ul>\n{{> search}}\n{{/ main}}\n{{/ layout}}\n"
