@@ -1,6 +1,7 @@
 import Foundation
 import SiftKit
 
+ProcessMemory.tuneAllocator(arguments: CommandLine.arguments)
 ProcessMemory.freedAtExit = true
 let outcome = SiftCLI.run(Array(CommandLine.arguments.dropFirst()))
 FileHandle.standardOutput.write(Data(outcome.stdout.utf8))
