@@ -257,7 +257,7 @@ def main():
     if a.work:
         WORK = a.work
     if not os.path.exists(SIFT):
-        raise SystemExit("build sift first: swift build -c release")
+        raise SystemExit("build sift first: make build")
     os.makedirs(WORK, exist_ok=True)
     hugo = None if a.no_hugo else shutil.which("hugo")
     if not hugo and not a.no_hugo:

@@ -230,7 +230,7 @@ def main():
     a = ap.parse_args()
     WORK = a.work or WORK
     if not os.path.exists(bench.SIFT):
-        raise SystemExit("build sift first: swift build -c release")
+        raise SystemExit("build sift first: make build")
     os.makedirs(WORK, exist_ok=True)
     sizes = [int(s) for s in a.sizes.split(",") if s]
     check_room(sizes, WORK)
