@@ -281,11 +281,19 @@ public struct SiteBuilder: Sendable {
     /// link would be empty, a link no screen reader can name.
     func untitledItems(_ site: Site) -> [SiftError] {
         site.collections.flatMap { c in
-            c.items.filter { $0.title.unicodeScalars.allSatisfy { $0.properties.isWhitespace } }.map { item in
-                SiftError("'\(item.slug)' has no title: its '\(c.titleField)' is empty and it has no page with a level-1 heading to take one from",
-                          at: item.source, severity: .warning)
+            // By index, each title read in place: `filter` would copy every item it looks at.
+            c.items.indices.filter { Self.isBlank(c.items[$0].title) }.map { i in
+                SiftError("'\(c.items[i].slug)' has no title: its '\(c.titleField)' is empty and it has no page with a level-1 heading to take one from",
+                          at: c.items[i].source, severity: .warning)
             }
         }
+    }
+
+    /// Whether a title is empty or white space only; a title starting with a printable ASCII
+    /// character is not, without looking up its characters' Unicode properties.
+    static func isBlank(_ title: String) -> Bool {
+        if let first = title.utf8.first, first > 0x20 && first < 0x7F { return false }
+        return title.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
     }
 
     /// A note for each list paginated for its length alone, saying how and what keeps one page.
@@ -309,6 +317,8 @@ public struct SiteBuilder: Sendable {
         let displayRoot = options.displayRoot
         let assets = try SiteAssets(site: site, siteFolder: options.site) { SiteLoader.display($0, root: displayRoot) }
         let renderer = PageRenderer(site: site, templates: templates, assets: assets, writer: target.writer, checksLinks: options.mode.checksLinks)
+        // The index's folder of the last build's output, listed while the pages are made.
+        let listingIndex = target.writer.listKeptFiles(in: "search/" + IndexFileNames.folder.dropLast())
         var errors: [SiftError] = []
         var sitemap: [String] = [""]
         var pages = PagesCollection()
@@ -337,7 +347,7 @@ public struct SiteBuilder: Sendable {
         let totalItems = site.collections.reduce(0) { $0 + $1.items.count }
         options.progress?("indexing", totalItems, totalItems)
         let writer = target.writer
-        writer.listKeptFiles(in: "search/" + IndexFileNames.folder.dropLast())
+        listingIndex()
         index.textReuse = Self.reusingText(prior: target.prior, next: target.next, writer: writer)
         if let next = target.next {
             index.tableReuse = IndexTableReuse(last: target.prior?.indexTables ?? [:], wrote: { next.indexTables = $0 })

@@ -100,11 +100,14 @@ public final class OutputWriter: @unchecked Sendable {
         if outputFD >= 0 { close(outputFD) }
     }
 
-    /// Lists a folder of the output once, before the files this build keeps in it are linked
-    /// (from one thread, before any of them is).
-    func listKeptFiles(in folder: String) {
-        guard outputFD >= 0 else { return }
-        listing = (folder + "/", Set(FileSystem.regularFiles(in: outputFD, folder)))
+    /// Lists a folder of the output once, on another thread; what it returns installs the listing,
+    /// to be called before the files this build keeps in that folder are linked (from one thread,
+    /// before any of them is). The build writes nothing into the output before its commit.
+    func listKeptFiles(in folder: String) -> () -> Void {
+        guard outputFD >= 0 else { return {} }
+        let fd = outputFD
+        let names = Background { Set(FileSystem.regularFiles(in: fd, folder)) }
+        return { self.listing = (folder + "/", names.take()) }
     }
 
     /// The regular files `listKeptFiles` found in `folder`, when it listed that folder.
