@@ -49,6 +49,24 @@ def test_a_50_mb_markdown_page_builds(site):
     assert (site / "public" / "big" / "index.html").stat().st_size > 50_000_000
 
 
+def test_a_300_mb_static_file_is_copied_without_being_held(site):
+    (site / "Content" / "about.md").write_text("# About\n")
+    (site / "Static").mkdir()
+    film = site / "Static" / "film.mp4"
+    with open(film, "wb") as f:
+        f.truncate(300_000_000)  # sparse: read as zeros, in no memory of its own
+        f.seek(299_999_999)
+        f.write(b"\x01")
+    p = build(site, max_seconds=30, max_mb=150)
+    assert p.returncode == 0, p.stderr
+    copied = site / "public" / "film.mp4"
+    assert copied.stat().st_size == 300_000_000
+    with open(copied, "rb") as f:
+        f.seek(299_999_999)
+        assert f.read() == b"\x01"
+    copied.unlink()  # 300 MB of /dev/shm back at once
+
+
 def test_ten_thousand_scopes_build(site):
     rows = "".join(f"n{i},Scope {i}\n" for i in range(10_000))
     collection(site, "c", "c.csv", "name,cat\n" + rows)

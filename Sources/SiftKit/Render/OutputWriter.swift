@@ -179,6 +179,27 @@ public final class OutputWriter: @unchecked Sendable {
         try FileSystem.write(bytes, to: rel, in: stagingFD, named: stagingPath)
     }
 
+    /// Copies a file into the output a megabyte at a time, so a large one (a film in Static/)
+    /// is never held in memory; in place, a file with the last build's bytes is kept as it is.
+    func copy(path source: String, displayPath: String, to relative: String) throws {
+        let rel = try Self.checked(relative)
+        let (fd, _) = try FileSystem.openRegular(path: source, displayPath: displayPath)
+        defer { close(fd) }
+        if let recorded {
+            var stream = StableHasher.Stream()
+            try FileSystem.forEachPiece(of: fd, failure: { SiftError("cannot read file: \($0)", at: SourcePosition(path: displayPath, line: 0)) }) {
+                stream.add($0)
+            }
+            let hash = stream.finish().finalize()
+            recorded.withLock { $0[rel] = hash }
+            if inPlace?[rel] == hash && stillThere(rel) { return }
+            if inPlace != nil { changed.withLock { $0.append(rel) } }
+        }
+        renamed.withLock { _ = $0.removeValue(forKey: rel) }
+        try makeFolder(of: rel)
+        try FileSystem.copy(fd, displayPath: displayPath, to: rel, in: stagingFD, named: stagingPath)
+    }
+
     /// Creates the staging folder a checked relative path goes in, once per folder.
     private func makeFolder(of rel: String) throws {
         guard let dir = FileSystem.parent(of: rel) else { return }

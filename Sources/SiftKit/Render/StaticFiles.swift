@@ -150,7 +150,7 @@ struct StaticFiles: Sendable {
             let settled = file.stamp.isSettled(at: start)
             if !(settled && prior?.page(file.path) == key && writer.linkFromPrevious(file.path)) {
                 do {
-                    try writer.write(file.path, try FileSystem.read(path: file.source, displayPath: display("\(Self.folder)/\(file.path)")))
+                    try writer.copy(path: file.source, displayPath: display("\(Self.folder)/\(file.path)"), to: file.path)
                 } catch let e as SiftError {
                     return .failure(e)
                 } catch {

@@ -13,15 +13,9 @@ public enum FileSystem {
 
     /// Reads a whole file, by its path; anything but a regular file (or a link to one) is an error.
     public static func read(path: String, displayPath: String) throws -> [UInt8] {
-        // Non-blocking, so a named pipe without a writer is opened, and refused, at once.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        let failure = { (reason: String) in SiftError("cannot read file: \(reason)", at: SourcePosition(path: displayPath, line: 0)) }
-        guard fd >= 0 else { throw failure(errorText()) }
+        let (fd, size) = try openRegular(path: path, displayPath: displayPath)
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw failure(errorText()) }
-        if let kind = notRegular(st) { throw failure("not a regular file but \(kind)") }
-        let size = max(Int(st.st_size), 0)
+        let failure = { (reason: String) in SiftError("cannot read file: \(reason)", at: SourcePosition(path: displayPath, line: 0)) }
         // Reads into `buffer` until it is full or the file ends; how much it read.
         func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
             var filled = 0
@@ -43,6 +37,53 @@ public enum FileSystem {
             bytes += chunk
         }
         return bytes
+    }
+
+    /// Opens a regular file (or a link to one) for reading: its descriptor, which the caller
+    /// closes, and its size; anything else is an error naming the file.
+    static func openRegular(path: String, displayPath: String) throws -> (fd: Int32, size: Int) {
+        // Non-blocking, so a named pipe without a writer is opened, and refused, at once.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let failure = { (reason: String) in SiftError("cannot read file: \(reason)", at: SourcePosition(path: displayPath, line: 0)) }
+        guard fd >= 0 else { throw failure(errorText()) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { let e = failure(errorText()); close(fd); throw e }
+        if let kind = notRegular(st) { close(fd); throw failure("not a regular file but \(kind)") }
+        return (fd, max(Int(st.st_size), 0))
+    }
+
+    /// Reads an open file from its start to its end a megabyte at a time, each piece handed to
+    /// `body` (every piece but the last a whole megabyte); throws what `failure` makes of an error.
+    static func forEachPiece(of fd: Int32, failure: (String) -> SiftError, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        var offset = 0
+        while true {
+            var filled = 0
+            while filled < size {
+                let n = pread(fd, buffer.baseAddress! + filled, size - filled, off_t(offset + filled))
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { throw failure(errorText()) }
+                if n == 0 { break }
+                filled += n
+            }
+            offset += filled
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
+            if filled < size { return }
+        }
+    }
+
+    /// Copies an open file, a megabyte at a time, to `path` in `folder` (replacing what is there).
+    static func copy(_ source: Int32, displayPath: String, to path: String, in folder: Int32, named folderPath: String) throws {
+        _ = unlinkat(folder, path, 0)
+        let fd = openat(folder, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let writeFailure = { SiftError("cannot write \(folderPath + "/" + path): \(errorText())", at: nil) }
+        guard fd >= 0 else { throw writeFailure() }
+        defer { close(fd) }
+        try forEachPiece(of: source, failure: { SiftError("cannot read file: \($0)", at: SourcePosition(path: displayPath, line: 0)) }) { piece in
+            guard writeAll(piece, to: fd) else { throw writeFailure() }
+        }
     }
 
     /// What a file that is not a regular one is, as an error names it; nil for a regular file.

@@ -21,6 +21,40 @@ struct StableHasher {
         mix(tail ^ (UInt64(n) << 56))
     }
 
+    /// Mixes in bytes given a piece at a time: the hash `combine(bytes:)` gives them whole.
+    struct Stream {
+        private var hasher: StableHasher
+        private var tail: UInt64 = 0
+        private var count = 0
+
+        init(_ hasher: StableHasher = StableHasher()) { self.hasher = hasher }
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            var i = 0
+            // The word the last piece began, then whole words, then the start of the next.
+            while i < bytes.count && count % 8 != 0 {
+                tail |= UInt64(bytes[i]) << (UInt64(count % 8) * 8)
+                count += 1; i += 1
+                if count % 8 == 0 { hasher.mix(tail); tail = 0 }
+            }
+            while i + 8 <= bytes.count {
+                hasher.mix(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                count += 8; i += 8
+            }
+            while i < bytes.count {
+                tail |= UInt64(bytes[i]) << (UInt64(count % 8) * 8)
+                count += 1; i += 1
+            }
+        }
+
+        /// The hasher with every piece mixed in, as `combine(bytes:)` leaves it.
+        func finish() -> StableHasher {
+            var h = hasher
+            h.mix(tail ^ (UInt64(truncatingIfNeeded: count) << 56))
+            return h
+        }
+    }
+
     mutating func combine(_ s: String) {
         var s = s
         s.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
@@ -28,7 +62,7 @@ struct StableHasher {
 
     mutating func combine(_ v: UInt64) { mix(v) }
 
-    private mutating func mix(_ v: UInt64) {
+    fileprivate mutating func mix(_ v: UInt64) {
         state = (state ^ (v &* 0xBF58_476D_1CE4_E5B9)).rotatedLeft(27) &* 0x94D0_49BB_1331_11EB &+ 0x6A09_E667_F3BC_C909
     }
 

@@ -34,6 +34,42 @@ struct StaticFilesTests {
         #expect(check.stdout.hasPrefix("checked 6 pages (2 c), 6 static files in "), "\(check.stdout)")
     }
 
+    /// A static file of several megabytes (copied a megabyte at a time, never held whole) comes
+    /// out byte for byte, and again after a byte of it changed, in an incremental build.
+    @Test func aLargeStaticFileIsCopiedByteForByte() throws {
+        let site = try site([:])
+        defer { site.delete() }
+        var bytes = (0..<(3 << 20) + 5).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
+        let source = site.root.appendingPathComponent("Static/media/film.bin")
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: source)
+        let copied = site.output.appendingPathComponent("media/film.bin")
+        var out = site.build()
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(try Array(Data(contentsOf: copied)) == bytes)
+        bytes[(2 << 20) + 3] ^= 0xFF
+        try Data(bytes).write(to: source)
+        out = site.build()
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(try Array(Data(contentsOf: copied)) == bytes)
+    }
+
+    /// The hash of a file read a piece at a time is the hash of its bytes read whole, wherever the pieces end.
+    @Test func aStreamHashesAsTheBytesWhole() {
+        let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        var whole = StableHasher()
+        bytes.withUnsafeBytes { whole.combine(bytes: $0) }
+        for cuts in [[], [8], [3], [1, 2, 3, 4, 5], [7, 9, 16, 999], [0, 500, 501]] {
+            var stream = StableHasher.Stream()
+            var start = 0
+            for end in cuts + [bytes.count] {
+                bytes[start..<end].withUnsafeBytes { stream.add($0) }
+                start = end
+            }
+            #expect(stream.finish().finalize() == whole.finalize(), "cut at \(cuts)")
+        }
+    }
+
     /// Each path Sift writes, taken by a static file, is an error naming both, from `sift build`
     /// (which leaves the output as it was) and `sift check` alike.
     @Test func aStaticFileMayNotTakeAPathSiftWrites() throws {
