@@ -1,46 +1,51 @@
 // "Filters, counts and sorting" of docs/search-index.md (Facets.swift): the facets and sort
 // orders of the collections a search considers, from their facets-C.json files. SiftIndex.search
 // uses them at its edges: the counts and the filter over its matches, then the final order.
-import { decodeCodes, decodePostings } from "./sift-core.js";
+import { decodeCodes } from "./sift-core.js";
 
 export class Facets {
   // `loaded`: per collection with a facets file, its first document, count and file. Each value's
-  // members and each sort field's places are kept by document number (`total` documents). Read a
-  // field at a time, the page left to handle input and paint between fields: at a million
-  // documents each takes about 100 ms.
+  // documents are kept as a list, ascending, and each sort field's places by document number
+  // (`total` documents): a byte a document for each value took 200 MB at 2,000 values of 100,000
+  // documents. Read a field at a time, the page left to handle input and paint between fields: at
+  // a million documents each takes about 100 ms.
   static async read(loaded, total) {
     // A few pauses: a timer's least wait (4 ms once nested) does not add up as it would over a table's slices.
     const facets = new Facets(), pause = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve));
     facets.total = total;
     // Keyed by names and values from the site's data ("constructor", "__proto__" among them): objects without a prototype.
-    facets.fields = Object.create(null); // {field: {value: members}}
+    facets.fields = Object.create(null); // {field: {value: documents}}
     facets.orders = Object.create(null); // {field: places}, 0 for a document without a value
     facets.values = {}; // per collection, by its first document: its [field, value]s in its file's order
-    for (const { first, count, file } of loaded) {
+    const lists = Object.create(null); // {field: {value: [documents]}} while they are read
+    for (const { first, count, file } of [...loaded].sort((a, b) => a.first - b.first)) {
       facets.values[first] = file.facets.flatMap(({ name, values }) => values.map((value) => [name, value]));
       for (const { name, values, postings, sets, ids, frequencies, rans } of file.facets) {
         // A field whose documents hold no value is a facet all the same: counted as {}, filtered to nothing.
-        const field = (facets.fields[name] ??= Object.create(null)), members = values.map((value) => (field[value] ??= new Uint8Array(total)).subarray(first));
+        const field = (lists[name] ??= Object.create(null)), members = values.map((value) => (field[value] ??= []));
         // Each value's postings, or each document's set of values as a code into `sets`, entropy-coded or not.
-        if (postings) postings.forEach((list, v) => decodePostings(list, members[v]));
+        if (postings) postings.forEach((list, v) => postingsList(list, first, members[v]));
         else {
           const codes = ids ? decodeCodes(ids, count) : decodeEntropyCode(rans, frequencies, count);
-          for (let doc = 0; doc < count; doc++) for (const v of sets[codes[doc]]) members[v][doc] = 1;
+          for (let doc = 0; doc < count; doc++) for (const v of sets[codes[doc]]) members[v].push(first + doc);
         }
         await pause();
       }
       for (const { name, order } of file.sorts) (facets.orders[name] ??= new Int32Array(total)).set(decodeCodes(order, count), first);
     }
+    for (const name in lists) {
+      const field = (facets.fields[name] = Object.create(null));
+      for (const value in lists[name]) field[value] = Int32Array.from(lists[name][value]);
+    }
     // For counting with one step a match: per field of at most 31 values, each document's set of
     // values as a number (bit v: the field's value v), and the sets there are, numbered.
     facets.valueSets = Object.create(null);
-    facets.valueDocuments = Object.create(null); // a larger field's, once counted (documentsOf)
     for (const name in facets.fields) {
       const members = Object.values(facets.fields[name]);
       if (members.length > 31) continue;
       const bits = new Int32Array(total);
-      members.forEach((member, v) => {
-        for (let doc = 0; doc < total; doc++) bits[doc] |= member[doc] << v;
+      members.forEach((documents, v) => {
+        for (let i = 0; i < documents.length; i++) bits[documents[i]] |= 1 << v;
       });
       const numbers = new Map(), sets = new Int32Array(total);
       for (let doc = 0, last = NaN, number = 0; doc < total; doc++) {
@@ -54,17 +59,20 @@ export class Facets {
     return facets;
   }
 
-  // Selects {field: [values]}: the members of each field's values, checked against the fields there are.
+  // Selects {field: [values]}, checked against the fields there are: per field selected, a byte a
+  // document, 1 where the document holds one of its values.
   select(filters) {
     this.selected = Object.entries(filters).filter(([, values]) => values.length).map(([name, values]) => {
       if (!this.fields[name]) throw Error(`unknown facet “${name}”`);
-      return [name, values.map((value) => this.fields[name][value] ?? [])];
+      const holds = new Uint8Array(this.total);
+      for (const value of values) for (const doc of this.fields[name][value] ?? []) holds[doc] = 1;
+      return [name, holds];
     });
   }
 
   // Whether a document holds a selected value of every field selected but `except`.
   passes(doc, except) {
-    return this.selected.every(([name, members]) => name === except || members.some((set) => set[doc]));
+    return this.selected.every(([name, holds]) => name === except || holds[doc] === 1);
   }
 
   // Each value's count over `matches`: those that pass every other field's selection and hold it.
@@ -83,7 +91,7 @@ export class Facets {
         // document holding a value, not a pass over the matches for each of thousands of values.
         const marked = (this.marked ??= new Uint8Array(this.total));
         for (let i = 0; i < passing.length; i++) marked[passing[i]] = 1;
-        this.documentsOf(name).forEach((documents, v) => {
+        Object.values(this.fields[name]).forEach((documents, v) => {
           for (let i = 0; i < documents.length; i++) tally[v] += marked[documents[i]];
         });
         for (let i = 0; i < passing.length; i++) marked[passing[i]] = 0;
@@ -91,15 +99,6 @@ export class Facets {
       out.push([name, Object.fromEntries(values.map((value, v) => [value, tally[v]]))]);
     }
     return Object.fromEntries(out);
-  }
-
-  // Each value's documents of a field, in the order of its values: found once, when first counted.
-  documentsOf(name) {
-    return (this.valueDocuments[name] ??= Object.values(this.fields[name]).map((member) => {
-      const documents = [];
-      for (let doc = member.indexOf(1); doc >= 0; doc = member.indexOf(1, doc + 1)) documents.push(doc);
-      return Int32Array.from(documents);
-    }));
   }
 
   // The documents by a sort field (`-field` descending), stably; those without a value last.
@@ -114,6 +113,26 @@ export class Facets {
   sortedHits(hits, sort) {
     const hitOf = new Map(hits.map((hit) => [hit.doc, hit])), kinds = [(hit) => hit.group < 4, (hit) => hit.group === 4, (hit) => hit.group === 5];
     return kinds.flatMap((kind) => this.sorted(hits.filter(kind).map((hit) => hit.doc), sort).map((doc) => hitOf.get(doc)));
+  }
+}
+
+// "Postings" (decodePostings), each document numbered from `first` appended to `into`, ascending.
+function postingsList(postings, first, into) {
+  const bitmap = postings[0] === "!", bytes = atob(postings.slice(bitmap ? 1 : 0));
+  for (let i = 0, doc = -1, gap = 0, shift = 0; i < bytes.length; i++) {
+    const byte = bytes.charCodeAt(i);
+    if (bitmap) {
+      for (let bit = 0; bit < 8; bit++) if ((byte >> bit) & 1) into.push(first + i * 8 + bit);
+    } else {
+      gap += (byte & 127) * 2 ** shift;
+      shift += 7;
+      // A varint's last byte is below 128.
+      if (byte < 128) {
+        doc += gap + 1;
+        into.push(first + doc);
+        gap = shift = 0;
+      }
+    }
   }
 }
 
