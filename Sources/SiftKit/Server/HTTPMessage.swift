@@ -29,6 +29,8 @@ struct HTTPResponse: Sendable {
     var body: [UInt8] = []
     /// HEAD: send the headers of the full response, Content-Length included, but no body.
     var omitBody = false
+    /// A body sent from a file as it is read (`body` is then empty): its path and the bytes of it sent.
+    var file: (path: String, bytes: Range<Int>)?
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -42,11 +44,11 @@ struct HTTPResponse: Sendable {
                      body: Array(((text ?? HTTPResponse.reason(status)) + "\n").utf8))
     }
 
-    /// The bytes on the wire: status line, headers, blank line, body.
+    /// The bytes on the wire: status line, headers, blank line, body (a file's is sent after them).
     func serialized(keepAlive: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(HTTPResponse.reason(status))\r\n"
         for h in headers { head += "\(h.name): \(h.value)\r\n" }
-        if status != 304 { head += "Content-Length: \(body.count)\r\n" }
+        if status != 304 { head += "Content-Length: \(file?.bytes.count ?? body.count)\r\n" }
         head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         head += "\r\n"
         var bytes = Array(head.utf8)
@@ -57,6 +59,7 @@ struct HTTPResponse: Sendable {
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 206: "Partial Content"
         case 301: "Moved Permanently"
         case 304: "Not Modified"
         case 400: "Bad Request"
@@ -65,6 +68,7 @@ struct HTTPResponse: Sendable {
         case 408: "Request Timeout"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
+        case 416: "Range Not Satisfiable"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"

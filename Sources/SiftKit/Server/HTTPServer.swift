@@ -238,7 +238,11 @@ final class HTTPServer: @unchecked Sendable {
             response.omitBody = request.method == "HEAD"
             // After a malformed request nothing later on the connection can be trusted.
             if response.status == 400 { keepAlive = false }
-            return HTTPServer.send(fd, response.serialized(keepAlive: keepAlive)) && keepAlive
+            guard HTTPServer.send(fd, response.serialized(keepAlive: keepAlive)) else { return false }
+            if let file = response.file, !response.omitBody, response.status != 304 {
+                guard HTTPServer.send(fd, file: file.path, bytes: file.bytes) else { return false }
+            }
+            return keepAlive
         case .stream(let head, let body):
             var text = "HTTP/1.1 \(head.status) \(HTTPResponse.reason(head.status))\r\n"
             for h in head.headers { text += "\(h.name): \(h.value)\r\n" }
@@ -247,6 +251,21 @@ final class HTTPServer: @unchecked Sendable {
             if request.method == "GET" { body(HTTPConnectionWriter(fd: fd)) }
             return false
         }
+    }
+
+    /// Sends bytes `bytes` of a file as they are read, by the kernel (`sendfile`), or returns
+    /// false (the file is gone, or shorter than it was when its length was sent).
+    static func send(_ fd: Int32, file path: String, bytes: Range<Int>) -> Bool {
+        let file = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { Glibc.close(file) }
+        var offset = off_t(bytes.lowerBound)
+        while offset < bytes.upperBound {
+            let n = sendfile(fd, file, &offset, min(bytes.upperBound - Int(offset), 1 << 20))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+        }
+        return true
     }
 
     /// Sends every byte, or returns false; never raises SIGPIPE.

@@ -102,7 +102,7 @@ final class StaticSite: @unchecked Sendable {
 
     private func serve(_ file: String, request: HTTPRequest, status: Int, cacheControl: String = "no-cache") -> HTTPResponse {
         var st = stat()
-        guard stat(file, &st) == 0, let data = FileManager.default.contents(atPath: file) else { return HTTPResponse.text(404) }
+        guard stat(file, &st) == 0 else { return HTTPResponse.text(404) }
         let type = StaticSite.contentType(file)
         let isHTML = type.hasPrefix("text/html")
         let mtime = Int(st.st_mtim.tv_sec)
@@ -132,6 +132,13 @@ final class StaticSite: @unchecked Sendable {
             headers.append(("Content-Encoding", copy.coding))
             return HTTPResponse(status: status, headers: headers, body: copy.body)
         }
+        if !gzip && !(isHTML && tag != nil) {
+            // Sent as it is: from the file as it is read (a film is never held in memory), and
+            // in part when a range is asked for, as a video element seeking does (Safari plays
+            // none without).
+            return StaticSite.fromFile(file, size: Int(st.st_size), request: request, status: status, etag: etag, headers: headers)
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { return HTTPResponse.text(404) }
         var body = [UInt8](data)
         if isHTML, let tag { body = StaticSite.inject(tag, into: body) }
         if gzip {
@@ -151,6 +158,55 @@ final class StaticSite: @unchecked Sendable {
             }
         }
         return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// A file's bytes as the response's body, read as they are sent: all of them, or the range
+    /// a `Range` header asks for (206), unless an `If-Range` names another version (then all);
+    /// a range past the end is refused (416).
+    static func fromFile(_ file: String, size: Int, request: HTTPRequest, status: Int, etag: String, headers: [(name: String, value: String)]) -> HTTPResponse {
+        var response = HTTPResponse(status: status, headers: headers + [("Accept-Ranges", "bytes")])
+        response.file = (file, 0..<size)
+        guard status == 200, let asked = request.header("Range"),
+              request.header("If-Range").map({ etagMatches($0, etag) }) ?? true else { return response }
+        switch byteRange(asked, size: size) {
+        case .whole:
+            return response
+        case .part(let bytes):
+            response.status = 206
+            response.headers.append(("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(size)"))
+            response.file = (file, bytes)
+            return response
+        case .unsatisfiable:
+            return HTTPResponse.text(416, extra: [("Content-Range", "bytes */\(size)")])
+        }
+    }
+
+    /// What a `Range` header asks of a file of `size` bytes.
+    enum ByteRange: Equatable {
+        /// Nothing this server sends in part: another unit, several ranges, or a header it cannot read (RFC 9110 lets it send all).
+        case whole
+        case part(Range<Int>)
+        /// A range that starts past the end, or the last 0 bytes.
+        case unsatisfiable
+    }
+
+    /// Reads `bytes=first-last`, `bytes=first-` and `bytes=-suffix` (RFC 9110, 14.1.2).
+    static func byteRange(_ header: String, size: Int) -> ByteRange {
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return .whole }
+        let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        guard let dash = spec.firstIndex(of: "-") else { return .whole }
+        let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        let digits = { (s: Substring) in !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } }
+        if first.isEmpty {
+            guard digits(last) else { return .whole }
+            guard let suffix = Int(last) else { return size > 0 ? .part(0..<size) : .unsatisfiable }
+            return suffix == 0 || size == 0 ? .unsatisfiable : .part(max(0, size - suffix)..<size)
+        }
+        guard digits(first), last.isEmpty || digits(last) else { return .whole }
+        guard let start = Int(first), start < size else { return .unsatisfiable }
+        let end = last.isEmpty ? size - 1 : min(Int(last) ?? size - 1, size - 1)
+        return end < start ? .whole : .part(start..<end + 1)
     }
 
     /// Puts `tag` before the last `</body>` (any case), or at the end when there is none.
@@ -252,6 +308,13 @@ final class StaticSite: @unchecked Sendable {
         "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif",
         "avif": "image/avif", "ico": "image/x-icon", "woff2": "font/woff2", "woff": "font/woff",
         "txt": "text/plain; charset=utf-8", "md": "text/plain; charset=utf-8", "wasm": "application/wasm", "pdf": "application/pdf",
+        // What Static/ holds beside pages: media a video or audio element plays (Safari plays
+        // none served as octet-stream), its captions (a track element refuses any type but
+        // text/vtt), fonts, data and downloads.
+        "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm", "ogv": "video/ogg", "mov": "video/quicktime",
+        "mp3": "audio/mpeg", "m4a": "audio/mp4", "ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/ogg", "wav": "audio/wav", "flac": "audio/flac",
+        "vtt": "text/vtt; charset=utf-8", "ttf": "font/ttf", "otf": "font/otf", "csv": "text/csv; charset=utf-8",
+        "webmanifest": "application/manifest+json", "zip": "application/zip",
     ]
 
     static func contentType(_ path: String) -> String {
@@ -261,7 +324,7 @@ final class StaticSite: @unchecked Sendable {
     }
 
     static func isCompressible(_ type: String) -> Bool {
-        type.hasPrefix("text/") || type.hasPrefix("application/json") || type == "application/xml" || type == "image/svg+xml"
+        type.hasPrefix("text/") || type.hasPrefix("application/json") || type == "application/xml" || type == "image/svg+xml" || type == "application/manifest+json"
             || type == "application/wasm" || type == "application/octet-stream"
     }
 }

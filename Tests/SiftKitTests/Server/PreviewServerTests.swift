@@ -77,6 +77,63 @@ import Glibc
         #expect(missing.text == s.site.page("404.html").map { StaticSite.inject(s.server.liveTag, into: Array($0.utf8)) }.map { String(decoding: $0, as: UTF8.self) })
     }
 
+    /// A file of Static/ (a video) is sent from disk as it is read, whole or in the range a
+    /// `Range` header asks for, as a video element seeking asks; on a connection kept alive.
+    @Test func sendsFilesWholeOrInRanges() throws {
+        let clip = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        let site = try TestSite(Self.files)
+        try FileManager.default.createDirectory(at: site.root.appendingPathComponent("Static/media"), withIntermediateDirectories: true)
+        try Data(clip).write(to: site.root.appendingPathComponent("Static/media/clip.mp4"))
+        let server = PreviewServer(options: PreviewServer.Options(build: SiteBuilder.Options(site: site.root), port: 0, watch: false))
+        try server.start()
+        defer { server.stop(); site.delete() }
+        let port = server.port
+        let whole = try RawHTTP.get(port, "/media/clip.mp4")
+        #expect(whole.status == 200 && whole.body == clip)
+        #expect(whole.headers["accept-ranges"] == "bytes" && whole.headers["content-type"] == "video/mp4")
+        let part = try RawHTTP.get(port, "/media/clip.mp4", headers: ["Range": "bytes=1000-1999"])
+        #expect(part.status == 206 && part.body == Array(clip[1000..<2000]))
+        #expect(part.headers["content-range"] == "bytes 1000-1999/300000" && part.headers["content-length"] == "1000")
+        let open = try RawHTTP.get(port, "/media/clip.mp4", headers: ["Range": "bytes=299990-"])
+        #expect(open.status == 206 && open.body == Array(clip[299_990...]))
+        let last = try RawHTTP.get(port, "/media/clip.mp4", headers: ["Range": "bytes=-7"])
+        #expect(last.status == 206 && last.body == Array(clip[(300_000 - 7)...]))
+        let past = try RawHTTP.get(port, "/media/clip.mp4", headers: ["Range": "bytes=300000-"])
+        #expect(past.status == 416 && past.headers["content-range"] == "bytes */300000")
+        // Several ranges, or a range of another version (If-Range), get the whole file.
+        #expect(try RawHTTP.get(port, "/media/clip.mp4", headers: ["Range": "bytes=0-1,5-6"]).body == clip)
+        let other = try RawHTTP.get(port, "/media/clip.mp4", headers: ["Range": "bytes=0-9", "If-Range": "\"another\""])
+        #expect(other.status == 200 && other.body == clip)
+        let same = try RawHTTP.get(port, "/media/clip.mp4", headers: ["Range": "bytes=0-9", "If-Range": whole.headers["etag"] ?? ""])
+        #expect(same.status == 206 && same.body == Array(clip[0..<10]))
+        let head = try RawHTTP.get(port, "/media/clip.mp4", method: "HEAD", headers: ["Range": "bytes=0-9"])
+        #expect(head.status == 206 && head.headers["content-length"] == "10" && head.body.isEmpty)
+        // Two requests on one connection: the first's body ends where its length says.
+        let c = try RawHTTP(port: port)
+        defer { c.close() }
+        c.send("GET /media/clip.mp4 HTTP/1.1\r\nHost: x\r\nRange: bytes=0-2\r\n\r\nGET /media/clip.mp4 HTTP/1.1\r\nHost: x\r\nRange: bytes=3-5\r\nConnection: close\r\n\r\n")
+        let both = c.read()
+        let text = String(decoding: both, as: UTF8.self)
+        #expect(text.components(separatedBy: "HTTP/1.1 206").count == 3, "\(text.prefix(400))")
+        #expect(both.suffix(3) == clip[3..<6])
+    }
+
+    @Test func readsByteRanges() {
+        #expect(StaticSite.byteRange("bytes=0-0", size: 10) == .part(0..<1))
+        #expect(StaticSite.byteRange("bytes=5-", size: 10) == .part(5..<10))
+        #expect(StaticSite.byteRange("bytes=5-99", size: 10) == .part(5..<10))
+        #expect(StaticSite.byteRange("bytes=-3", size: 10) == .part(7..<10))
+        #expect(StaticSite.byteRange("bytes=-30", size: 10) == .part(0..<10))
+        #expect(StaticSite.byteRange("bytes=10-", size: 10) == .unsatisfiable)
+        #expect(StaticSite.byteRange("bytes=-0", size: 10) == .unsatisfiable)
+        #expect(StaticSite.byteRange("bytes=0-", size: 0) == .unsatisfiable)
+        #expect(StaticSite.byteRange("bytes=5-2", size: 10) == .whole)
+        #expect(StaticSite.byteRange("bytes=1-2,4-5", size: 10) == .whole)
+        #expect(StaticSite.byteRange("items=1-2", size: 10) == .whole)
+        #expect(StaticSite.byteRange("bytes=a-2", size: 10) == .whole)
+        #expect(StaticSite.byteRange("bytes=99999999999999999999-", size: 10) == .unsatisfiable)
+    }
+
     @Test func headSendsTheHeadersOnly() throws {
         let s = try start()
         defer { s.done() }
