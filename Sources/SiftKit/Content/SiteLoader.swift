@@ -93,7 +93,9 @@ public struct SiteLoader: Sendable {
         // Pages and collections share the top level of the output.
         for page in pages {
             if let other = taken[page.slug] {
-                errors.append(SiftError("page slug '\(page.slug)' is also used by \(other)", at: SourcePosition(path: page.page.displayPath, line: 1, column: 1)))
+                // At its `slug:` key when it has one, else the file's name gave it.
+                errors.append(SiftError("page slug '\(page.slug)' is also used by \(other)",
+                                        at: page.keyPositions["slug"] ?? SourcePosition(path: page.page.displayPath, line: 1, column: 1)))
             } else {
                 taken[page.slug] = page.page.displayPath
             }
@@ -115,7 +117,7 @@ public struct SiteLoader: Sendable {
         page.searchable = fm["search"]?.boolValue ?? true
         page.keyPositions = loaded.keyPositions
         if let problem = Self.nameProblem(page.slug) {
-            errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: SourcePosition(path: display(rel), line: 1, column: 1)))
+            errors.append(SiftError("page slug '\(page.slug)' \(problem)", at: page.keyPositions["slug"] ?? SourcePosition(path: display(rel), line: 1, column: 1)))
             return nil
         }
         return page

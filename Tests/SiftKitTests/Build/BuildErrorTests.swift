@@ -327,8 +327,13 @@ struct BuildErrorTests {
 
 extension BuildErrorTests {
     @Test func aPageAndACollectionCannotShareAName() throws {
-        let out = try errors(["Content/a.md": "---\nslug: things\n---\nHi\n", "Content/things/t.txt": "A\n"])
-        #expect(out.stderr == "Content/a.md:1:1: error: page slug 'things' is also used by Content/things\n")
+        // At the page's `slug:` key; at the file's start when its name gave the slug.
+        let out = try errors(["Content/a.md": "---\ntitle: A\nslug: things\n---\nHi\n", "Content/things/t.txt": "A\n"])
+        #expect(out.stderr == "Content/a.md:3:1: error: page slug 'things' is also used by Content/things\n")
+        let named = try errors(["Content/things.md": "Hi\n", "Content/things/t.txt": "A\n"])
+        #expect(named.stderr == "Content/things.md:1:1: error: page slug 'things' is also used by Content/things\n")
+        let reserved = try errors(["Content/a.md": "---\ntitle: A\nslug: search\n---\nHi\n"])
+        #expect(reserved.stderr.hasPrefix("Content/a.md:3:1: error: page slug 'search' "), "\(reserved.stderr)")
     }
 }
 
