@@ -27,22 +27,26 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
   // holding it). A long Chinese or Japanese term found by its pairs ("Partial matches" in
   // docs/search.md) has them marked: the pieces partial matching cuts it into.
   const kept = markedTerms(terms(query)), marked = pieces(kept) ?? kept;
-  // Not the page's navigation (a detail page's Previous and Next name other pages: no hits of this one).
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), texts = [], marks = [];
-  while (walker.nextNode()) if (!walker.currentNode.parentNode.closest("script, style, form, nav, [data-sift-search]")) texts.push(walker.currentNode);
+  const runs = textRuns(root), texts = runs.map((run) => ({ data: run.map((text) => text.data).join("") })), marks = [];
   query = [...marked, ...marked.flatMap((term) => [...nearWords(term, texts), ...joinedWords(term, texts)])].join(" ");
-  for (const text of texts) {
-    const found = [];
-    // From the last range back: splitting leaves the offsets before it as they were.
-    for (const [start, end] of highlight(text.data, query).reverse()) {
-      const term = text.splitText(start), mark = document.createElement("mark");
-      term.splitText(end - start);
-      term.replaceWith(mark);
-      mark.append(term);
-      found.unshift(mark);
+  runs.forEach((run, r) => {
+    const found = [], starts = [];
+    run.reduce((at, text) => (starts.push(at), at + text.data.length), 0);
+    // From the last range back, each cut into the text nodes it spans (`Har<em>bor</em>`): splitting
+    // a node keeps its start, and the text before the cut, as they were.
+    for (const [start, end] of highlight(texts[r].data, query).reverse()) {
+      for (let k = run.length - 1; k >= 0; k--) {
+        const text = run[k], at = starts[k], from = Math.max(start, at), to = Math.min(end, at + text.data.length);
+        if (from >= to) continue;
+        const term = text.splitText(from - at), mark = document.createElement("mark");
+        term.splitText(to - from);
+        term.replaceWith(mark);
+        mark.append(term);
+        found.unshift(mark);
+      }
     }
     marks.push(...found);
-  }
+  });
   if (!scrollY) marks[0]?.scrollIntoView({ block: "center" });
   else {
     // The browser scrolled the link's #heading to the top of the window, where a site header that
@@ -63,6 +67,33 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
   addEventListener("keydown", unmark);
   addEventListener("click", unmark);
   return marks;
+}
+
+// Elements inside a line of text: a term may run across them (`<b>Har</b>bor`).
+const INLINE = new Set(["A", "ABBR", "B", "BDI", "BDO", "CITE", "CODE", "DATA", "DEL", "DFN", "EM", "I", "INS", "KBD", "MARK", "Q", "S", "SAMP", "SMALL", "SPAN", "STRONG", "SUB", "SUP", "TIME", "U", "VAR"]);
+
+// The page's text in runs: the text nodes one line of text joins, in order (a block's, up to a
+// line break, an image or a block inside it). Not the page's navigation (a detail page's Previous
+// and Next name other pages: no hits of this one), its scripts or its forms.
+function textRuns(root) {
+  const skip = (node) => node.nodeType == 1 && node.matches("script, style, form, nav, [data-sift-search]");
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, { acceptNode: (node) => (skip(node) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT) });
+  // The element a text node's line belongs to: its nearest ancestor not inside a line.
+  const lineOf = (node) => {
+    while (node.parentNode != root && INLINE.has(node.parentNode.nodeName)) node = node.parentNode;
+    return node.parentNode;
+  };
+  const runs = [];
+  let run = null, line = null;
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (node.nodeType == 3) {
+      const at = lineOf(node);
+      if (!run || at != line) runs.push((run = [])), (line = at);
+      run.push(node);
+    } else if (!INLINE.has(node.nodeName)) run = null;
+  }
+  return runs;
 }
 
 // "Typos" (docs/search.md): a term of 4 or more code points, none CJK, that the page holds nowhere

@@ -223,3 +223,24 @@ def test_a_section_arrived_at_is_not_left_under_the_sticky_site_header(page, qui
         # What is seen at the heading's middle is the heading, not the header over it.
         seen = heading.evaluate("h => { const r = h.getBoundingClientRect(); return h.contains(document.elementFromPoint(r.left + 4, (r.top + r.bottom) / 2)) }")
         assert seen, heading.evaluate("h => [h.getBoundingClientRect().top, document.querySelector('[data-sift-header]').getBoundingClientRect().bottom]")
+
+
+SPLIT_SITE = {
+    "Content/notes/collection.yml": "title: Notes\n",
+    "Content/notes/split.md": "---\ntitle: Split\n---\nThe Har*bor* of the bay, a har`bor` in code.\n\n"
+                              "A line that ends in ha  \nrbor begins the next.\n",
+}
+
+
+def test_a_term_split_by_inline_markup_is_marked_across_it(page, quiet):
+    """`Har<em>bor</em>` holds harbor as a reader sees it: each of its pieces is marked (it was
+    not marked at all); a line break is no such join (`ha<br>rbor` stays unmarked)."""
+    with siftsite.served_fixture(SPLIT_SITE, "sift-arrival-split-") as (server, _):
+        page.goto(server.url + "/notes/split/?mark=harbor")
+        marks = page.locator("main .prose mark")
+        expect(marks).to_have_count(4)
+        assert marks.all_text_contents() == ["Har", "bor", "har", "bor"]
+        expect(marks.first).to_be_in_viewport()
+        page.keyboard.press("Escape")
+        expect(marks).to_have_count(0)
+        assert page.locator("main .prose p").first.inner_text() == "The Harbor of the bay, a harbor in code."
