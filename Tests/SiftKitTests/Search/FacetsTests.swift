@@ -30,6 +30,35 @@ struct FacetsTests {
         #expect(either.results.map(\.slug) == ["congo", "chile"])
     }
 
+    /// A field of many values counted over many matches and over few: each value's documents
+    /// looked up among the passing ones, or the passing among them, as the definition counts.
+    @Test func aFieldOfManyValuesCountsAsItsDefinition() throws {
+        let author = { (i: Int) in "author \(i % 600)" }, colour = { (i: Int) in ["red", "green", "blue"][(i / 7) % 3] }
+        let site = try TestSite([
+            "Content/langs/collection.yml": "facets: [author, colour]\n",
+            "Content/langs/langs.csv": "name,author,colour\n" + (0..<3000).map { "Item \($0),\(author($0)),\(colour($0))\n" }.joined(),
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        // The counts by their definition: each value, over the items holding every other field's selection.
+        func expected(authors: Set<String>, colours: Set<String>) -> (author: [String: Int], colour: [String: Int]) {
+            var a: [String: Int] = [:], c: [String: Int] = [:]
+            for i in 0..<3000 {
+                a[author(i), default: 0] += colours.isEmpty || colours.contains(colour(i)) ? 1 : 0
+                c[colour(i), default: 0] += authors.isEmpty || authors.contains(author(i)) ? 1 : 0
+            }
+            return (a, c)
+        }
+        for (authors, colours) in [(Set<String>(), Set<String>()), ([], ["blue"]), (["author 7", "author 8"], ["red"]), (Set((0..<400).map { "author \($0)" }), ["green", "red"])] {
+            let filters = authors.map { ("author", $0) } + colours.map { ("colour", $0) }
+            let r = try Self.answer(site, filters: filters)
+            let want = expected(authors: authors, colours: colours)
+            #expect(Self.counts(r, "author") == want.author, "\(colours)")
+            #expect(Self.counts(r, "colour") == want.colour, "\(authors.count) authors")
+            #expect(r.total == (0..<3000).filter { (authors.isEmpty || authors.contains(author($0))) && (colours.isEmpty || colours.contains(colour($0))) }.count)
+        }
+    }
+
     /// A field listed twice in `facets` is one facet, its values counted once (as the answers of a
     /// large site count them, by each field of the facets file).
     @Test func aFacetListedTwiceIsOneFacet() throws {
