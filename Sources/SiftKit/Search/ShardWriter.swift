@@ -79,7 +79,7 @@ struct ShardWriter {
             for (r, g) in (known ?? words.inByteOrder(Array(0..<words.count))).enumerated() { byRank[g] = Int32(r) }
             position = byRank
         }
-        let lists = entries(shardOf: shardOf, leaving: parts?.buckets ?? []) + (parts?.words ?? [])
+        let lists = entries(shardOf: shardOf, leaving: parts?.buckets ?? [], for: redo) + (parts?.words ?? [])
         let fieldLists = fields.map { Self.fieldEntries($0, shardOf: shardOf, count: shardCount, leaving: parts?.buckets ?? []) + (parts?.fields ?? []) }
         let written = ParallelMap.map(Array(0..<count)) { s -> ((String, [UInt8]), [UInt8], [(String, [UInt8])]) in
             if s < redo.count, !redo[s], let previous { return (previous.shards[s], previous.unions[s], []) }
@@ -146,17 +146,19 @@ struct ShardWriter {
     }
 
     /// Per shard, its entries: (word, true) where the word's bucket files it, (word, false)
-    /// where one of its other trigrams does.
-    private func entries(shardOf: [Int32], leaving parted: Set<Int32> = []) -> [[(Int, Bool)]] {
+    /// where one of its other trigrams does; only for the shards `wanted` lays out (an edit's
+    /// few), the others' left empty.
+    private func entries(shardOf: [Int32], leaving parted: Set<Int32> = [], for wanted: [Bool]) -> [[(Int, Bool)]] {
         var lists = [[(Int, Bool)]](repeating: [], count: shardCount)
+        let all = wanted.prefix(shardCount).allSatisfy { $0 }
         for g in 0..<words.count {
             let (bucket, secondary) = buckets(of: g)
             let primary = parted.contains(bucket) ? -1 : Int(shardOf[Int(bucket)])
-            if primary >= 0 { lists[primary].append((g, true)) }
+            if primary >= 0 && (all || wanted[primary]) { lists[primary].append((g, true)) }
             var seen: [Int] = []
             for b in secondary where !parted.contains(b) {
                 let s = Int(shardOf[Int(b)])
-                if s != primary && !seen.contains(s) { seen.append(s); lists[s].append((g, false)) }
+                if s != primary && (all || wanted[s]) && !seen.contains(s) { seen.append(s); lists[s].append((g, false)) }
             }
         }
         return lists
