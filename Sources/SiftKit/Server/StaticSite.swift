@@ -102,7 +102,7 @@ final class StaticSite: @unchecked Sendable {
 
     private func serve(_ file: String, request: HTTPRequest, status: Int, cacheControl: String = "no-cache") -> HTTPResponse {
         var st = stat()
-        guard stat(file, &st) == 0 else { return HTTPResponse.text(404) }
+        guard stat(file, &st) == 0, access(file, R_OK) == 0 else { return HTTPResponse.text(404) }
         let type = StaticSite.contentType(file)
         let isHTML = type.hasPrefix("text/html")
         let mtime = Int(st.st_mtim.tv_sec)
