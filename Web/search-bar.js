@@ -119,14 +119,12 @@ export class SiftSearch {
     window.addEventListener("pageshow", (event) => event.persisted && this.restore());
     // A phone turned or a window resized while searching: the header's height again.
     window.addEventListener("resize", () => this.fit());
-    // A list's search left for a page (a result) keeps its rows and place with the history entry:
-    // Back without the back-forward cache searches again and shows them as they were.
-    if (list) {
-      window.addEventListener("pagehide", () => {
-        history.scrollRestoration = this.active ? "manual" : "auto";
-        if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY }, "");
-      });
-    }
+    // A search left for a page (a result) keeps its rows and place with the history entry, a
+    // list's and a panel's: Back without the back-forward cache searches again and shows them as they were.
+    window.addEventListener("pagehide", () => {
+      history.scrollRestoration = this.active ? "manual" : "auto";
+      if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY }, "");
+    });
     Keyboard.focusOnShortcut(this.field.input);
     if (this.form.dataset.scopeBar == "always") {
       this.loadIndex().then((index) => {

@@ -248,6 +248,28 @@ def test_back_without_the_back_forward_cache_shows_the_rows_and_the_place_left(p
 
 
 
+def test_back_to_a_panel_shows_the_results_show_more_had_added(page):
+    """Back from the 31st result of a panel that "Show more results" had lengthened: the panel
+    showed its first 20 again, the result left out of them; it shows the 40 it showed."""
+    with siftsite.served_fixture(site(), "sift-use-panel-back-") as (server, _):
+        page.goto(server.url + "/about/")
+        page.get_by_role("combobox", name="Search").fill("widget")
+        expect(status(page)).to_have_text(re.compile(r"^\d{3} results$"))
+        total = status(page).text_content()
+        results = page.locator("[role=option][href]")
+        expect(results).to_have_count(20)
+        page.get_by_role("option", name="Show more results").click()
+        expect(results).to_have_count(40)
+        left = results.nth(30).get_attribute("href")
+        results.nth(30).click()
+        page.wait_for_url(re.compile(r"/widgets/widget-\d+/"))
+        page.go_back()
+        expect(page).to_have_url(server.url + "/about/?q=widget")
+        expect(status(page)).to_have_text(total)
+        expect(results).to_have_count(40)
+        expect(results.nth(30)).to_have_attribute("href", left)
+
+
 def test_a_link_followed_while_the_address_waits_leaves_the_search_for_back(page):
     """The address takes the search once typing pauses (300 ms): a link of the site's header
     followed sooner left the page's history entry without it, and Back opened the list with no
