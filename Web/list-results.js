@@ -68,6 +68,8 @@ export class ListResults {
     const atPosition = rows[result.position];
     const pageRow = atPosition?.dataset.siftItem == result.slug ? atPosition : (this.rowsBySlug ??= new Map(Array.from(rows, (row) => [row.dataset.siftItem, row]))).get(result.slug);
     const row = pageRow?.cloneNode(true) ?? element("li", { class: "row" }, element("a", { href: result.url }, element("span", { class: "row-title" }, result.title)));
+    // A theme's ids stay the page's rows' own, which a reference inside the row still finds: an id twice is none.
+    for (const named of [row, ...row.querySelectorAll("[id]")]) named.removeAttribute("id");
     const title = row.querySelector(".row-title");
     if (title) writeHighlighted(title, title.textContent, query);
     return row;

@@ -248,6 +248,26 @@ def test_back_without_the_back_forward_cache_shows_the_rows_and_the_place_left(p
 
 
 
+ROWS_WITH_IDS = open(siftsite.REPO / "Sources/SiftKit/Resources/list.mustache").read().replace(
+    '<li class="row" data-sift-item="{{slug}}"><a href="{{url}}"><span class="row-title">',
+    '<li class="row" id="w-{{slug}}" data-sift-item="{{slug}}"><a href="{{url}}" aria-labelledby="t-{{slug}}"><span class="row-title" id="t-{{slug}}">')
+
+
+def test_a_themes_ids_in_rows_are_not_repeated_by_the_results(page):
+    """A theme whose rows carry ids (anchors, a label named by `aria-labelledby`): the results,
+    copies of the page's rows, carried them too, each id then twice in the page. The copies leave
+    them to the rows, whose labels still name the copies' links."""
+    assert 'id="w-{{slug}}"' in ROWS_WITH_IDS
+    with siftsite.served_fixture(site(**{"Templates/list.mustache": ROWS_WITH_IDS}), "sift-use-ids-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        page.get_by_role("searchbox").fill("widget 1")
+        expect(status(page)).to_have_text(re.compile(r"^\d+ results$"))
+        expect(shown_rows(page).first).to_be_visible()
+        repeated = page.evaluate("() => { const ids = [...document.querySelectorAll('[id]')].map(e => e.id); return ids.filter((id, i) => ids.indexOf(id) != i) }")
+        assert repeated == []
+        expect(shown_rows(page).first.get_by_role("link")).to_have_accessible_name(re.compile(r"^Widget 1"))
+
+
 def test_back_to_a_panel_shows_the_results_show_more_had_added(page):
     """Back from the 31st result of a panel that "Show more results" had lengthened: the panel
     showed its first 20 again, the result left out of them; it shows the 40 it showed."""
