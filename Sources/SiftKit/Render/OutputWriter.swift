@@ -187,9 +187,7 @@ public final class OutputWriter: @unchecked Sendable {
         defer { close(fd) }
         if let recorded {
             var stream = StableHasher.Stream()
-            try FileSystem.forEachPiece(of: fd, failure: { SiftError("cannot read file: \($0)", at: SourcePosition(path: displayPath, line: 0)) }) {
-                stream.add($0)
-            }
+            try FileSystem.forEachPiece(of: fd, failure: FileSystem.cannotRead(displayPath)) { stream.add($0) }
             let hash = stream.finish().finalize()
             recorded.withLock { $0[rel] = hash }
             if inPlace?[rel] == hash && stillThere(rel) { return }

@@ -15,7 +15,7 @@ public enum FileSystem {
     public static func read(path: String, displayPath: String) throws -> [UInt8] {
         let (fd, size) = try openRegular(path: path, displayPath: displayPath)
         defer { close(fd) }
-        let failure = { (reason: String) in SiftError("cannot read file: \(reason)", at: SourcePosition(path: displayPath, line: 0)) }
+        let failure = cannotRead(displayPath)
         // Reads into `buffer` until it is full or the file ends; how much it read.
         func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
             var filled = 0
@@ -39,12 +39,17 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The error of a file that cannot be read, for a reason.
+    static func cannotRead(_ displayPath: String) -> (String) -> SiftError {
+        { reason in SiftError("cannot read file: \(reason)", at: SourcePosition(path: displayPath, line: 0)) }
+    }
+
     /// Opens a regular file (or a link to one) for reading: its descriptor, which the caller
     /// closes, and its size; anything else is an error naming the file.
     static func openRegular(path: String, displayPath: String) throws -> (fd: Int32, size: Int) {
         // Non-blocking, so a named pipe without a writer is opened, and refused, at once.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        let failure = { (reason: String) in SiftError("cannot read file: \(reason)", at: SourcePosition(path: displayPath, line: 0)) }
+        let failure = cannotRead(displayPath)
         guard fd >= 0 else { throw failure(errorText()) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { let e = failure(errorText()); close(fd); throw e }
@@ -81,7 +86,7 @@ public enum FileSystem {
         let writeFailure = { SiftError("cannot write \(folderPath + "/" + path): \(errorText())", at: nil) }
         guard fd >= 0 else { throw writeFailure() }
         defer { close(fd) }
-        try forEachPiece(of: source, failure: { SiftError("cannot read file: \($0)", at: SourcePosition(path: displayPath, line: 0)) }) { piece in
+        try forEachPiece(of: source, failure: cannotRead(displayPath)) { piece in
             guard writeAll(piece, to: fd) else { throw writeFailure() }
         }
     }
