@@ -20,10 +20,11 @@ let bars = 0;
 
 // What the dimming covers is inert while it lasts (`on`), as what a modal dialog covers is: out of
 // Tab's reach and out of the accessibility tree. That is all but the bar (`form`) and its ancestors,
-// the dimming itself (a click there cancels) and the site header (above the dimming: sift.css).
+// the dimming itself (a click there cancels) and the site header, above the dimming (sift.css) when
+// a theme positions it (z-index lifts nothing static).
 const inertAround = (form, on) => {
   for (let part = form.closest("[data-sift-header]") ?? form; part != document.body; part = part.parentNode) {
-    for (const other of part.parentNode.children) if (other != part && !other.matches(".sift-dim,[data-sift-header]")) other.inert = on;
+    for (const other of part.parentNode.children) if (other != part && !other.matches(".sift-dim")) other.inert = on && !(other.matches("[data-sift-header]") && getComputedStyle(other).position != "static");
   }
 };
 

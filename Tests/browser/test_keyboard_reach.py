@@ -275,3 +275,21 @@ def test_the_panel_offers_the_results_past_its_first(page, served):
     expect(page.get_by_role("status")).to_have_text(f"{siftsite.search(built, 'widget 1')['total']} results")
     expect(results).to_have_count(20)
     expect(more).to_be_visible()
+
+
+def test_a_static_site_header_under_the_dimming_is_out_of_reach_too(page):
+    """The site header stays in reach while the page is dimmed because the theme lifts it above
+    the dimming; a theme that leaves it static (z-index lifts nothing static) has it dimmed with
+    the page, and then its links were still in Tab's reach. Both, with the header kept in view."""
+    with siftsite.served_fixture(site("  hide_navigation: false\n  dim_background: true\n"), "sift-reach-static-header-") as (server, _):
+        header_link_inert = "() => !!document.querySelector('[data-sift-header] a[href]').closest('[inert]')"
+        for static in (False, True):
+            page.goto(server.url + "/widgets/")
+            if static:
+                page.add_style_tag(content="[data-sift-header] { position: static !important }")
+            page.get_by_role("searchbox").click()
+            expect(page.locator("html")).to_have_attribute("data-sift-dim", "")
+            assert page.evaluate(header_link_inert) == static, f"static header: {static}"
+            page.keyboard.press("Escape")
+            assert not page.evaluate(header_link_inert)
+
