@@ -1,7 +1,6 @@
 import Foundation
 import SiftKit
 
-ProcessMemory.tuneAllocator(arguments: CommandLine.arguments)
 ProcessMemory.freedAtExit = true
 let outcome = SiftCLI.run(Array(CommandLine.arguments.dropFirst()))
 FileHandle.standardOutput.write(Data(outcome.stdout.utf8))
