@@ -13,7 +13,7 @@ site: build
 	$(SIFT) build
 
 # The Swift runtime and Foundation linked in (`--static-swift-stdlib`): a process starts in 4 ms
-# instead of 9, and its runtime calls are direct; builds 5-10 % faster (docs/performance.md).
+# instead of 9, and its runtime calls are direct; builds about 3 % faster (docs/performance.md).
 build: deps
 	swift build -c release --product sift --static-swift-stdlib
 
