@@ -164,19 +164,13 @@ public final class OutputWriter: @unchecked Sendable {
     /// Writes a file at a path relative to the output folder.
     public func write(_ relative: String, _ bytes: some Collection<UInt8>) throws {
         let rel = try Self.checked(relative)
-        if let recorded {
+        let kept = try recording(rel) {
             var h = StableHasher()
             let done: Void? = bytes.withContiguousStorageIfAvailable { h.combine(bytes: UnsafeRawBufferPointer($0)) }
             if done == nil { Array(bytes).withUnsafeBytes { h.combine(bytes: $0) } }
-            let hash = h.finalize()
-            recorded.withLock { $0[rel] = hash }
-            if inPlace?[rel] == hash && stillThere(rel) { return }
-            if inPlace != nil { changed.withLock { $0.append(rel) } }
+            return h.finalize()
         }
-        // Written over a link under a new name, the file is no longer the old one (`keptName`).
-        renamed.withLock { _ = $0.removeValue(forKey: rel) }
-        try makeFolder(of: rel)
-        try FileSystem.write(bytes, to: rel, in: stagingFD, named: stagingPath)
+        if !kept { try FileSystem.write(bytes, to: rel, in: stagingFD, named: stagingPath) }
     }
 
     /// Copies a file into the output a megabyte at a time, so a large one (a film in Static/)
@@ -185,17 +179,28 @@ public final class OutputWriter: @unchecked Sendable {
         let rel = try Self.checked(relative)
         let (fd, _) = try FileSystem.openRegular(path: source, displayPath: displayPath)
         defer { close(fd) }
-        if let recorded {
+        let kept = try recording(rel) {
             var stream = StableHasher.Stream()
             try FileSystem.forEachPiece(of: fd, failure: FileSystem.cannotRead(displayPath)) { stream.add($0) }
-            let hash = stream.finish().finalize()
+            return stream.finish().finalize()
+        }
+        if !kept { try FileSystem.copy(fd, displayPath: displayPath, to: rel, in: stagingFD, named: stagingPath) }
+    }
+
+    /// Before a file is written at a checked path: its bytes' hash (`hash`, asked only when this
+    /// build keeps a record) recorded, and true when in place the output already holds those
+    /// bytes there (kept as it is); else the path noted as changed and its staging folder made.
+    private func recording(_ rel: String, hash: () throws -> UInt64) throws -> Bool {
+        if let recorded {
+            let hash = try hash()
             recorded.withLock { $0[rel] = hash }
-            if inPlace?[rel] == hash && stillThere(rel) { return }
+            if inPlace?[rel] == hash && stillThere(rel) { return true }
             if inPlace != nil { changed.withLock { $0.append(rel) } }
         }
+        // Written over a link under a new name, the file is no longer the old one (`keptName`).
         renamed.withLock { _ = $0.removeValue(forKey: rel) }
         try makeFolder(of: rel)
-        try FileSystem.copy(fd, displayPath: displayPath, to: rel, in: stagingFD, named: stagingPath)
+        return false
     }
 
     /// Creates the staging folder a checked relative path goes in, once per folder.
