@@ -3,25 +3,14 @@
 struct StableHasher {
     private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    /// Mixes in bytes, eight at a time.
+    /// Mixes in bytes, eight at a time, then the last few with their count.
     mutating func combine(bytes: UnsafeRawBufferPointer) {
-        var i = 0
-        let n = bytes.count
-        while i + 8 <= n {
-            mix(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < n {
-            tail |= UInt64(bytes[i]) << shift
-            shift += 8
-            i += 1
-        }
-        mix(tail ^ (UInt64(n) << 56))
+        var stream = Stream(self)
+        stream.add(bytes)
+        self = stream.finish()
     }
 
-    /// Mixes in bytes given a piece at a time: the hash `combine(bytes:)` gives them whole.
+    /// Mixes in bytes given a piece at a time, as `combine(bytes:)` mixes them given at once.
     struct Stream {
         private var hasher: StableHasher
         private var tail: UInt64 = 0

@@ -59,6 +59,11 @@ struct StaticFilesTests {
         let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
         var whole = StableHasher()
         bytes.withUnsafeBytes { whole.combine(bytes: $0) }
+        // The hashes the caches hold: what `combine(bytes:)` gave before it was written as a stream.
+        #expect(whole.finalize() == 16_350_062_005_975_860_386)
+        var text = StableHasher()
+        text.combine("café, 咖啡")
+        #expect(text.finalize() == 11_731_261_420_466_319_710)
         for cuts in [[], [8], [3], [1, 2, 3, 4, 5], [7, 9, 16, 999], [0, 500, 501]] {
             var stream = StableHasher.Stream()
             var start = 0
