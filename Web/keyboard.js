@@ -25,7 +25,8 @@ export class Keyboard {
   static focusOnShortcut(input) {
     if (shortcut) return;
     shortcut = (event) => {
-      const slash = event.key == "/" && !event.target.closest("input,textarea,select,[contenteditable]");
+      // Not where it is typed: a text field (a checkbox or a button types nothing).
+      const slash = event.key == "/" && !event.target.closest("input:not([type=checkbox],[type=radio],[type=button],[type=submit],[type=reset],[type=range]),textarea,select,[contenteditable]");
       if (slash || ((event.ctrlKey || event.metaKey) && event.key == "k")) {
         event.preventDefault();
         // A click too: the field may have the focus already, at rest after Cancel.

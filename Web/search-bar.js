@@ -18,14 +18,21 @@ const ROWS = 50;
 const indexes = {};
 let bars = 0;
 
-// What the dimming covers is inert while it lasts (`on`), as what a modal dialog covers is: out of
-// Tab's reach and out of the accessibility tree. That is all but the bar (`form`) and its ancestors,
-// the dimming itself (a click there cancels) and the site header, above the dimming (sift.css) when
-// a theme positions it (z-index lifts nothing static).
-const inertAround = (form, on) => {
+// What the dimming covers is inert while it lasts, as what a modal dialog covers is: out of Tab's
+// reach and out of the accessibility tree. That is all but the bar (`form`) and its ancestors, the
+// dimming itself (a click there cancels) and the site header, above the dimming (sift.css) when a
+// theme positions it (z-index lifts nothing static). Returns what it made inert, for the end of the
+// dimming to give back: what the site made inert itself (a closed drawer) stays so.
+const inertAround = (form) => {
+  const made = [];
   for (let part = form.closest("[data-sift-header]") ?? form; part != document.body; part = part.parentNode) {
-    for (const other of part.parentNode.children) if (other != part && !other.matches(".sift-dim")) other.inert = on && !(other.matches("[data-sift-header]") && getComputedStyle(other).position != "static");
+    for (const other of part.parentNode.children) {
+      if (other == part || other.inert || other.matches(".sift-dim") || (other.matches("[data-sift-header]") && getComputedStyle(other).position != "static")) continue;
+      other.inert = true;
+      made.push(other);
+    }
   }
+  return made;
 };
 
 // `href` carrying `query` as ?mark=: its own query kept (a row's template may link elsewhere with one), an earlier mark replaced.
@@ -127,7 +134,8 @@ export class SiftSearch {
       if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY }, "");
     });
     Keyboard.focusOnShortcut(this.field.input);
-    if (this.form.dataset.scopeBar == "always") {
+    // Scopes are a collection's: a bar searching every collection has none to show.
+    if (this.form.dataset.scopeBar == "always" && this.collection) {
       this.loadIndex().then((index) => {
         this.index = index;
         this.showScopes();
@@ -220,7 +228,10 @@ export class SiftSearch {
     this.field.update();
     const dimmed = this.dim && idle;
     setFlag(root, "data-sift-dim", dimmed);
-    if (dimmed != !!this.dimmed) inertAround(this.form, (this.dimmed = dimmed));
+    if (dimmed != !!this.dimmed) {
+      if ((this.dimmed = dimmed)) this.madeInert = inertAround(this.form);
+      else for (const other of this.madeInert.splice(0)) other.inert = false;
+    }
     // The empty state's code comes the first time it is wanted; it then shows what is wanted by then.
     if (idle) {
       this.emptyStateLoad ??= import("./sift-empty-state.js").then((module) => {
@@ -348,7 +359,8 @@ export class SiftSearch {
     const rows = [...(this.listResults?.copy ?? this.panel.listbox).children], shown = (this.answersShown = (this.answersShown ?? 0) + 1);
     // Each result's link carries the query to the page it opens, which marks its terms (sift-marks.js),
     // however it is opened: a click, a new tab, a copied link.
-    if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) link.setAttribute("href", marked(link.getAttribute("href"), query));
+    // The site's own pages only: a row's link to another site or a mail address is not given the search.
+    if (query) for (const row of rows) for (const link of row.querySelectorAll("a")) if (link.origin == location.origin) link.setAttribute("href", marked(link.getAttribute("href"), query));
     if (selected && !keepShown) keyboard.move(1 + keyboard.rows.findIndex((row) => page(row) == selected));
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();

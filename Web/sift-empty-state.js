@@ -40,7 +40,11 @@ export function emptyStateOf(bar) {
     element: bar.emptyArea,
     recentSearches,
     scopes: () => bar.scopeBar.scopes,
-    onScope: (scope) => bar.pickScope(scope),
+    // The shortcut goes with the empty state: the focus goes back to the field, for ↓ to reach the results.
+    onScope: (scope) => {
+      bar.pickScope(scope);
+      bar.field.input.focus();
+    },
     onRecent: (query) => {
       bar.field.value = query;
       bar.emit("change", { query });

@@ -188,6 +188,23 @@ def test_a_rows_other_links_keep_their_own_query(page, quiet):
         expect(scope).to_have_attribute("href", "/notes/?scope=walk&x=1&mark=hinterland")
 
 
+def test_a_rows_links_to_other_sites_and_mail_are_not_given_the_search(page, quiet):
+    """Only links to the site's own pages carry ?mark=: a row's link to another site sent it the
+    visitor's search, and a mailto: link got a `mark` header in the mail."""
+    template = (siftsite.REPO / "Sources/SiftKit/Resources/list.mustache").read_text()
+    end = "{{/detail}}</a></li>"
+    links = ('{{/detail}}</a> <a class="ext" href="https://maker.example.com/p?id=1">maker</a>'
+             ' <a class="mail" href="mailto:shop@example.com?subject=Hi">mail</a></li>')
+    site = {**ROW_LINKS_SITE, "Templates/notes/list.mustache": template.replace(end, links)}
+    with siftsite.served_fixture(site, "sift-row-other-sites-") as (server, _):
+        page.goto(server.url + "/notes/")
+        page.get_by_role("searchbox").fill("hinter")
+        expect(page.get_by_role("status")).to_have_text("1 result")
+        expect(page.get_by_role("link", name="Hinterland Walk")).to_have_attribute("href", "/notes/hinterland-walk/?mark=hinter")
+        expect(page.get_by_role("link", name="maker")).to_have_attribute("href", "https://maker.example.com/p?id=1")
+        expect(page.get_by_role("link", name="mail")).to_have_attribute("href", "mailto:shop@example.com?subject=Hi")
+
+
 def test_the_pages_own_navigation_is_not_marked(page, server, quiet):
     """A detail page's Previous and Next name other pages: their titles are no hits of the page
     arrived at, and were marked as if they were (`chocolate` lit up Chocolate Bar and Dark Chocolate

@@ -293,3 +293,79 @@ def test_a_static_site_header_under_the_dimming_is_out_of_reach_too(page):
             page.keyboard.press("Escape")
             assert not page.evaluate(header_link_inert)
 
+
+
+def test_the_dimming_gives_back_only_what_it_made_inert(page):
+    """A part of the page the site keeps inert itself (a closed drawer) stays inert when the
+    dimming ends: Cancel took `inert` off every element around the bar, and the drawer's links came
+    into Tab's reach and the accessibility tree."""
+    with siftsite.served_fixture(site("  dim_background: true\n"), "sift-reach-site-inert-") as (server, _):
+        for path in ("/widgets/", "/about/"):
+            page.goto(server.url + path)
+            page.evaluate("""() => { const drawer = document.createElement('div');
+                drawer.id = 'drawer'; drawer.inert = true; drawer.innerHTML = '<a href="/x/">Drawer link</a>';
+                document.querySelector('main').before(drawer); }""")
+            box = field(page, path)
+            box.click()
+            expect(page.locator("html")).to_have_attribute("data-sift-dim", "")
+            inert = "() => [...document.querySelectorAll('[inert]')].map(e => e.id || e.tagName)"
+            assert len(page.evaluate(inert)) > 1, path
+            box.press("Escape")
+            expect_at_rest(page, box)
+            assert page.evaluate(inert) == ["drawer"], path
+
+
+def test_a_browse_shortcut_chosen_from_the_keyboard_leaves_the_focus_in_the_field(page):
+    """The empty state's scope shortcuts go with it once one is chosen: the focus, on the
+    button, fell to the page, and ↓ then reached no result, as it does after a recent search."""
+    with siftsite.served_fixture(site(""), "sift-reach-browse-") as (server, _):
+        browse_from_the_keyboard(page, server)
+
+
+def browse_from_the_keyboard(page, server):
+    page.goto(server.url + "/widgets/")
+    page.keyboard.press("/")
+    box = page.get_by_role("searchbox")
+    expect(box).to_be_focused()
+    shortcut = page.locator(".sift-token", has_text="Square")
+    shortcut.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"^\d+ results$"))
+    expect(box).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("[data-sift-list=widgets] [data-active]")).to_have_count(1)
+
+
+def test_slash_from_a_facet_checkbox_goes_to_the_field(page):
+    """`/` goes to the field from anywhere it types nothing: a facet value's checkbox kept the
+    focus (only Ctrl+K worked there), as if it were a text field."""
+    with siftsite.served_fixture(site(""), "sift-reach-slash-") as (server, _):
+        slash_from_a_checkbox(page, server)
+
+
+def slash_from_a_checkbox(page, server):
+    page.goto(server.url + "/widgets/")
+    page.get_by_role("searchbox").click()
+    page.locator("summary", has_text=re.compile("^Color$")).click()
+    checkbox = page.get_by_role("checkbox").first
+    checkbox.focus()
+    page.keyboard.press("/")
+    expect(page.get_by_role("searchbox")).to_be_focused()
+    # In a text field, `/` is typed there.
+    page.keyboard.type("a/b")
+    expect(page.get_by_role("searchbox")).to_have_value("a/b")
+
+
+def test_scope_bar_always_loads_the_index_only_where_it_has_scopes(page):
+    """`scope_bar: always` fetches the index on load for the scopes' counts: a page whose bar
+    searches every collection has no scopes, and fetched it all the same."""
+    with siftsite.served_fixture(site("  scope_bar: always\n"), "sift-reach-always-") as (server, _):
+        requests = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(server.url + "/about/")
+        page.wait_for_load_state("networkidle")
+        assert not [url for url in requests if "/search/" in url], requests
+        page.goto(server.url + "/widgets/")
+        expect(page.get_by_role("radio", name=re.compile("^Round"))).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        assert [url for url in requests if url.endswith("/search/manifest.json")], requests

@@ -135,8 +135,17 @@ public struct SearchSettings: Sendable, Equatable {
             guard let v = fields[key] else { return }
             if let b = v.boolValue { target = b } else { errors.append(SiftError("search.\(key) must be true or false", at: at(key))) }
         }
-        if let v = fields["placeholder"] { placeholder = v.text }
-        if let v = fields["cancel_text"] { cancelText = v.text }
+        // Text, and not blank: the field is named by its placeholder, and a blank Cancel is a button with no name.
+        func name(_ key: String, of control: String, _ target: inout String) {
+            guard let v = fields.text(key, at: at(key), errors: &errors, name: "search." + key) else { return }
+            if v.allSatisfy(\.isWhitespace) {
+                errors.append(SiftError("search.\(key) must not be empty: it names the \(control) for screen readers", at: at(key)))
+            } else {
+                target = v
+            }
+        }
+        name("placeholder", of: "search field", &placeholder)
+        name("cancel_text", of: "Cancel button", &cancelText)
         flag("instant", &instant)
         flag("dim_background", &dimBackground)
         flag("hide_navigation", &hideNavigation)

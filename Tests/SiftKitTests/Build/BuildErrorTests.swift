@@ -23,6 +23,25 @@ struct BuildErrorTests {
             """)
     }
 
+    /// The search field is named by its placeholder and Cancel by its text: a list, a mapping or
+    /// nothing there built without a word, and left an unnamed field and a Cancel button 0 px wide.
+    @Test func theBarsPlaceholderAndCancelTextMustBeTextThatIsNotEmpty() throws {
+        let out = try errors([
+            "Content/site.yml": "search:\n  placeholder: [Find, things]\n  cancel_text: {x: 1}\n",
+            "Content/a/a.txt": "A\n",
+        ])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("Content/site.yml:2:16: error: search.placeholder must be text, not a list"), "\(out.stderr)")
+        #expect(out.stderr.contains("Content/site.yml:3:16: error: search.cancel_text must be text, not a mapping"), "\(out.stderr)")
+        for blank in ["\"\"", "~", "\"  \""] {
+            let empty = try errors(["Content/site.yml": "search:\n  placeholder: \(blank)\n  cancel_text: \(blank)\n", "Content/a/a.txt": "A\n"])
+            #expect(empty.status == 1, "\(blank)")
+            #expect(empty.stderr.contains("Content/site.yml:2:16: error: search.placeholder must not be empty: it names the search field for screen readers"), "\(empty.stderr)")
+            #expect(empty.stderr.contains("Content/site.yml:3:16: error: search.cancel_text must not be empty: it names the Cancel button for screen readers"), "\(empty.stderr)")
+        }
+        #expect(try errors(["Content/site.yml": "search:\n  placeholder: Find a candy\n  cancel_text: Done\n", "Content/a/a.txt": "A\n"]).status == 0)
+    }
+
     /// A base URL that is neither a path nor an http(s) URL with a host became a path of the site
     /// without a word (`localhost:8000/docs/` gave links under /8000/docs/); an empty language
     /// wrote `lang=""`.
