@@ -6,12 +6,12 @@ import Glibc
 /// What lets `sift build` know that nothing changed since its last build without reading a
 /// source: the stamp (`FileStamp`, and the change time) of every file and folder under
 /// Content/, Templates/ and Static/, the
-/// options and the sift binary it ran with, the stamp of the output folder it left, and what it
-/// reported. A build that finds them all the same reads nothing else, writes nothing and swaps
+/// options and the sift binary it ran with, the stamp of the output folder it left and of the
+/// folders in it (`OutputFolders`), and what it reported. A build that finds them all the same reads nothing else, writes nothing and swaps
 /// nothing. Kept in `.sift-cache/stamps.cache` beside the page keys, and removed with them
 /// whenever anything else writes the output (`sift serve`, a failed swap).
 struct BuildStamps {
-    static let format: UInt64 = 4
+    static let format: UInt64 = 5
 
     /// Everything compared: options, binary, sources (walked before the build read them) and,
     /// once appended, the output folder.
@@ -161,7 +161,8 @@ struct BuildStamps {
 
     private static func file(in site: URL) -> URL { DiskCache.folder(in: site).appendingPathComponent("stamps.cache") }
 
-    /// The last build's report, when its stamps are these and its output is still in place.
+    /// The last build's report, when its stamps are these and its output is still in place and
+    /// whole: no file added to or removed from any of its folders since.
     func unchanged(site: URL, output: URL, start: Date) -> SiteBuilder.Report? {
         var now = key
         Self.stamp(output.path, into: &now)
@@ -170,13 +171,26 @@ struct BuildStamps {
         guard let length = r.count(), r.offset + length <= r.bytes.count,
               r.bytes[r.offset..<r.offset + length].elementsEqual(now.bytes) else { return nil }
         r.offset += length
-        return Self.readReport(&r, output: output, start: start)
+        guard let report = Self.readReport(&r, output: output, start: start),
+              let folders = OutputFolders(reading: &r), folders.unchanged(in: output) else { return nil }
+        return report
+    }
+
+    /// The output's folders the last build recorded, whatever its sources: an edit that added
+    /// and removed no file of the output leaves them as they were.
+    func lastOutputFolders(output: URL) -> OutputFolders? {
+        guard let lastFile else { return nil }
+        var r = BinaryReader(bytes: lastFile)
+        guard let length = r.count(), length <= r.bytes.count - r.offset else { return nil }
+        r.offset += length
+        guard Self.readReport(&r, output: output, start: Date()) != nil else { return nil }
+        return OutputFolders(reading: &r)
     }
 
     /// Records a build that succeeded. When a source changed so near the walk that its stamp
     /// could hide a second change, the key is marked so that no walk matches it (the next build
     /// then goes by the page keys), and only the report is of use: its index size.
-    func save(_ report: SiteBuilder.Report, site: URL, output: URL) {
+    func save(_ report: SiteBuilder.Report, site: URL, output: URL, folders: OutputFolders) {
         var w = BinaryWriter()
         var full = key
         if newestSource >= started.timeIntervalSince1970 - 1 {
@@ -198,9 +212,11 @@ struct BuildStamps {
             w.string(e.severity.rawValue)
         }
         w.u64(UInt64(report.indexBytes ?? BuildCommand.treeSize(output.appendingPathComponent("search"))))
+        folders.write(to: &w)
         let url = Self.file(in: site)
         let tmp = url.path + ".tmp-\(getpid())"
         if (try? FileSystem.write(w.bytes, to: tmp)) != nil, rename(tmp, url.path) != 0 { _ = unlink(tmp) }
+        folders.settle()
     }
 
     private static func readReport(_ r: inout BinaryReader, output: URL, start: Date) -> SiteBuilder.Report? {

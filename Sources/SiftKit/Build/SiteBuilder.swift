@@ -143,9 +143,14 @@ public struct SiteBuilder: Sendable {
             // The index's size, for the summary and the stamps: the last build's with what an
             // in-place commit changed, else taken from the output in place while the cache is saved.
             var indexBytes: Int?
+            // And the output's folders as the build leaves them, for the next to know nothing changed in it.
+            var folders: OutputFolders?
             let search = outputURL.appendingPathComponent("search"), last = stamps?.lastIndexBytes
             try target.commit {
                 guard stamps != nil && options.mode.writesOutput else { return }
+                let now = OutputFolders.now()
+                let kept = target.writer.sameFiles ? stamps?.lastOutputFolders(output: outputURL) : nil
+                folders = kept.map { OutputFolders(list: $0.list, written: now) } ?? OutputFolders(files: (target.writer.files ?? [:]).keys, written: now)
                 indexBytes = last.flatMap { last in target.writer.indexChange.map { last + $0 } } ?? BuildCommand.treeSize(search)
             }
             if options.mode.writesOutput {
@@ -153,7 +158,7 @@ public struct SiteBuilder: Sendable {
                 report.indexBytes = indexBytes
                 report.seconds = Date().timeIntervalSince(start)
             }
-            stamps?.save(report, site: options.site, output: outputURL)
+            if let folders { stamps?.save(report, site: options.site, output: outputURL, folders: folders) }
             ProcessMemory.keep((site, templates, target), mode: options.mode)
             return report
         } catch {
@@ -216,7 +221,8 @@ public struct SiteBuilder: Sendable {
     /// place, so the files of a folder given as `--output` by mistake (a home folder, a project's
     /// docs/) would be lost. A missing or empty folder is taken, and so is one holding hidden
     /// entries alone (`.git`, which the build carries over); any other must hold the search
-    /// manifest every build writes.
+    /// manifest every build writes, or the search bar's script: a manifest deleted by hand left a
+    /// folder that no build, `--clean` included, would write again.
     static func checkOwnership(of output: URL) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) else { return }
@@ -224,7 +230,8 @@ public struct SiteBuilder: Sendable {
             throw SiftError("the output \(output.path) is a file, not a folder: choose another --output", at: nil)
         }
         let names = FileSystem.list(output).filter { !FileSystem.isHidden($0) }
-        guard !names.isEmpty, !FileManager.default.fileExists(atPath: output.appendingPathComponent("search/manifest.json").path) else { return }
+        let script = { FileSystem.list(output.appendingPathComponent("assets")).contains { $0.hasPrefix("sift.") && $0.hasSuffix(".js") } }
+        guard !names.isEmpty, !FileManager.default.fileExists(atPath: output.appendingPathComponent("search/manifest.json").path), !script() else { return }
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
         throw SiftError("the output folder \(output.path) holds files sift did not write (\(shown)), which a build would replace: "
                         + "choose an empty or new folder, or move them away", at: nil)

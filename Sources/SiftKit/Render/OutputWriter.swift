@@ -442,6 +442,7 @@ public final class OutputWriter: @unchecked Sendable {
             while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d) }
         }
         indexChange = measured ? change : nil
+        sameFiles = !gone.contains(true) && now.count == previous.count
     }
 
     /// Throws when a folder of the output on the way to `dir` (the output's own path aside) is a
@@ -463,6 +464,9 @@ public final class OutputWriter: @unchecked Sendable {
     /// precompressed copies left out as `BuildCommand.treeSize` leaves them; nil after a swap, or
     /// when a file the last build left in the index was gone from the output (someone removed it).
     private(set) var indexChange: Int?
+    /// After an in-place commit, whether the output holds the paths the last build left, no more
+    /// and no fewer (its folders are then the last build's); false after a swap.
+    private(set) var sameFiles = false
 
     /// Whether a path of the output is one of the search index's files `treeSize` counts.
     private static func isIndexFile(_ rel: String) -> Bool {

@@ -36,6 +36,46 @@ struct BuildStampsTests {
         #expect(!stages(SiftCLI.run(["build", "--timings"], in: site.root)).contains("stamps"), "and back")
     }
 
+    /// A file removed from the output by hand, with no source changed since the last build: the
+    /// build stopped at its unchanged stamps and left the output without it, and a search manifest
+    /// removed so left a folder that no build, `--clean` included, would write again (it no
+    /// longer looked like a site sift built). Each comes back; a file added to a folder of the
+    /// output is noticed too, and the build after it has nothing to do again.
+    @Test func aFileRemovedFromTheOutputComesBackWithNothingElseChanged() throws {
+        let site = try TestSite(["Content/things/things.txt": (0..<40).map { "Thing \($0)" }.joined(separator: "\n") + "\n",
+                                 "Content/things/thing-3.md": "Body three.\n", "Content/about.md": "About.\n"])
+        defer { site.delete() }
+        try edits.backdate(site)
+        #expect(site.build().status == 0)
+        let expected = site.snapshot()
+        for removed in ["things/thing-4/index.html", "about/index.html", "search/manifest.json", "things/thing-5", "things"] {
+            try FileManager.default.removeItem(at: site.output.appendingPathComponent(removed))
+            let out = SiftCLI.run(["build", "--timings"], in: site.root)
+            #expect(out.status == 0, "\(removed): \(out.stderr)")
+            #expect(stages(out) != ["stamps"], "\(removed)")
+            #expect(site.snapshot() == expected, "\(removed) is back")
+            #expect(stages(SiftCLI.run(["build", "--timings"], in: site.root)) == ["stamps"], "then nothing to do (\(removed))")
+        }
+        // A page added: its folder is one the next build looks at.
+        try site.write("Content/later.md", "Later.\n")
+        try edits.backdate(site)
+        #expect(site.build().status == 0)
+        let withLater = site.snapshot()
+        try FileManager.default.removeItem(at: site.output.appendingPathComponent("later/index.html"))
+        #expect(stages(SiftCLI.run(["build", "--timings"], in: site.root)) != ["stamps"], "a file of a new folder removed")
+        #expect(site.snapshot() == withLater)
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Content/later.md"))
+        #expect(site.build().status == 0)
+        #expect(site.snapshot() == expected)
+        try "x".write(to: site.output.appendingPathComponent("things/thing-7/extra.txt"), atomically: false, encoding: .utf8)
+        #expect(stages(SiftCLI.run(["build", "--timings"], in: site.root)) != ["stamps"], "a file added")
+        // Without its manifest, the output is still the site's, for a clean build too.
+        try FileManager.default.removeItem(at: site.output.appendingPathComponent("search/manifest.json"))
+        let clean = SiftCLI.run(["build", "--clean"], in: site.root)
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(site.snapshot() == expected)
+    }
+
     /// The index's limits (the environment's `SIFT_DOCS_PART` and `SIFT_ANSWERS_FROM`, which tests
     /// set) are options too: a build with other ones writes their index, not nothing.
     @Test func otherIndexLimitsBuildAgain() throws {
