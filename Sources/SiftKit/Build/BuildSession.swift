@@ -6,7 +6,7 @@ import Foundation
 public final class BuildSession: @unchecked Sendable {
     let pages = PageMemo()
     private let lock = NSLock()
-    private var last: (output: String, memory: SessionMemory, files: [String: UInt64])?
+    private var last: (output: String, memory: SessionMemory, files: [String: UInt64], folders: OutputFolders)?
 
     /// A session with nothing built yet.
     public init() {}
@@ -18,9 +18,26 @@ public final class BuildSession: @unchecked Sendable {
         return (last.memory, last.files)
     }
 
-    /// Records a build that succeeded; `nil` files forget the output (the next build writes it whole).
-    func finished(output: String, memory: SessionMemory, files: [String: UInt64]?) {
+    /// Whether the output holds every folder the last good build left there, with no file added
+    /// or removed since (`OutputFolders`): when not, the next build checks each file it keeps,
+    /// and puts back what was removed by hand. A session does not wait for the kernel's clock to
+    /// tick past its build (`OutputFolders.settle`): a change within 4 ms of a rebuild, which no
+    /// hand makes, could go unseen.
+    func outputUnchanged(output: String) -> Bool {
+        lock.lock()
+        let folders = last?.output == output ? last?.folders : nil
+        lock.unlock()
+        return folders?.unchanged(in: URL(fileURLWithPath: output)) ?? true
+    }
+
+    /// Records a build that succeeded; `nil` files forget the output (the next build writes it
+    /// whole). `sameFiles`: the build left the paths the last one did, in the same folders.
+    func finished(output: String, memory: SessionMemory, files: [String: UInt64]?, sameFiles: Bool = false) {
+        let written = OutputFolders.now()
         lock.lock(); defer { lock.unlock() }
-        last = files.map { (output, memory, $0) }
+        let kept = sameFiles && last?.output == output ? last?.folders : nil
+        last = files.map { files in
+            (output, memory, files, kept.map { OutputFolders(list: $0.list, written: written) } ?? OutputFolders(files: files.keys, written: written))
+        }
     }
 }

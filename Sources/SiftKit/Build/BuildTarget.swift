@@ -29,8 +29,10 @@ final class BuildTarget {
 
     /// Opens the output for a build of `site` in `mode`; an incremental one starts from the last
     /// build's cache, `previous` when it is being read already.
+    /// In a session, `outputUnchanged` says whether the output still holds what its last build left
+    /// (`BuildSession.outputUnchanged`, checked while the sources load).
     static func open(_ mode: BuildMode, site: URL, output: URL, version: String, inPlaceShare: Double = 0.125,
-                     previous reading: Background<DiskCache?>? = nil) throws -> BuildTarget {
+                     previous reading: Background<DiskCache?>? = nil, outputUnchanged: Background<Bool>? = nil) throws -> BuildTarget {
         switch mode {
         case .dryRun:
             return BuildTarget(mode: mode, writer: try OutputWriter.dryRun(), site: site, output: output, prior: nil, next: nil)
@@ -61,7 +63,7 @@ final class BuildTarget {
             if previous != nil && (!FileSystem.isDirectory(output) || FileManager.default.fileExists(atPath: DiskCache.pagesFile(in: site).path)) {
                 previous = nil
             }
-            let writer = try OutputWriter(output: output, recording: true, inPlace: previous?.files)
+            let writer = try OutputWriter(output: output, recording: true, inPlace: previous?.files, checksKept: outputUnchanged?.take() == false)
             if previous == nil { writer.lastBuildFiles = DiskCache.lastFiles(site: site, output: output.path) }
             let next = SessionMemory()
             next.inherit(from: previous?.memory)
@@ -97,7 +99,7 @@ final class BuildTarget {
                 buildSession.finished(output: output, memory: memory, files: nil)
                 throw error
             }
-            buildSession.finished(output: output, memory: memory, files: writer.files)
+            buildSession.finished(output: output, memory: memory, files: writer.files, sameFiles: writer.sameFiles)
             meanwhile()
         }
     }

@@ -123,6 +123,9 @@ public struct SiteBuilder: Sendable {
                 previous = Background { DiskCache.load(site: site, output: output, version: version) }
             }
         }
+        // `sift serve`: whether the output is as the last build left it, looked at while the sources load.
+        let output = outputURL.path
+        let outputUnchanged = options.mode.session.map { session in Background { session.outputUnchanged(output: output) } }
         var stamps = options.mode.keepsStamps ? BuildStamps(options, output: outputURL, changed: startReading) : nil
         if case .incremental = options.mode, let report = stamps?.unchanged(site: options.site, output: outputURL, start: start) {
             return report
@@ -133,7 +136,7 @@ public struct SiteBuilder: Sendable {
         defer { saving.wait() }
         let (site, templates, staticFiles, warnings) = try load(stamps: stamps?.files ?? [:], savedPages: savedPages, saving: saving)
         let target = try BuildTarget.open(options.mode, site: options.site, output: outputURL, version: options.version,
-                                           inPlaceShare: options.inPlaceShare, previous: previous)
+                                           inPlaceShare: options.inPlaceShare, previous: previous, outputUnchanged: outputUnchanged)
         do {
             var report = try render(site, templates: templates, staticFiles: staticFiles, into: target, start: start)
             report.warnings = warnings + report.warnings

@@ -53,8 +53,10 @@ public final class OutputWriter: @unchecked Sendable {
     /// their hashes, as recorded by the previous build) updates the output in place instead of
     /// swapping in a whole new folder. For `sift serve`, where a rebuild after one edit must not
     /// cost a pass over every file; a killed rebuild can leave a mix of old and new files there.
-    convenience init(output: URL, recording: Bool, inPlace: [String: UInt64]?) throws {
-        try self.init(output: output, recorded: recording ? Locked([:]) : nil, inPlace: inPlace, previousHashes: nil, checksKept: false)
+    /// With `checksKept`, each file it keeps is checked to be there still, as `sift build` does
+    /// (the output changed since the last build, by hand).
+    convenience init(output: URL, recording: Bool, inPlace: [String: UInt64]?, checksKept: Bool = false) throws {
+        try self.init(output: output, recorded: recording ? Locked([:]) : nil, inPlace: inPlace, previousHashes: nil, checksKept: checksKept)
     }
 
     /// A writer for `sift build` that records what it writes for the next build. With

@@ -197,6 +197,31 @@ struct IncrementalBuildTests {
         #expect(!FileManager.default.fileExists(atPath: site.output.appendingPathComponent("things/three").path))
     }
 
+    /// Files removed from the output by hand while `sift serve` runs: its rebuilds trusted what
+    /// they remembered of the output, and a page, a collection's folder and the search manifest
+    /// stayed missing, edit after edit. The rebuild after such a change checks each file it keeps,
+    /// and its output is a clean build's again; the one after it trusts its memory again.
+    @Test func aServeRebuildPutsBackWhatWasRemovedFromTheOutput() throws {
+        let site = try TestSite(["Content/things/things.txt": "One\nTwo\nThree\n", "Content/things/one.md": "Body one.\n",
+                                 "Content/about.md": "About.\n", "Content/notes/n1.md": "Note.\n"])
+        defer { site.delete() }
+        var options = SiteBuilder.Options(site: site.root, baseURL: "/")
+        options.mode = .serve(BuildSession())
+        try SiteBuilder(options: options).build()
+        var clean = SiteBuilder.Options(site: site.root, output: site.root.appendingPathComponent("clean"), baseURL: "/")
+        clean.mode = .clean
+        for (step, removed) in ["about/index.html", "things", "search/manifest.json", "things/two/index.html"].enumerated() {
+            // A hand comes later than a tick of the clock the kernel stamps changes with (4 ms) after a rebuild.
+            usleep(10_000)
+            try FileManager.default.removeItem(at: site.output.appendingPathComponent(removed))
+            try site.write("Content/notes/n1.md", "Note, edit \(step).\n")
+            try backdate(site)
+            try SiteBuilder(options: options).build()
+            try SiteBuilder(options: clean).build()
+            #expect(site.snapshot() == site.snapshot(of: site.root.appendingPathComponent("clean")), "\(removed) put back")
+        }
+    }
+
     /// `sift build` run while `sift serve` runs (to publish, with the site's own base URL) rewrote
     /// the output under the session, whose next rebuild wrote only what its edit changed: the
     /// other pages kept the published base, and the preview's links broke. The session's next
