@@ -27,6 +27,8 @@ final class SiteWatcher: @unchecked Sendable {
     static let idleWalk = 2.0
     /// How many times it walked the folders since it started.
     let walks = Locked(0)
+    /// Whether inotify tells it of changes (else it walks every `interval`).
+    var isTold: Bool { notifier != nil }
 
     /// Takes the first snapshot now, so a change made during the first build is seen.
     init(folders: [URL], withHidden: [URL] = [], interval: Double = 0.25, debounce: Double = 0.15, onChange: @escaping @Sendable () -> Void) {
