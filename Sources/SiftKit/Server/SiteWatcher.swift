@@ -66,10 +66,14 @@ final class SiteWatcher: @unchecked Sendable {
         var seen = baseline
         var lastChange = Date()
         watchFolders(of: baseline)
+        // The first walk at once: a change made since the baseline (during the first build) came before the watches.
+        var first = true
         while !isStopped {
             // Told of changes, it waits for one while all is built; a burst of them is watched
             // every `interval` until it settles, as without.
-            if let notifier, seen == built {
+            if first {
+                first = false
+            } else if let notifier, seen == built {
                 _ = notifier.wait(seconds: Self.idleWalk)
                 if isStopped { break }
             } else {

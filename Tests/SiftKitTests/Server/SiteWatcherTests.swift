@@ -46,6 +46,19 @@ struct SiteWatcherTests {
         #expect(!watcher.isTold || watcher.walks.withLock { $0 } - walked <= 1, "walks in a second idle")
     }
 
+    /// An edit made after the watcher took its first look (during `sift serve`'s first build)
+    /// but before it started is seen at once, not at its next walk untold.
+    @Test func anEditBeforeTheStartIsSeenAtOnce() throws {
+        let site = try TestSite(["Content/things/one.md": "One.\n"])
+        defer { site.delete() }
+        let changes = Locked(0)
+        let watcher = SiteWatcher(folders: [site.root.appendingPathComponent("Content")], interval: 0.05, debounce: 0.05) { changes.withLock { $0 += 1 } }
+        try site.write("Content/things/one.md", "One, edited during the first build.\n")
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(reaches(changes, 1, within: SiteWatcher.idleWalk / 2))
+    }
+
     /// The watcher's stop ends its wait at once, rather than after `idleWalk` seconds.
     @Test func stoppingIsPrompt() throws {
         let site = try TestSite(["Content/things/one.md": "One.\n"])
