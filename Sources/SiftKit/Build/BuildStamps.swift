@@ -166,25 +166,27 @@ struct BuildStamps {
     func unchanged(site: URL, output: URL, start: Date) -> SiteBuilder.Report? {
         var now = key
         Self.stamp(output.path, into: &now)
-        guard let bytes = lastFile ?? (try? FileSystem.read(Self.file(in: site), displayPath: "")) else { return nil }
-        var r = BinaryReader(bytes: bytes)
-        guard let length = r.count(), r.offset + length <= r.bytes.count,
-              r.bytes[r.offset..<r.offset + length].elementsEqual(now.bytes) else { return nil }
-        r.offset += length
-        guard let report = Self.readReport(&r, output: output, start: start),
-              let folders = OutputFolders(reading: &r), folders.unchanged(in: output) else { return nil }
+        guard let bytes = lastFile ?? (try? FileSystem.read(Self.file(in: site), displayPath: "")),
+              let (report, folders) = Self.record(bytes, output: output, start: start, key: now.bytes),
+              folders.unchanged(in: output) else { return nil }
         return report
     }
 
     /// The output's folders the last build recorded, whatever its sources: an edit that added
     /// and removed no file of the output leaves them as they were.
     func lastOutputFolders(output: URL) -> OutputFolders? {
-        guard let lastFile else { return nil }
-        var r = BinaryReader(bytes: lastFile)
-        guard let length = r.count(), length <= r.bytes.count - r.offset else { return nil }
+        lastFile.flatMap { Self.record($0, output: output, start: Date())?.folders }
+    }
+
+    /// A stamps file read past its key (which must be `key`, when given): the report and the
+    /// output's folders; nil when damaged.
+    private static func record(_ bytes: [UInt8], output: URL, start: Date, key: [UInt8]? = nil) -> (report: SiteBuilder.Report, folders: OutputFolders)? {
+        var r = BinaryReader(bytes: bytes)
+        guard let length = r.count(), length <= r.bytes.count - r.offset,
+              key.map({ r.bytes[r.offset..<r.offset + length].elementsEqual($0) }) ?? true else { return nil }
         r.offset += length
-        guard Self.readReport(&r, output: output, start: Date()) != nil else { return nil }
-        return OutputFolders(reading: &r)
+        guard let report = readReport(&r, output: output, start: start), let folders = OutputFolders(reading: &r) else { return nil }
+        return (report, folders)
     }
 
     /// Records a build that succeeded. When a source changed so near the walk that its stamp
