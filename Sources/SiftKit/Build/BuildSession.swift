@@ -36,8 +36,6 @@ public final class BuildSession: @unchecked Sendable {
         let written = OutputFolders.now()
         lock.lock(); defer { lock.unlock() }
         let kept = sameFiles && last?.output == output ? last?.folders : nil
-        last = files.map { files in
-            (output, memory, files, kept.map { OutputFolders(list: $0.list, written: written) } ?? OutputFolders(files: files.keys, written: written))
-        }
+        last = files.map { (output, memory, $0, OutputFolders(files: $0, keeping: kept, written: written)) }
     }
 }

@@ -39,6 +39,12 @@ struct OutputFolders {
         self.init(list: w.bytes[...], written: written)
     }
 
+    /// The folders of `files` (paths relative to the output, as a build recorded them), or, when
+    /// the build added and removed no file, `last`'s list as it is.
+    init(files: [String: UInt64], keeping last: OutputFolders?, written: (seconds: Int, nanoseconds: Int)) {
+        if let last { self.init(list: last.list, written: written) } else { self.init(files: files.keys, written: written) }
+    }
+
     /// Folders listed as the stamps file keeps them.
     init(list: ArraySlice<UInt8>, written: (seconds: Int, nanoseconds: Int)) {
         self.list = list

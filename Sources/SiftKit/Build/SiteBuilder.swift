@@ -152,8 +152,7 @@ public struct SiteBuilder: Sendable {
             try target.commit {
                 guard stamps != nil && options.mode.writesOutput else { return }
                 let now = OutputFolders.now()
-                let kept = target.writer.sameFiles ? stamps?.lastOutputFolders(output: outputURL) : nil
-                folders = kept.map { OutputFolders(list: $0.list, written: now) } ?? OutputFolders(files: (target.writer.files ?? [:]).keys, written: now)
+                folders = OutputFolders(files: target.writer.files ?? [:], keeping: target.writer.sameFiles ? stamps?.lastOutputFolders(output: outputURL) : nil, written: now)
                 indexBytes = last.flatMap { last in target.writer.indexChange.map { last + $0 } } ?? BuildCommand.treeSize(search)
             }
             if options.mode.writesOutput {
