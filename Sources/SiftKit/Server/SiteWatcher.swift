@@ -81,8 +81,11 @@ final class SiteWatcher: @unchecked Sendable {
             }
             let now = SiteWatcher.snapshot(folders, withHidden: withHidden)
             walks.withLock { $0 += 1 }
-            watchFolders(of: now)
-            if now != seen {
+            let changed = now != seen
+            // The folders in the roots when the walk found a change, the only walk that can find a
+            // new one; the roots each time (one made since the start is watched once it is there).
+            watchFolders(of: changed ? now : [:])
+            if changed {
                 seen = now
                 lastChange = Date()
             }
@@ -94,7 +97,7 @@ final class SiteWatcher: @unchecked Sendable {
         }
     }
 
-    /// Has the notifier watch the folders walked (a snapshot's keys ending in `/`) and the roots.
+    /// Has the notifier watch the roots and the folders of a snapshot (its keys ending in `/`).
     private func watchFolders(of snapshot: [String: FileStamp]) {
         guard let notifier else { return }
         notifier.watch((folders + withHidden).map(\.path) + snapshot.keys.filter { $0.hasSuffix("/") }.map { String($0.dropLast()) })
