@@ -31,11 +31,11 @@ public final class BuildSession: @unchecked Sendable {
     }
 
     /// Records a build that succeeded; `nil` files forget the output (the next build writes it
-    /// whole). `sameFiles`: the build left the paths the last one did, in the same folders.
-    func finished(output: String, memory: SessionMemory, files: [String: UInt64]?, sameFiles: Bool = false) {
+    /// whole). `sameFolders`: the build left the paths the last one did, in the same folders.
+    func finished(output: String, memory: SessionMemory, files: [String: UInt64]?, sameFolders: Bool = false) {
         let written = OutputFolders.now()
         lock.lock(); defer { lock.unlock() }
-        let kept = sameFiles && last?.output == output ? last?.folders : nil
+        let kept = sameFolders && last?.output == output ? last?.folders : nil
         last = files.map { (output, memory, $0, OutputFolders(files: $0, keeping: kept, written: written)) }
     }
 }

@@ -81,6 +81,9 @@ struct BuildStamps {
     /// and its output folder is still as it left it: what an in-place build adds its change to
     /// (`SiteBuilder`), instead of walking the index's files again.
     private(set) var lastIndexBytes: Int?
+    /// The output's folders the last build recorded, under the same conditions: an edit that
+    /// made and removed no folder of the output leaves them as they were.
+    private(set) var lastOutputFolders: OutputFolders?
     /// Follows the options of a key saved by a build that could not trust its sources' stamps
     /// (a walk writes no such number there: it starts with a count of names).
     private static let unsettled: [UInt8] = {
@@ -109,7 +112,10 @@ struct BuildStamps {
                bytes[r.offset..<r.offset + optionsLength].elementsEqual(key.bytes[0..<optionsLength]),
                bytes[r.offset + length - stamp.bytes.count..<r.offset + length].elementsEqual(stamp.bytes) {
                 r.offset += length
-                lastIndexBytes = Self.readReport(&r, output: output, start: Date())?.indexBytes
+                if let report = Self.readReport(&r, output: output, start: Date()) {
+                    lastIndexBytes = report.indexBytes
+                    lastOutputFolders = OutputFolders(reading: &r)
+                }
             }
         }
         lastFile = nil
@@ -172,11 +178,6 @@ struct BuildStamps {
         return report
     }
 
-    /// The output's folders the last build recorded, whatever its sources: an edit that added
-    /// and removed no file of the output leaves them as they were.
-    func lastOutputFolders(output: URL) -> OutputFolders? {
-        lastFile.flatMap { Self.record($0, output: output, start: Date())?.folders }
-    }
 
     /// A stamps file read past its key (which must be `key`, when given): the report and the
     /// output's folders; nil when damaged.

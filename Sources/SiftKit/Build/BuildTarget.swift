@@ -99,7 +99,7 @@ final class BuildTarget {
                 buildSession.finished(output: output, memory: memory, files: nil)
                 throw error
             }
-            buildSession.finished(output: output, memory: memory, files: writer.files, sameFiles: writer.sameFiles)
+            buildSession.finished(output: output, memory: memory, files: writer.files, sameFolders: writer.sameFolders)
             meanwhile()
         }
     }

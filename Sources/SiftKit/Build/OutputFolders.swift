@@ -40,7 +40,7 @@ struct OutputFolders {
     }
 
     /// The folders of `files` (paths relative to the output, as a build recorded them), or, when
-    /// the build added and removed no file, `last`'s list as it is.
+    /// the build made and removed no folder (`OutputWriter.sameFolders`), `last`'s list as it is.
     init(files: [String: UInt64], keeping last: OutputFolders?, written: (seconds: Int, nanoseconds: Int)) {
         if let last { self.init(list: last.list, written: written) } else { self.init(files: files.keys, written: written) }
     }

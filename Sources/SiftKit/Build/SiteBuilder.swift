@@ -152,7 +152,7 @@ public struct SiteBuilder: Sendable {
             try target.commit {
                 guard stamps != nil && options.mode.writesOutput else { return }
                 let now = OutputFolders.now()
-                folders = OutputFolders(files: target.writer.files ?? [:], keeping: target.writer.sameFiles ? stamps?.lastOutputFolders(output: outputURL) : nil, written: now)
+                folders = OutputFolders(files: target.writer.files ?? [:], keeping: target.writer.sameFolders ? stamps?.lastOutputFolders : nil, written: now)
                 indexBytes = last.flatMap { last in target.writer.indexChange.map { last + $0 } } ?? BuildCommand.treeSize(search)
             }
             if options.mode.writesOutput {

@@ -408,11 +408,11 @@ public final class OutputWriter: @unchecked Sendable {
         let (names, entryPoints) = Set(changed.withLock { $0 }).reduce(into: ([String](), [String]())) { lists, rel in
             if rel.hasSuffix(".html") || rel == "search/" + IndexFileNames.manifest { lists.1.append(rel) } else { lists.0.append(rel) }
         }
-        var change = 0, measured = true
+        var change = 0, measured = true, foldersChanged = false
         // Every folder checked before any file moves: a refusal leaves the output as it was.
         for dir in Set((names + entryPoints).compactMap(FileSystem.parent(of:))) { try refuseLinks(in: dir) }
         for rel in names + entryPoints {
-            if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted { try FileSystem.makeDirectory(output.path + "/" + dir) }
+            if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted, try FileSystem.makeDirectory(output.path + "/" + dir) { foldersChanged = true }
             if Self.isIndexFile(rel) {
                 let old = Self.size(output.path + "/" + rel)
                 // A file of the last build's gone from the output: its total no longer describes it.
@@ -441,10 +441,12 @@ public final class OutputWriter: @unchecked Sendable {
             }
             _ = unlink(output.path + "/" + rel)
             var dir = parent
-            while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d) }
+            while let d = dir, rmdir(output.path + "/" + d) == 0 { dir = FileSystem.parent(of: d); foldersChanged = true }
         }
         indexChange = measured ? change : nil
-        sameFiles = !gone.contains(true) && now.count == previous.count
+        // A new file in a folder no file left (one made by hand, not in the last build's list) is a new folder too.
+        let left = Set(zip(keys, gone).filter(\.1).map { FileSystem.parent(of: $0.0) ?? "" })
+        sameFolders = !foldersChanged && (names + entryPoints).allSatisfy { previous[$0] != nil || left.contains(FileSystem.parent(of: $0) ?? "") }
     }
 
     /// Throws when a folder of the output on the way to `dir` (the output's own path aside) is a
@@ -466,9 +468,10 @@ public final class OutputWriter: @unchecked Sendable {
     /// precompressed copies left out as `BuildCommand.treeSize` leaves them; nil after a swap, or
     /// when a file the last build left in the index was gone from the output (someone removed it).
     private(set) var indexChange: Int?
-    /// After an in-place commit, whether the output holds the paths the last build left, no more
-    /// and no fewer (its folders are then the last build's); false after a swap.
-    private(set) var sameFiles = false
+    /// After an in-place commit, whether the output's folders are the ones the last build left,
+    /// no more and no fewer: it made and removed none (an edit's index files are renamed, its
+    /// folders stay); false after a swap.
+    private(set) var sameFolders = false
 
     /// Whether a path of the output is one of the search index's files `treeSize` counts.
     private static func isIndexFile(_ rel: String) -> Bool {

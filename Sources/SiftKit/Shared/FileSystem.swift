@@ -176,16 +176,22 @@ public enum FileSystem {
     }
 
     /// Creates a folder and its parents; an existing folder is fine.
-    public static func makeDirectory(_ path: String) throws {
+    /// Returns whether it made a folder (false: `path` was there already).
+    @discardableResult
+    public static func makeDirectory(_ path: String) throws -> Bool {
         try makeDirectory(path, in: AT_FDCWD, named: nil)
     }
 
-    /// Creates a folder and its parents relative to an open folder (`folderPath` names it in errors).
-    static func makeDirectory(_ path: String, in folder: Int32, named folderPath: String?) throws {
-        if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
+    /// Creates a folder and its parents relative to an open folder (`folderPath` names it in
+    /// errors); whether it made one.
+    @discardableResult
+    static func makeDirectory(_ path: String, in folder: Int32, named folderPath: String?) throws -> Bool {
+        if mkdirat(folder, path, 0o755) == 0 { return true }
+        if errno == EEXIST { return false }
         if errno == ENOENT, let parent = parent(of: path) {
             try makeDirectory(parent, in: folder, named: folderPath)
-            if mkdirat(folder, path, 0o755) == 0 || errno == EEXIST { return }
+            if mkdirat(folder, path, 0o755) == 0 { return true }
+            if errno == EEXIST { return false }
         }
         throw SiftError("cannot create folder \(folderPath.map { $0 + "/" + path } ?? path): \(errorText())", at: nil)
     }

@@ -76,6 +76,35 @@ struct BuildStampsTests {
         #expect(site.snapshot() == expected)
     }
 
+    /// An edit renames index files but makes and removes no folder, and keeps the last build's
+    /// list of folders; an edit that writes a page into a folder made by hand in the output
+    /// lists that folder. A file removed from either afterwards comes back with nothing else changed.
+    @Test func theFoldersAnEditLeavesAreTheOnesTheNextBuildLooksAt() throws {
+        let site = try TestSite(["Content/things/things.txt": (0..<400).map { "Thing \($0)" }.joined(separator: "\n") + "\n",
+                                 "Content/things/thing-3.md": "Body three.\n"])
+        defer { site.delete() }
+        try edits.backdate(site)
+        #expect(site.build().status == 0)
+        try site.write("Content/things/thing-3.md", "Body three, now about a harbour.\n")
+        try edits.backdate(site)
+        #expect(site.build().status == 0)
+        let edited = site.snapshot()
+        try FileManager.default.removeItem(at: site.output.appendingPathComponent("things/thing-4/index.html"))
+        #expect(stages(SiftCLI.run(["build", "--timings"], in: site.root)) != ["stamps"], "a file removed after an edit")
+        #expect(site.snapshot() == edited)
+        try FileManager.default.createDirectory(at: site.output.appendingPathComponent("things/thing-400"), withIntermediateDirectories: false)
+        try site.write("Content/things/things.txt", (0..<401).map { "Thing \($0)" }.joined(separator: "\n") + "\n")
+        try edits.backdate(site)
+        let inPlace = try inode(site.output)
+        #expect(site.build().status == 0)
+        #expect(try inode(site.output) == inPlace, "the output is updated in place, not swapped")
+        let added = site.snapshot()
+        #expect(added["things/thing-400/index.html"] != nil)
+        try FileManager.default.removeItem(at: site.output.appendingPathComponent("things/thing-400/index.html"))
+        #expect(stages(SiftCLI.run(["build", "--timings"], in: site.root)) != ["stamps"], "a file removed from a folder made by hand")
+        #expect(site.snapshot() == added)
+    }
+
     /// The index's limits (the environment's `SIFT_DOCS_PART` and `SIFT_ANSWERS_FROM`, which tests
     /// set) are options too: a build with other ones writes their index, not nothing.
     @Test func otherIndexLimitsBuildAgain() throws {
