@@ -84,9 +84,15 @@ public struct SiteBuilder: Sendable {
     /// Creates a builder.
     public init(options: Options) { self.options = options }
 
-    /// The output folder: `--output`, else public/ in the site.
+    /// The output folder: `--output`, else public/ in the site; when that is a link to a folder
+    /// (public/ linked to the folder a server serves), the folder it leads to, which a build
+    /// replaces: replacing the link left the served folder as it was, without a word.
     public var outputURL: URL {
-        (options.output ?? options.site.appendingPathComponent("public")).standardizedFileURL
+        let url = (options.output ?? options.site.appendingPathComponent("public")).standardizedFileURL
+        var st = stat()
+        guard lstat(url.path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK, let real = realpath(url.path, nil) else { return url }
+        defer { free(real) }
+        return URL(fileURLWithPath: String(cString: real))
     }
 
     /// Builds the site; on any error nothing in the output changes and every error is thrown
@@ -206,8 +212,13 @@ public struct SiteBuilder: Sendable {
         return (site, templates, staticFiles, warnings)
     }
 
-    /// Refuses an output folder that holds, or sits inside, the site's sources or its cache.
+    /// Refuses an output folder that holds, or sits inside, the site's sources or its cache, and
+    /// a link that leads nowhere (a build would put a folder in its place).
     func checkOutput() throws {
+        var st = stat()
+        if lstat(outputURL.path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK {
+            throw SiftError("the output \(outputURL.path) is a link to a folder that does not exist: create the folder, or remove the link", at: nil)
+        }
         let out = outputURL.resolvingSymlinksInPath().path + "/"
         let site = options.site.standardizedFileURL.resolvingSymlinksInPath().path + "/"
         // The sources, and the build's own cache (an output there would be published with the cache's files, and wipe it).
@@ -221,23 +232,29 @@ public struct SiteBuilder: Sendable {
 
     /// Refuses an output that is not a site sift built: a build puts a whole new folder in its
     /// place, so the files of a folder given as `--output` by mistake (a home folder, a project's
-    /// docs/) would be lost. A missing or empty folder is taken, and so is one holding hidden
-    /// entries alone (`.git`, which the build carries over); any other must hold the search
-    /// manifest every build writes, or the search bar's script: a manifest deleted by hand left a
-    /// folder that no build, `--clean` included, would write again.
+    /// docs/) would be lost. A missing or empty folder is taken, and so is one holding only the
+    /// hidden entries of a folder a site is published from (`publishingEntries`: a Git checkout's,
+    /// which the build carries over); a home folder's dotfiles are not among them. Any other must
+    /// hold the search manifest every build writes, or the search bar's script: a manifest deleted
+    /// by hand left a folder that no build, `--clean` included, would write again.
     static func checkOwnership(of output: URL) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else {
             throw SiftError("the output \(output.path) is a file, not a folder: choose another --output", at: nil)
         }
-        let names = FileSystem.list(output).filter { !FileSystem.isHidden($0) }
+        let names = FileSystem.list(output).filter { !FileSystem.isHidden($0) || !publishingEntries.contains($0) }
         let script = { FileSystem.list(output.appendingPathComponent("assets")).contains { $0.hasPrefix("sift.") && $0.hasSuffix(".js") } }
         guard !names.isEmpty, !FileManager.default.fileExists(atPath: output.appendingPathComponent("search/manifest.json").path), !script() else { return }
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
         throw SiftError("the output folder \(output.path) holds files sift did not write (\(shown)), which a build would replace: "
                         + "choose an empty or new folder, or move them away", at: nil)
     }
+
+    /// The hidden entries a folder a site is published from may hold before sift first builds into
+    /// it: a Git checkout's (a GitHub Pages branch) and the files hosts read.
+    static let publishingEntries: Set<String> = [".git", ".gitignore", ".gitattributes", ".gitkeep", ".gitmodules", ".keep",
+                                                 ".nojekyll", ".well-known", ".htaccess", ".domains", ".DS_Store"]
 
     /// A standalone page's front matter key that has no meaning of its own and that no template
     /// uses: a warning at the key, naming the closest known key or template variable.

@@ -352,23 +352,29 @@ public final class OutputWriter: @unchecked Sendable {
             try linkKeptIntoStaging()
         }
         let old = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent)\(Self.oldMarker)\(getpid())").path
+        // The output's hidden entries moved into the new one, and back should the swap fail.
+        var moved: [String] = []
+        func moveBack() { for entry in moved { _ = rename(stagingPath + "/" + entry, output.path + "/" + entry) } }
+        var st = stat()
         if FileManager.default.fileExists(atPath: output.path) {
             // Not what the last build wrote there itself (Static/'s `.well-known/`): gone from Static/, it goes.
             let written = inPlace ?? previousHashes ?? lastBuildFiles ?? [:]
             for entry in FileSystem.list(output) where FileSystem.isHidden(entry) && !Self.holds(written, entry) {
-                let target = stagingPath + "/" + entry
-                if !FileManager.default.fileExists(atPath: target) {
-                    try? FileManager.default.copyItem(atPath: output.path + "/" + entry, toPath: target)
-                }
+                // Moved, not copied: an entry keeps its owner, times and links, and a named pipe
+                // is not read (a copy waited on it for ever).
+                if lstat(stagingPath + "/" + entry, &st) != 0, rename(output.path + "/" + entry, stagingPath + "/" + entry) == 0 { moved.append(entry) }
             }
             if Self.exchange(stagingPath, output.path) { return stagingPath }
             guard rename(output.path, old) == 0 else {
-                throw SiftError("cannot replace \(output.path): \(FileSystem.errorText())", at: nil)
+                let reason = FileSystem.errorText()
+                moveBack()
+                throw SiftError("cannot replace \(output.path): \(reason)", at: nil)
             }
         }
         guard rename(stagingPath, output.path) == 0 else {
             let reason = FileSystem.errorText()
             _ = rename(old, output.path)
+            moveBack()
             throw SiftError("cannot move the new site into \(output.path): \(reason)", at: nil)
         }
         return old

@@ -127,19 +127,66 @@ struct SiteBuilderTests {
     }
 
     /// A folder holding hidden entries alone (a fresh `git init`), an empty one, and a site sift
-    /// built are outputs a build may replace; the hidden entries are carried over.
+    /// built are outputs a build may replace; the hidden entries are carried over, moved rather
+    /// than copied: they keep their inodes, and a named pipe among them no longer blocks the build.
     @Test func anEmptyOrHiddenOnlyOrSiftBuiltOutputIsTaken() throws {
         let site = try TestSite(["Content/things/things.txt": "Alpha\n", "site/.git/HEAD": "ref\n"])
         defer { site.delete() }
+        let head = site.root.appendingPathComponent("site/.git/HEAD")
+        let inode = { try FileManager.default.attributesOfItem(atPath: head.path)[.systemFileNumber] as? UInt64 }
+        let before = try inode()
         try FileManager.default.createDirectory(at: site.root.appendingPathComponent("empty"), withIntermediateDirectories: true)
         for output in ["site", "empty"] {
             let out = SiftCLI.run(["build", "--output", output], in: site.root)
             #expect(out.status == 0, "\(output): \(out.stderr)")
         }
-        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("site/.git/HEAD").path))
+        #expect(FileManager.default.fileExists(atPath: head.path))
+        #expect(mkfifo(site.root.appendingPathComponent("site/.pipe").path, 0o644) == 0)
         #expect(SiftCLI.run(["build", "--output", "site", "--clean"], in: site.root).status == 0)
+        #expect(try inode() == before, "moved, not copied")
+        var st = stat()
+        #expect(lstat(site.root.appendingPathComponent("site/.pipe").path, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO)
         #expect(SiftCLI.run(["build"], in: site.root).status == 0)
         #expect(SiftCLI.run(["build", "--clean"], in: site.root).status == 0)
+    }
+
+    /// A home folder holds hidden entries alone, and `--output ~` was taken: the folder was
+    /// replaced by the site, its dotfiles copied in without their owners, times and links. Hidden
+    /// entries other than a published folder's are refused like any other file, untouched.
+    @Test func aFolderOfDotfilesIsRefused() throws {
+        let site = try TestSite(["Content/things/things.txt": "Alpha\n", "home/.bashrc": "alias x=y\n", "home/.ssh/id": "key\n",
+                                 "pages/.git/HEAD": "ref\n", "pages/.nojekyll": ""])
+        defer { site.delete() }
+        let out = SiftCLI.run(["build", "--output", "home"], in: site.root)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("error: the output folder \(site.root.appendingPathComponent("home").path) holds files sift did not write (.bashrc, .ssh)"), "\(out.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.appendingPathComponent("home").path).sorted() == [".bashrc", ".ssh"])
+        #expect(SiftCLI.run(["build", "--output", "pages"], in: site.root).status == 0, "a Git checkout's entries are a published folder's")
+    }
+
+    /// public/ as a link to the folder a server serves: the build replaced the link with a folder
+    /// of its own and the served folder never changed. It builds into the folder the link leads to,
+    /// and a link that leads nowhere is an error.
+    @Test func aLinkedOutputIsBuiltThroughItsLink() throws {
+        let site = try TestSite(["Content/things/things.txt": "Alpha\n"])
+        defer { site.delete() }
+        let served = site.root.appendingPathComponent("served"), link = site.root.appendingPathComponent("public")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: served)
+        let isLink = { () -> Bool in var st = stat(); return lstat(link.path, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK }
+        for (rows, options) in [("Alpha\n", []), ("Alpha\nBeta\n", []), ("Alpha\nBeta\nGamma\n", ["--clean"])] {
+            try site.write("Content/things/things.txt", rows)
+            let out = SiftCLI.run(["build"] + options, in: site.root)
+            #expect(out.status == 0, "\(out.stderr)")
+            #expect(isLink(), "the link stays")
+            let last = rows.split(separator: "\n").last!.lowercased()
+            #expect(FileManager.default.fileExists(atPath: served.appendingPathComponent("things/\(last)/index.html").path), "\(rows)")
+        }
+        try FileManager.default.removeItem(at: served)
+        let out = SiftCLI.run(["build"], in: site.root)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("is a link to a folder that does not exist"), "\(out.stderr)")
+        #expect(isLink())
     }
 
     /// The bar in a detail page's header searches the whole site, as docs/search-bar.md says of
@@ -208,9 +255,11 @@ struct SiteBuilderTests {
     @Test func aHiddenFileWhoseNameHasACombiningMarkAfterTheDotSurvivesABuild() throws {
         // "." and the mark after it are one Character, so hasPrefix(".") said the file was not
         // hidden: the build did not carry it over, and it was gone.
-        let site = try TestSite(["Content/things/things.txt": "One\n", "public/.\u{301}keep": "mine"])
+        let site = try TestSite(["Content/things/things.txt": "One\n"])
         defer { site.delete() }
         #expect(site.build().status == 0)
+        try site.write("public/.\u{301}keep", "mine")
+        #expect(SiftCLI.run(["build", "--clean"], in: site.root).status == 0)
         #expect(FileManager.default.fileExists(atPath: site.output.appendingPathComponent(".\u{301}keep").path))
     }
 
