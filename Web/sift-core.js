@@ -48,6 +48,15 @@ function pieces(folded) {
   return folded.match(PIECE);
 }
 
+// "Matching" (IndexFormat.bodyForm): what the body is searched for when a term is one word piece
+// with single marks at its start or end, which are never looked for, and that piece is short or
+// CJK ("st.", "-rf", "50%", "文件系统。"): the piece; null for any other term ("c++" is looked for
+// by its window).
+export function bodyForm(term) {
+  const p = pieces(term) ?? [], words = p.filter((piece) => WORD_CODE_POINT_AT_START.test(piece));
+  return p.length > 1 && words.length === 1 && !windows(p).length && (codePoints(words[0]).length < 3 || isCJK(words[0])) ? words[0] : null;
+}
+
 // "Bridges" (IndexFormat.windows): what a term of several pieces is looked for by among the
 // bridges: each run of other code points with the code point on either side of it, and a first or
 // last run of two or more with the one after or before it.
@@ -300,18 +309,19 @@ export class SiftIndex {
 
   // "Matching" (SearchIndex.searchedTerms): each term with its body candidates. A term of 3+ code
   // points, or a CJK term of 2, searches bodies on its own; a shorter one only beside such a term,
-  // as a whole word. With `now`, candidates still on the way are left out and the term `pending`.
+  // as a whole word; a term of one short or CJK word piece and marks, for that piece (`bodyForm`).
+  // With `now`, candidates still on the way are left out and the term `pending`.
   async searchedTerms(queryTerms, { now }) {
     const searchesAlone = (term) => codePoints(term).length > 2 || (codePoints(term).length === 2 && isCJK(term));
     const anyAlone = queryTerms.some(searchesAlone);
     return Promise.all(queryTerms.map(async (text) => {
-      const alone = searchesAlone(text), length = codePoints(text).length;
+      const alone = searchesAlone(text), length = codePoints(text).length, piece = bodyForm(text);
       const term = { text, searchesAlone: alone, body: null, typoEdits: length > 3 && !CJK.test(text) ? (length > 7 ? 2 : 1) : 0 };
       if (alone || anyAlone) {
-        const search = this.bodyCandidates(text, { wholeWord: !alone });
+        const looked = piece ?? text, search = this.bodyCandidates(looked, { wholeWord: !searchesAlone(looked) });
         // At once, in the keystroke's own task (a timer let Chromium paint a frame first), unless
         // the body matches are known or near: a one-file index, or shards fetched with the index.
-        if (now && this.manifest.shards && !(text in this.bodyCandidatesFound) && !this.hintedTerms.includes(text)) {
+        if (now && this.manifest.shards && !(looked in this.bodyCandidatesFound) && !this.hintedTerms.includes(text)) {
           search.catch(String);
           term.pending = true;
         } else term.body = await search;

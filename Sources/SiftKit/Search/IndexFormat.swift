@@ -88,6 +88,17 @@ enum IndexFormat {
         return out
     }
 
+    /// What the body is searched for when a term is one word piece with single marks at its start
+    /// or end, which are never looked for, and that piece is short or CJK (`st.`, `-rf`, `50%`,
+    /// `文件系统。`): the piece (alone, such a term matched every page, bodiless ones too, or none);
+    /// nil for any other term (`c++` is looked for by its window).
+    static func bodyForm(_ term: String) -> String? {
+        let p = pieces(term), words = p.filter(\.isWord)
+        guard p.count > 1, words.count == 1, windows(p).isEmpty,
+              words[0].text.unicodeScalars.count < 3 || isCJK(words[0].text) else { return nil }
+        return words[0].text
+    }
+
     /// The windows a term of several pieces is looked for by among the bridges
     /// (docs/search-index.md, "Bridges"): each run of other code points with the code point on
     /// either side of it, and a first or last run of two or more with the one after or before it.

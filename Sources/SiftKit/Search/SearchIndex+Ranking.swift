@@ -35,7 +35,8 @@ extension SearchIndex {
     }
 
     /// "Matching": each term with its body candidates. A term of 3+ code points, or a CJK term of
-    /// 2, searches bodies on its own; a shorter one only beside such a term, as a whole word.
+    /// 2, searches bodies on its own; a shorter one only beside such a term, as a whole word; a
+    /// term of one short or CJK word piece and marks, for that piece (`IndexFormat.bodyForm`).
     func searchedTerms(_ terms: [String], typos allowed: Bool = true) throws -> [SearchedTerm] {
         let searchesAlone = { (term: String) -> Bool in
             let n = term.unicodeScalars.count
@@ -44,8 +45,8 @@ extension SearchIndex {
         let anyAlone = terms.contains(where: searchesAlone)
         return try terms.map { term in
             let scalars = Array(term.unicodeScalars)
-            let alone = searchesAlone(term)
-            let body = alone || anyAlone ? try bodyCandidates(term, wholeWord: !alone) : nil
+            let alone = searchesAlone(term), looked = IndexFormat.bodyForm(term) ?? term
+            let body = alone || anyAlone ? try bodyCandidates(looked, wholeWord: !searchesAlone(looked)) : nil
             return SearchedTerm(text: term, scalars: scalars, body: body,
                                 idf: Score.idf(documents: docs.count, holding: body?.count ?? 0),
                                 typoEdits: allowed ? Self.typoEdits(term) : 0, searchesAlone: alone)
