@@ -109,8 +109,10 @@ export class SiftSearch {
       onLastRow: list ? () => this.showMore() : null,
     });
     onClick(dimmer, () => this.cancel());
-    // Opening a result is a search worth remembering.
-    for (const results of [this.listResults?.copy, this.panel.listbox]) results?.addEventListener("click", (event) => event.target.closest("a") && this.remember());
+    // Opening a result is a search worth remembering, in a new tab by the middle button too.
+    for (const results of [this.listResults?.copy, this.panel.listbox]) {
+      for (const type of ["click", "auxclick"]) results?.addEventListener(type, (event) => event.target.closest("a") && event.button < 2 && this.remember());
+    }
     // A panel closes on a click anywhere else, as the dimmed background does, and when Tab takes
     // the focus out of it: it would hide what has the focus. A click that began elsewhere: a touch
     // that scrolls the page makes none, and a press in the field that moves it (the header sliding
@@ -159,10 +161,12 @@ export class SiftSearch {
     this.filters = filters;
     this.sort = sort;
     this.facetBar?.sync();
-    if (!query && scope == "All" && !this.chosen()) return this.cancel();
+    const { rows, y } = history.state ?? {};
+    // Left with the bar active and nothing searched (a row of the page's own list opened): the place it kept.
+    if (!query && scope == "All" && !this.chosen()) return this.cancel(), y && scrollTo(0, y);
     this.field.value = query;
     this.selectScope(scope);
-    const { rows, y } = history.state ?? {}, searched = this.search({ text: query, rows }), run = this.runs;
+    const searched = this.search({ text: query, rows }), run = this.runs;
     // Nothing left once what the list does not offer is let go (run): the bar at rest, as the page
     // opens without it, not active over a dimmed page (unless a search of the visitor's came since).
     searched.then(() => (run == this.runs && !this.query && this.scope == "All" && !this.chosen() ? this.cancel() : y && scrollTo(0, y)));

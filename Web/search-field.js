@@ -26,7 +26,15 @@ export class SearchField {
     // A click too: Cancel from the keyboard leaves the focus in the field, at rest.
     input.addEventListener("focus", onFocus);
     input.addEventListener("click", onFocus);
-    input.addEventListener("input", () => onInput(input.value));
+    // While an input method composes (pinyin, romaji), the text is not yet what the visitor
+    // means: it counts once composed (an input event may follow the composition's end, unchanged).
+    let composed = null;
+    input.addEventListener("input", (event) => {
+      if (event.isComposing || composed === input.value) return;
+      composed = null;
+      onInput(input.value);
+    });
+    input.addEventListener("compositionend", () => onInput((composed = input.value)));
     onClick(this.clearButton, () => {
       input.value = "";
       input.focus();

@@ -58,7 +58,8 @@ export function markTerms(query, root = document.querySelector("main") ?? docume
     }
   }
   const unmark = (event) => {
-    if (event.type == "keydown" && event.key != "Escape") return;
+    // An Esc an input method takes (ending its composition, keyCode 229 in Safari) is not the visitor's.
+    if (event.type == "keydown" && (event.key != "Escape" || event.isComposing || event.keyCode == 229)) return;
     for (const mark of marks) mark.replaceWith(...mark.childNodes);
     root.normalize();
     removeEventListener("keydown", unmark);

@@ -76,6 +76,10 @@ def test_a_result_opened_in_a_new_tab_arrives_marked(page, context, server, quie
     expect(tab.locator("main h1")).to_have_text("Switzerland")
     # The list stays as it was in its own tab.
     expect(page.get_by_role("status")).to_have_text(re.compile(r"^\d+ results$"))
+    # A result opened is a search worth remembering, by the middle button too (only a click was heard).
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_role("searchbox").click()
+    expect(page.get_by_role("button", name="land", exact=True)).to_be_visible()
 
 
 def test_a_copied_result_link_opened_elsewhere_arrives_marked_and_copies_tidily(page, browser, server, quiet):
@@ -215,6 +219,25 @@ def test_the_pages_own_navigation_is_not_marked(page, server, quiet):
     expect(nav).to_contain_text("Dark Chocolate")
     expect(nav.locator("mark")).to_have_count(0)
     expect(page.locator("main .prose mark").first).to_have_text("chocolate")
+
+
+def test_an_escape_an_input_method_takes_leaves_the_marks(page, server, quiet):
+    """Esc ends a composition (pinyin typed into the header's field) without being the visitor's
+    Esc: the bar stayed active, as it should, and every mark of the page was removed."""
+    page.goto(server.url + "/candies/chocolate-chip/?mark=chocolate")
+    marks = page.locator("main mark")
+    expect(marks.first).to_have_text("Chocolate")
+    count = marks.count()
+    page.get_by_role("combobox").focus()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.imeSetComposition", {"text": "bei", "selectionStart": 3, "selectionEnd": 3})
+    for kind in ("rawKeyDown", "keyUp"):
+        cdp.send("Input.dispatchKeyEvent", {"type": kind, "windowsVirtualKeyCode": 229, "key": "Escape", "code": "Escape"})
+    page.wait_for_timeout(200)
+    expect(marks).to_have_count(count)
+    cdp.send("Input.insertText", {"text": "北"})
+    page.keyboard.press("Escape")
+    expect(marks).to_have_count(0)
 
 
 LONG_SECTION_SITE = {

@@ -349,6 +349,26 @@ def cjk():
         yield served
 
 
+def test_text_an_input_method_is_composing_is_not_searched(page, server, built):
+    """Pinyin or romaji being composed is not yet what the visitor means: it was searched live,
+    replacing the list with "No results for “beijing”", announcing it, writing `?q=` and firing
+    `sift:change` for every letter. The text counts once composed."""
+    page.goto(server.url + "/candies/")
+    page.evaluate("() => { window.changes = []; document.addEventListener('sift:change', e => changes.push(e.detail.query)); }")
+    box = page.get_by_role("searchbox")
+    box.click()
+    cdp = page.context.new_cdp_session(page)
+    for text in ["c", "ch", "cho"]:
+        cdp.send("Input.imeSetComposition", {"text": text, "selectionStart": len(text), "selectionEnd": len(text)})
+    page.wait_for_timeout(300)
+    expect(rows(page)).to_have_count(len(ALL_CANDIES))
+    assert "q=" not in page.url, page.url
+    assert page.evaluate("changes") == []
+    cdp.send("Input.insertText", {"text": "choc"})
+    expect_rows(page, urls(siftsite.search(built, "choc", collection="candies")))
+    assert page.evaluate("changes") == ["choc"]
+
+
 def test_one_chinese_character_on_a_cjk_site(page, cjk):
     server, built = cjk
     expected = urls(siftsite.search(built, "京", collection="cities"))
@@ -453,6 +473,24 @@ def test_a_long_result_list_shows_more_rows_on_demand_and_scroll(page, long_list
     page.get_by_role("button", name="Cancel").click()
     expect_rows(page, [f"/widgets/widget-{i:03}/" for i in range(1, 131)], "widgets")
     expect(page.locator("[data-sift-list=widgets] mark")).to_have_count(0)
+
+
+def test_back_to_a_row_opened_with_the_field_focused_keeps_the_place(page, long_list):
+    """The field focused with nothing typed, a row of the page's own list opened far down: Back
+    showed the list from its top, since the bar, active, had kept the place for a search to
+    restore and there was none."""
+    server, _ = long_list
+    page.goto(server.url + "/widgets/")
+    page.get_by_role("searchbox").click()
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight / 2)")
+    page.wait_for_function("scrollY > 1000")
+    y = page.evaluate("scrollY")
+    opened = page.evaluate("(() => { const a = document.elementFromPoint(innerWidth / 2, innerHeight / 2).closest('a'); a.click(); return a.pathname; })()")
+    page.wait_for_url(re.compile(re.escape(opened) + "$"))
+    page.go_back()
+    page.wait_for_url(re.compile(r"/widgets/$"))
+    page.wait_for_timeout(300)
+    assert abs(page.evaluate("scrollY") - y) < 5, (y, page.evaluate("scrollY"))
 
 
 def test_keyboard_past_the_first_batch_loads_more(page, long_list):
