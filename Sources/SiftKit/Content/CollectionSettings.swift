@@ -72,6 +72,10 @@ public struct CollectionSettings: Sendable, Equatable {
         if scopes.contains(where: { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) }) {
             errors.append(SiftError("scopes may not hold an empty name", at: at("scopes")))
         }
+        // "All" is the bar's own first button, every scope: one of the same name could never be chosen alone.
+        if scopes.contains("All") {
+            errors.append(SiftError("scope 'All' is the scope bar's own first button (every item): give this scope another name", at: at("scopes")))
+        }
         var seen = Set<String>()
         if let twice = scopes.first(where: { !seen.insert($0).inserted }) {
             errors.append(SiftError("scope '\(twice)' is listed twice in scopes", at: at("scopes")))

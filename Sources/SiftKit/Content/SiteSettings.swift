@@ -58,12 +58,25 @@ public struct SiteSettings: Sendable, Equatable {
                     errors.append(SiftError("theme key '\(k)' may only have letters, digits, - and _", at: keys["theme.\(k)"] ?? at("theme")))
                 } else if value.contains(where: { ";{}<>\\\n\r".contains($0) }) || value.contains("/*") {
                     errors.append(SiftError("theme.\(k) may not contain ; { } < > \\ /* or a line break", at: at("theme.\(k)")))
+                } else if let quote = Self.unclosedQuote(value) {
+                    // A string left open runs to the end of the file: every theme key after it was lost.
+                    errors.append(SiftError("theme.\(k) opens a string with \(quote) that it does not close", at: at("theme.\(k)")))
                 } else {
                     theme.append((k, value))
                 }
             }
         }
         if let e = SiftError.combined(errors) { throw e }
+    }
+
+    /// The quote of a CSS string a theme value opens and leaves open (`x" y`), if any: within a
+    /// string the other quote is text (`"Gill Sans'"` is whole).
+    static func unclosedQuote(_ value: String) -> Character? {
+        var open: Character?
+        for c in value where c == "\"" || c == "'" {
+            if open == nil { open = c } else if open == c { open = nil }
+        }
+        return open
     }
 
     /// What is wrong with a `base_url` (or `--base-url`), if anything: it is a path (it starts with

@@ -88,6 +88,17 @@ struct BuildErrorTests {
             """)
     }
 
+    /// A scope named `All` could never be chosen alone: the bar's own "All" (every item) came first,
+    /// and the search for it returned every item; the bar showed two buttons of that name.
+    @Test func aScopeNamedAllIsAnError() throws {
+        let out = try errors([
+            "Content/a/collection.yml": "scope_field: kind\nscopes: [All, red]\n",
+            "Content/a/a.csv": "name,kind\nOne,All\nTwo,red\n",
+        ])
+        #expect(out.status == 1)
+        #expect(out.stderr == "Content/a/collection.yml:2:9: error: scope 'All' is the scope bar's own first button (every item): give this scope another name\n")
+    }
+
     /// A theme key or value that could end the `:root` rule it is written into is an error at it:
     /// the key `a}body{display:none` wrote `:root{--sift-a}body{display:none:red}`, hiding every page.
     @Test func themeKeysAndValuesThatCouldEndTheRuleAreErrors() throws {
@@ -102,10 +113,13 @@ struct BuildErrorTests {
             Content/site.yml:5:3: error: theme key '' may only have letters, digits, - and _
 
             """)
-        let site = try TestSite(["Content/site.yml": "theme:\n  Text_color-2: \"#f60\"\n  font: \"Futura, sans-serif\"\n", "Content/a/a.txt": "A\n"])
+        // A string left open ran to the end of theme.css: every key after it was lost.
+        let open = try errors(["Content/site.yml": "title: X\ntheme:\n  font: 'x\" y'\n  text_color: red\n", "Content/a/a.txt": "A\n"])
+        #expect(open.stderr == "Content/site.yml:3:9: error: theme.font opens a string with \" that it does not close\n")
+        let site = try TestSite(["Content/site.yml": "theme:\n  Text_color-2: \"#f60\"\n  font: \"Futura, 'Gill Sans\\\"', sans-serif\"\n", "Content/a/a.txt": "A\n"])
         defer { site.delete() }
         #expect(site.build().status == 0)
-        #expect(site.page("assets/theme.css") == ":root{--sift-Text-color-2:#f60;--sift-font:Futura, sans-serif}\n")
+        #expect(site.page("assets/theme.css") == ":root{--sift-Text-color-2:#f60;--sift-font:Futura, 'Gill Sans\"', sans-serif}\n")
     }
 
     @Test func collectionSettingErrorsPointAtTheirKey() throws {
