@@ -159,6 +159,17 @@ struct CSVDatasetTests {
             == "Content/candies/candies.csv:3:5: error: row has more fields than the header's 2 columns")
     }
 
+    /// Only the first long row was told, though the reader keeps its place past one (SPEC §2:
+    /// every error, not just the first); a stray quote after them is told with them.
+    @Test func reportsEveryRowWithExtraFields() {
+        #expect(errorLine("name,color\nApple,red\nBanana,yellow,x\nCherry,red,y\nDate,brown\n")
+            == "Content/candies/candies.csv:3:15: error: row has more fields than the header's 2 columns\n"
+            + "Content/candies/candies.csv:4:12: error: row has more fields than the header's 2 columns")
+        #expect(errorLine("a\n1,2\nx\"y\n")
+            == "Content/candies/candies.csv:2:3: error: row has more fields than the header's 1 column\n"
+            + "Content/candies/candies.csv:3:2: error: quote in an unquoted field")
+    }
+
     @Test func reportsTrailingSeparatorAsExtraField() {
         #expect(errorLine("a\n1,\n") == "Content/candies/candies.csv:2:3: error: row has more fields than the header's 1 column")
     }

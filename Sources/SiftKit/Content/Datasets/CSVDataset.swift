@@ -53,6 +53,9 @@ private struct CSVReader {
     /// little beyond the records themselves.
     var row: [CSVField] = []
     var unescaped: [UInt8] = []
+    /// The rows with more fields than the header so far: each an error, read past to the next
+    /// row, so that every one of them is told, not just the first.
+    var longRows: [SiftError] = []
 
     static let quote = UInt8(ascii: "\"")
     static let lf = UInt8(ascii: "\n")
@@ -83,7 +86,14 @@ private struct CSVReader {
         var records: [Record] = []
         while true {
             let startLine = nextRowLine()
-            guard try readRow(limit: header.count) else { break }
+            let long = longRows.count
+            do {
+                guard try readRow(limit: header.count) else { break }
+            } catch let e as SiftError {
+                // A stray or unclosed quote loses the reader its place: the last error told.
+                throw SiftError.combined(longRows + [e]) ?? e
+            }
+            if longRows.count > long { continue }
             var fields = template
             for (column, field) in row.enumerated() {
                 fields[header[column]] = .string(field.value)
@@ -91,6 +101,7 @@ private struct CSVReader {
             for name in header[row.count...] { fields[name] = nil }
             records.append(Record(fields: fields, position: SourcePosition(path: path, line: startLine, column: 1)))
         }
+        if let e = SiftError.combined(longRows) { throw e }
         return records
     }
 
@@ -113,7 +124,7 @@ private struct CSVReader {
     }
 
     /// Reads one row into `row`; false at the end of the text. More than `limit` fields is an
-    /// error at the first extra one.
+    /// error at the first extra one, added to `longRows`, the row read to its end.
     private mutating func readRow(limit: Int?) throws -> Bool {
         row.removeAll(keepingCapacity: true)
         skipEmptyLines()
@@ -122,7 +133,7 @@ private struct CSVReader {
             if let limit, row.count == limit {
                 let extra = CSVField(value: "", offset: index, line: line, lineStart: lineStart)
                 let columns = limit == 1 ? "1 column" : "\(limit) columns"
-                throw error("row has more fields than the header's \(columns)", at: extra)
+                longRows.append(error("row has more fields than the header's \(columns)", at: extra))
             }
             row.append(try readField())
             if index < bytes.count && bytes[index] == separator {
