@@ -13,7 +13,7 @@ const WORD_CODE_POINT_AT_END = /[\p{L}\p{M}\p{N}]$/u, WORD_CODE_POINT_AT_START =
 const PIECE = /[\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+/gu;
 const codePoints = (text) => [...text];
 // IndexFormat.isCJKScalar's ranges.
-const CJK_RANGES = "\\u1100-\\u11ff\\u3005-\\u31ff\\u3400-\\u9fff\\uac00-\\ud7ff\\u{20000}-\\u{3134f}";
+const CJK_RANGES = "\\u1100-\\u11ff\\u3005-\\u31ff\\u3400-\\u9fff\\ua960-\\ua97f\\uac00-\\ud7ff\\u{1aff0}-\\u{1b16f}\\u{20000}-\\u{323af}";
 // A CJK term is made of CJK word code points (IndexFormat.isCJKWordScalar): `〜〜` is none. `CJK`
 // finds any CJK code point: a term holding one is not looked for with typos ("Typos").
 export const CJK = new RegExp(`[${CJK_RANGES}]`, "u");

@@ -35,8 +35,8 @@ enum IndexFormat {
     static func isCJKScalar(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
         if v < 0x1100 { return false }
-        return v <= 0x11FF || (0x3005...0x31FF).contains(v) || (0x3400...0x9FFF).contains(v)
-            || (0xAC00...0xD7FF).contains(v) || (0x20000...0x3134F).contains(v)
+        return v <= 0x11FF || (0x3005...0x31FF).contains(v) || (0x3400...0x9FFF).contains(v) || (0xA960...0xA97F).contains(v)
+            || (0xAC00...0xD7FF).contains(v) || (0x1AFF0...0x1B16F).contains(v) || (0x20000...0x323AF).contains(v)
     }
 
     /// True when every code point of a term is a CJK word code point (`〜〜`, CJK punctuation, is
