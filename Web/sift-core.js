@@ -273,6 +273,8 @@ export class SiftIndex {
     const facets = counted || sort || Object.values(filters).some((values) => values.length) ? await this.facets(chosen) : null;
     facets?.select(filters);
     const searched = await this.searchedTerms(queryTerms(query), { now });
+    // The title is compared with the query as typed: "pago pago" is Pago Pago's title, not Pago's.
+    searched.phrase = terms(query).join(" ");
     const partial = searched.some((term) => term.pending);
     // Per document: whether a term is only in its body, and which terms its fields hold (bit k % 32 for term k).
     const viaBody = new Uint8Array(this.count), inFields = new Uint32Array(this.count);
@@ -386,7 +388,7 @@ export class SiftIndex {
   // last of them by what comes before its score is not scored.
   order(full, { viaBody, inFields }, extra, searched, limit) {
     if (!searched.length || !(limit > 0)) return Array.from(full.slice(0, Math.max(0, limit)), (doc) => ({ doc, match: "field", group: 3 }));
-    const phrase = searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [];
+    const phrase = searched.phrase ?? searched.map((term) => term.text).join(" "), { foldedTitles } = this, kept = [];
     const before = (a, b) => a.group - b.group || a.distance - b.distance || b.words - a.words || (a.group < 3 && a.titleLength - b.titleLength)
       || b.score - a.score || a.titleLength - b.titleLength || this.listed(a.doc, b.doc);
     const all = full.length + extra.length <= limit * 4;

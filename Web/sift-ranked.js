@@ -367,7 +367,7 @@ export class RankedIndex extends SiftIndex {
     const shown = limit - full.length;
     if (extra.length <= shown) return extra;
     if (!(shown > 0)) return [];
-    const phrase = searched.map((term) => term.text).join(" "), lengths = this.titleLengths;
+    const phrase = searched.phrase ?? searched.map((term) => term.text).join(" "), lengths = this.titleLengths;
     const keyed = extra.map((hit) => ({ ...hit, score: hit.score ?? this.score(hit.doc, searched, phrase, -1) }));
     const before = (a, b) => a.group - b.group || a.distance - b.distance || b.words - a.words || b.score - a.score || lengths[a.doc] - lengths[b.doc];
     keyed.sort(before);

@@ -64,15 +64,16 @@ extension SearchIndex {
         folded.contains(where: { IndexFormat.contains($0, term.text) })
     }
 
-    /// "Matching": every term in a field or in the body.
-    func fullMatch(_ d: Int, _ terms: [SearchedTerm]) -> Hit? {
+    /// "Matching": every term in a field or in the body. `phrase`: the query's terms as typed,
+    /// a repeated one too (`pago pago`), which the title is compared with; else the terms'.
+    func fullMatch(_ d: Int, _ terms: [SearchedTerm], phrase typed: String? = nil) -> Hit? {
         let folded = docs[d].folded
         var allInFields = true
         for term in terms where !inFields(folded, term) {
             guard term.body?[Int32(d)] != nil else { return nil }
             allInFields = false
         }
-        let title = folded.first ?? "", phrase = terms.count == 1 ? terms[0].text : terms.map(\.text).joined(separator: " ")
+        let title = folded.first ?? "", phrase = typed ?? (terms.count == 1 ? terms[0].text : terms.map(\.text).joined(separator: " "))
         let group: Group = title.utf8.elementsEqual(phrase.utf8) ? .exactTitle
             : !title.utf8.starts(with: phrase.utf8) ? .scored
             : Self.endsAWord(title, at: phrase.unicodeScalars.count) ? .titleStartsWithWords : .titlePrefix
@@ -151,8 +152,8 @@ extension SearchIndex {
     /// groups, score, title length, list order.
     /// With `first`, only the first that many, kept as the hits go by instead of sorting them all
     /// (the order is total: the first k are those of the whole order).
-    func order(_ hits: [Hit], _ terms: [SearchedTerm], first k: Int? = nil) -> [Hit] {
-        let phrase = terms.map(\.text).joined(separator: " ")
+    func order(_ hits: [Hit], _ terms: [SearchedTerm], phrase typed: String? = nil, first k: Int? = nil) -> [Hit] {
+        let phrase = typed ?? terms.map(\.text).joined(separator: " ")
         return order(hits, first: k) { hit in score(docs[hit.doc].folded, bodyLength: docs[hit.doc].bodyLength, Int32(hit.doc), terms, phrase: phrase) }
     }
 

@@ -401,7 +401,9 @@ public struct SearchIndex {
         let pool = try consideredDocuments(scope: scope, collection: collection)
         let terms = Self.queryTerms(query)
         let searched = try searchedTerms(terms, typos: typos)
-        var hits = terms.isEmpty ? pool.map { Hit(doc: $0, match: .field, group: .scored) } : pool.compactMap { fullMatch($0, searched) }
+        // The title is compared with the query as typed: `pago pago` is Pago Pago's title, not Pago's.
+        let phrase = Fold.terms(query).joined(separator: " ")
+        var hits = terms.isEmpty ? pool.map { Hit(doc: $0, match: .field, group: .scored) } : pool.compactMap { fullMatch($0, searched, phrase: phrase) }
         let counts = facets.counts(hits.map(\.doc), selection)
         hits = hits.filter { facets.passes($0.doc, selection) }
         if !terms.isEmpty {
@@ -417,7 +419,7 @@ public struct SearchIndex {
             // Ranking orders the results only: a search for none (a count) skips it, as sift-core.js's does.
             // Partial matches are ranked by the pieces, the others by the terms.
             if limit != 0 {
-                let ranked = order(hits.filter { $0.group != .partial }, searched)
+                let ranked = order(hits.filter { $0.group != .partial }, searched, phrase: phrase)
                 hits = ranked.filter { $0.group < .partial } + order(hits.filter { $0.group == .partial }, pieces) + ranked.filter { $0.group > .partial }
             }
         }
