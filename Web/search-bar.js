@@ -111,7 +111,14 @@ export class SiftSearch {
     onClick(dimmer, () => this.cancel());
     // Opening a result is a search worth remembering, in a new tab by the middle button too.
     for (const results of [this.listResults?.copy, this.panel.listbox]) {
-      for (const type of ["click", "auxclick"]) results?.addEventListener(type, (event) => event.target.closest("a") && event.button < 2 && this.remember());
+      for (const type of ["click", "auxclick"]) {
+        results?.addEventListener(type, (event) => {
+          const link = event.target.closest("a");
+          if (!link || event.button > 1) return;
+          this.opened = link.getAttribute("href");
+          this.remember();
+        });
+      }
     }
     // A panel closes on a click anywhere else, as the dimmed background does, and when Tab takes
     // the focus out of it: it would hide what has the focus. A click that began elsewhere: a touch
@@ -125,15 +132,19 @@ export class SiftSearch {
       document.addEventListener("click", () => (outside && this.cancel(), (outside = false)));
       this.form.addEventListener("focusout", (event) => event.relatedTarget && !this.form.contains(event.relatedTarget) && this.cancel());
     }
-    // Back to a page kept in the back-forward cache: the URL's search again.
-    window.addEventListener("pageshow", (event) => event.persisted && this.restore());
+    // Back to a page kept in the back-forward cache: as it was left when it holds the URL's
+    // search (searched again, its rows would lose the excerpts filled in), else the URL's search.
+    window.addEventListener("pageshow", (event) => event.persisted && !(this.active && JSON.stringify(this.urlState.read()) == JSON.stringify(this.urlState.state())) && this.restore());
     // A phone turned or a window resized while searching: the header's height again.
     window.addEventListener("resize", () => this.fit());
     // A search left for a page (a result) keeps its rows and place with the history entry, a
     // list's and a panel's: Back without the back-forward cache searches again and shows them as they were.
+    // The row opened is kept with where it was in the window: the rows made again hold no
+    // excerpts until seen, so the same scroll offset would show others.
     window.addEventListener("pagehide", () => {
       history.scrollRestoration = this.active ? "manual" : "auto";
-      if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY }, "");
+      const row = this.active && this.opened && this.resultLink(this.opened);
+      if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY, row: row && { href: this.opened, top: row.getBoundingClientRect().top } }, "");
     });
     Keyboard.focusOnShortcut(this.field.input);
     // Scopes are a collection's: a bar searching every collection has none to show.
@@ -161,7 +172,7 @@ export class SiftSearch {
     this.filters = filters;
     this.sort = sort;
     this.facetBar?.sync();
-    const { rows, y } = history.state ?? {};
+    const { rows, y, row } = history.state ?? {};
     // Left with the bar active and nothing searched (a row of the page's own list opened): the place it kept.
     if (!query && scope == "All" && !this.chosen()) return this.cancel(), y && scrollTo(0, y);
     this.field.value = query;
@@ -169,7 +180,19 @@ export class SiftSearch {
     const searched = this.search({ text: query, rows }), run = this.runs;
     // Nothing left once what the list does not offer is let go (run): the bar at rest, as the page
     // opens without it, not active over a dimmed page (unless a search of the visitor's came since).
-    searched.then(() => (run == this.runs && !this.query && this.scope == "All" && !this.chosen() ? this.cancel() : y && scrollTo(0, y)));
+    searched.then(() => {
+      if (run == this.runs && !this.query && this.scope == "All" && !this.chosen()) return this.cancel();
+      const link = row && this.resultLink(row.href), results = this.listResults?.copy ?? this.panel.listbox;
+      if (y) scrollTo(0, y);
+      if (!link) return;
+      // The row opened where it was in the window, again as the rows around it fill in their
+      // excerpts, until the visitor moves.
+      const place = () => (this.listResults ? scrollBy(0, link.getBoundingClientRect().top - row.top) : (results.scrollTop += link.getBoundingClientRect().top - row.top));
+      const watch = new ResizeObserver(place), stop = () => watch.disconnect();
+      watch.observe(results);
+      for (const type of ["wheel", "touchstart", "keydown", "pointerdown"]) addEventListener(type, stop, { once: true, passive: true });
+      setTimeout(stop, 2000);
+    });
   }
 
   start() {
@@ -424,6 +447,11 @@ export class SiftSearch {
 
   // The recent searches are the empty state's, in its module, which the bar loads when it is first
   // active: at once when it is there (a result's click is followed by the page it opens).
+  // A result's link by its href, in the list's rows or the panel.
+  resultLink(href) {
+    return (this.listResults?.copy ?? this.panel.listbox).querySelector(`a[href="${CSS.escape(href)}"]`);
+  }
+
   remember() {
     const query = this.query.trim(), add = ({ recentSearches }) => recentSearches.add(query);
     this.urlState.save();

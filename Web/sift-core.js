@@ -32,9 +32,18 @@ export function terms(query) {
   return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
 }
 
-// "Folding and terms" (SearchIndex.queryTerms): identical terms count once.
+// "Folding and terms" (SearchIndex.queryTerms): identical terms count once, and a term of marks
+// and a short word piece (`bodyForm`: "-rf", "St.") beside other terms is left out: too short to
+// narrow a body, it would let any page through ("rm -rf" is "rm", "St. Lucia" "lucia").
 function queryTerms(query) {
-  return [...new Set(terms(query))];
+  const all = [...new Set(terms(query))], piece = (term) => bodyForm(term), loose = (term) => piece(term) != null && !searchesAlone(piece(term));
+  return all.some((term) => !loose(term)) ? all.filter((term) => !loose(term)) : all;
+}
+
+// "Matching" (SearchIndex.searchesAlone): a term of 3+ code points, or a CJK term of 2, searches bodies on its own.
+function searchesAlone(term) {
+  const length = codePoints(term).length;
+  return length > 2 || (length === 2 && isCJK(term));
 }
 
 // "Matching" (IndexFormat.isCJK): every code point of the term is CJK (Han, Hiragana, Katakana, Hangul).
@@ -314,7 +323,6 @@ export class SiftIndex {
   // as a whole word; a term of one short or CJK word piece and marks, for that piece (`bodyForm`).
   // With `now`, candidates still on the way are left out and the term `pending`.
   async searchedTerms(queryTerms, { now }) {
-    const searchesAlone = (term) => codePoints(term).length > 2 || (codePoints(term).length === 2 && isCJK(term));
     const anyAlone = queryTerms.some(searchesAlone);
     return Promise.all(queryTerms.map(async (text) => {
       const alone = searchesAlone(text), length = codePoints(text).length, piece = bodyForm(text);

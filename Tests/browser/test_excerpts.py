@@ -152,3 +152,33 @@ def test_a_body_match_keeps_room_for_its_excerpt_until_it_comes(page, server, bu
     shown = row.bounding_box()["height"]
     lines = round((shown - waiting) / (14 * 1.35))
     assert abs(shown - waiting) < 14 * 1.35, f"the row grew by {shown - waiting:.0f} px ({lines} lines) when its excerpt came"
+
+
+def test_back_to_a_list_search_of_body_matches_shows_the_row_opened_where_it_was(page):
+    """Rows of body matches fill their excerpts once seen; searched again for Back, the rows above
+    the one opened were short placeholders, so the same scroll offset showed rows far below it
+    (16th opened, 40th shown). Back brings the row opened to where it was in the window."""
+    files = {"Content/notes/collection.yml": "title: Notes\n"}
+    for i in range(1, 121):
+        words = " ".join(f"word{i}x{k}" for k in range(60))
+        files[f"Content/notes/note-{i:03}.md"] = f"---\ntitle: Note {i:03}\n---\nThe harbor of note {i}. {words}\n\n## Quay {i}\n\nA harbor quay. {words}\n"
+    with siftsite.served_fixture(files, "sift-back-rows-") as (server, _):
+        page.set_viewport_size({"width": 800, "height": 700})
+        page.goto(server.url + "/notes/")
+        box = page.get_by_role("searchbox")
+        box.fill("harbor")
+        expect(page.get_by_role("status")).to_have_text(re.compile(r"^\d+ results$"))
+        for _ in range(6):
+            page.mouse.wheel(0, 600)
+            page.wait_for_timeout(150)
+        page.wait_for_timeout(400)
+        opened = page.evaluate("""(() => { const a = document.elementFromPoint(innerWidth / 2, innerHeight / 2).closest('li').querySelector('a');
+            window.openedTop = a.getBoundingClientRect().top; a.click(); return [a.getAttribute('href'), a.getBoundingClientRect().top]; })()""")
+        page.wait_for_url(re.compile(r"/notes/note-\d+/"))
+        page.go_back()
+        page.wait_for_url(re.compile(r"/notes/\?q=harbor$"))
+        link = page.locator(f'[data-sift-list=notes] a[href="{opened[0]}"]').first
+        expect(link).to_be_visible()
+        page.wait_for_timeout(400)
+        top = link.evaluate("a => a.getBoundingClientRect().top")
+        assert abs(top - opened[1]) < 10, (opened, top)

@@ -38,10 +38,7 @@ extension SearchIndex {
     /// 2, searches bodies on its own; a shorter one only beside such a term, as a whole word; a
     /// term of one short or CJK word piece and marks, for that piece (`IndexFormat.bodyForm`).
     func searchedTerms(_ terms: [String], typos allowed: Bool = true) throws -> [SearchedTerm] {
-        let searchesAlone = { (term: String) -> Bool in
-            let n = term.unicodeScalars.count
-            return n >= 3 || (n == 2 && IndexFormat.isCJK(term))
-        }
+        let searchesAlone = Self.searchesAlone
         let anyAlone = terms.contains(where: searchesAlone)
         return try terms.map { term in
             let scalars = Array(term.unicodeScalars)

@@ -463,7 +463,17 @@ public struct SearchIndex {
     /// "Folding and terms": the query's terms, identical ones (the same code points) once.
     static func queryTerms(_ query: String) -> [String] {
         var seen = Set<[UInt8]>()
-        return Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
+        let all = Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
+        // A term of marks and a short word piece (`-rf`, `St.`) beside other terms is left out: too
+        // short to narrow a body, it would let any page through (`rm -rf` is `rm`, `St. Lucia` `lucia`).
+        let loose = { (term: String) in IndexFormat.bodyForm(term).map { !searchesAlone($0) } ?? false }
+        return all.contains { !loose($0) } ? all.filter { !loose($0) } : all
+    }
+
+    /// "Matching": whether a term searches bodies on its own: 3+ code points, or a CJK term of 2.
+    static func searchesAlone(_ term: String) -> Bool {
+        let n = term.unicodeScalars.count
+        return n >= 3 || (n == 2 && IndexFormat.isCJK(term))
     }
 
     /// "Matching": the scopes of the collections searched, each once, in order.
