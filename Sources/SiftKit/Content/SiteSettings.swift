@@ -82,11 +82,26 @@ public struct SiteSettings: Sendable, Equatable {
     /// What is wrong with a `base_url` (or `--base-url`), if anything: it is a path (it starts with
     /// `/`; `//host/path` keeps its host) or an absolute http(s) URL with a host. `example.com/docs/`,
     /// `localhost:8000/` and `https//example.com/` became paths of the site (`/8000/`) without a word.
+    /// A segment `.` or `..` (`%2e%2e` too, as browsers read it) would take links out of the folder,
+    /// and a port past 65535 is none.
     static func baseURLProblem(_ value: String, named name: String = "base_url") -> String? {
-        if value.isEmpty || value.utf8.first == UInt8(ascii: "/") { return nil }
+        if value.isEmpty { return nil }
         let lower = value.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://"), let host = URL(string: value)?.host, !host.isEmpty { return nil }
-        return "\(name) '\(value)' is neither a path starting with / nor an http(s) URL with a host: write it as /docs/ or https://example.com/docs/"
+        var path = value
+        if value.utf8.first != UInt8(ascii: "/") {
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), let url = URLComponents(string: value), let host = url.host, !host.isEmpty else {
+                return "\(name) '\(value)' is neither a path starting with / nor an http(s) URL with a host: write it as /docs/ or https://example.com/docs/"
+            }
+            if let port = url.port, !(1...65535).contains(port) { return "\(name) '\(value)' has port \(port), past 65535" }
+            path = url.percentEncodedPath
+        } else if value.hasPrefix("//") {
+            path = String(value.dropFirst(2).drop { $0 != "/" })
+        }
+        let dots = path.split(separator: "/").contains { segment in
+            let s = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
+            return s == "." || s == ".."
+        }
+        return dots ? "\(name) '\(value)' holds a . or .. segment, which a browser resolves away: write the folder's own path" : nil
     }
 
     /// Whether a `theme:` key makes a CSS custom property name as it is (`--sift-` then the key):

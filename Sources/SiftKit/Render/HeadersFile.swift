@@ -17,7 +17,10 @@ struct HeadersFile {
     /// The rules of a build: the index's immutable folder and each asset's immutable copy, with
     /// paths under the base path. No rule covers everything: both hosts would join its value with
     /// another rule's, and both revalidate what no rule names.
-    init(basePath: String, hashedAssets: some Sequence<String>) {
+    init(basePath base: String, hashedAssets: some Sequence<String>) {
+        // A protocol-relative base (`//cdn.example.com/d/`) is matched by its path: hosts match rules on paths alone.
+        var basePath = base
+        if base.hasPrefix("//") { basePath = base.dropFirst(2).firstIndex(of: "/").map { String(base[$0...]) } ?? "/" }
         rules.append((basePath + "search/" + IndexFileNames.folder + "*", Self.immutable))
         for path in hashedAssets.sorted() { rules.append((basePath + "assets/" + path, Self.immutable)) }
         rules.append((basePath + "search/" + IndexFileNames.manifest, Self.revalidate))

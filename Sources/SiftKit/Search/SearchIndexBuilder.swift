@@ -650,7 +650,8 @@ public struct SearchIndexBuilder {
     static func normalizedBase(_ baseURL: String) -> String {
         // Only the path of an absolute base URL matters to links inside the site.
         var path = baseURL
-        if let url = URL(string: baseURL), url.scheme != nil { path = url.path }
+        // As written: `URL.path` decoded it, so `%2F` made two folders of one, unlike a bare path's.
+        if let url = URLComponents(string: baseURL), url.scheme != nil { path = url.percentEncodedPath }
         // A protocol-relative base (`//cdn.example.com/docs/`) keeps its host: links then go to it.
         if path.hasPrefix("//"), let url = URL(string: "https:" + path), let host = url.host, !host.isEmpty {
             let rest = normalizedBase(url.path)

@@ -42,6 +42,27 @@ struct BuildErrorTests {
         #expect(try errors(["Content/site.yml": "search:\n  placeholder: Find a candy\n  cancel_text: Done\n", "Content/a/a.txt": "A\n"]).status == 0)
     }
 
+    /// A base URL's `.` or `..` segment (`%2e%2e` too, which browsers read as one) took the site's
+    /// links out of its folder, and a port past 65535 was taken; an absolute base's path was
+    /// decoded (`a%2Fb` made two folders of one) where a bare path's is kept as written; and a
+    /// protocol-relative base put its host into `_headers`, whose rules hosts match on paths.
+    @Test func aBaseURLsPathIsKeptAsWrittenAndMayNotClimb() throws {
+        for bad in ["/docs/../x/", "https://example.com/%2e%2e/", "//cdn.example.com/./d/"] {
+            let out = try errors(["Content/site.yml": "title: X\nbase_url: \"\(bad)\"\n", "Content/a/a.txt": "A\n"])
+            #expect(out.stderr == "Content/site.yml:2:11: error: base_url '\(bad)' holds a . or .. segment, which a browser resolves away: write the folder's own path\n", "\(bad)")
+        }
+        let port = try errors(["Content/a/a.txt": "A\n"], ["--base-url", "https://example.com:99999/"])
+        #expect(port.status == 2 && port.stderr.contains("has port 99999, past 65535"), "\(port.stderr)")
+        let site = try TestSite(["Content/site.yml": "base_url: https://example.com/a%2Fb/\n", "Content/things/things.txt": "One\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("index.html")?.contains("href=\"/a%2Fb/things/\"") == true)
+        try site.write("Content/site.yml", "base_url: //cdn.example.com/d/\n")
+        #expect(site.build().status == 0)
+        let headers = try #require(site.page("_headers"))
+        #expect(headers.contains("/d/search/immutable/*") && !headers.contains("cdn.example.com"), "\(headers)")
+    }
+
     /// A base URL that is neither a path nor an http(s) URL with a host became a path of the site
     /// without a word (`localhost:8000/docs/` gave links under /8000/docs/); an empty language
     /// wrote `lang=""`.
