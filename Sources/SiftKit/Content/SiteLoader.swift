@@ -59,6 +59,11 @@ public struct SiteLoader: Sendable {
         for name in FileSystem.list(content) where !FileSystem.isHidden(name) {
             let url = content.appendingPathComponent(name)
             let rel = "Content/\(name)"
+            // Skipped without a word (a folder), or said not to be there (a page).
+            if FileSystem.undecodable(name, in: content.path) {
+                errors.append(SiftError(FileSystem.undecodableName, at: SourcePosition(path: display(rel), line: 0)))
+                continue
+            }
             if FileSystem.isDirectory(url) {
                 if let problem = Self.nameProblem(name) ?? Self.collectionNameProblem(name) {
                     errors.append(SiftError("collection folder '\(name)' \(problem)", at: SourcePosition(path: display(rel), line: 0)))
@@ -272,7 +277,9 @@ public struct SiteLoader: Sendable {
         var datasets: [String] = []
         var pageFiles: [String] = []
         for file in memo?.listing(folder) ?? FileSystem.list(folder) where !FileSystem.isHidden(file) {
-            if file == "collection.yml" || file == "collection.yaml" {
+            if FileSystem.undecodable(file, in: folder.path) {
+                errors.append(SiftError(FileSystem.undecodableName, at: SourcePosition(path: display("\(rel)/\(file)"), line: 0)))
+            } else if file == "collection.yml" || file == "collection.yaml" {
                 settingsFiles += 1
                 do {
                     let path = display("\(rel)/\(file)")

@@ -40,6 +40,10 @@ struct StaticFiles: Sendable {
                              files: inout [File], errors: inout [SiftError], walked: inout Set<FolderIdentity>) {
         for name in FileSystem.sortedBytewise(FileSystem.entries(path, following: true).map(\.name)) {
             let source = path + "/" + name, rel = relative.isEmpty ? name : relative + "/" + name
+            if FileSystem.undecodable(name, in: path) {
+                errors.append(SiftError(FileSystem.undecodableName, at: SourcePosition(path: display("\(folder)/\(rel)"), line: 0)))
+                continue
+            }
             var st = stat()
             guard stat(source, &st) == 0 else {
                 errors.append(SiftError("cannot read file: \(FileSystem.errorText())", at: SourcePosition(path: display("\(folder)/\(rel)"), line: 0)))

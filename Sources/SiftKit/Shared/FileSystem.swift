@@ -207,6 +207,17 @@ public enum FileSystem {
         sortedBytewise(entries(url.path, following: true).map(\.name))
     }
 
+    /// Whether a listed name stands for one that is not valid UTF-8: read, its bytes were
+    /// replaced (U+FFFD), so no entry of the folder has the name as read, and nothing can open it.
+    static func undecodable(_ name: String, in folder: String) -> Bool {
+        guard name.unicodeScalars.contains("\u{FFFD}") else { return false }
+        var st = stat()
+        return lstat(folder + "/" + name, &st) != 0
+    }
+
+    /// What is said of a file or folder whose name is not valid UTF-8.
+    static let undecodableName = "its name is not valid UTF-8, which no link can hold: rename it"
+
     /// Names in the order of their UTF-8 bytes (`bytewise`), sorted by their first eight bytes
     /// as one number first: a folder of 100,000 names sorted with a comparison of strings took
     /// 100 ms, most of it retaining and releasing them.

@@ -42,6 +42,33 @@ struct BuildErrorTests {
         #expect(try errors(["Content/site.yml": "search:\n  placeholder: Find a candy\n  cancel_text: Done\n", "Content/a/a.txt": "A\n"]).status == 0)
     }
 
+    /// A name that is not valid UTF-8 was read with its bytes replaced: a collection folder of such a
+    /// name was skipped without a word, and a page or a Static/ file was said not to be there
+    /// ("cannot read file: No such file or directory"). Each is an error that says what is wrong.
+    @Test func aNameThatIsNotUTF8IsAnError() throws {
+        let site = try TestSite(["Content/things/things.txt": "One\n", "Static/ok.txt": "ok\n"])
+        defer { site.delete() }
+        // Made from bytes: a Swift string cannot hold them.
+        func make(_ rel: String, _ bad: UInt8, _ suffix: String, folder: Bool) {
+            var bytes = Array((site.root.path + "/" + rel).utf8).map { CChar(bitPattern: $0) } + [CChar(bitPattern: bad)] + Array(suffix.utf8).map { CChar(bitPattern: $0) }
+            bytes.append(0)
+            if folder { #expect(mkdir(bytes, 0o755) == 0) } else { let fd = open(bytes, O_WRONLY | O_CREAT, 0o644); #expect(fd >= 0); write(fd, "# P\n", 4); close(fd) }
+        }
+        make("Content/c", 0xFF, "", folder: true)
+        make("Content/p", 0xE9, ".md", folder: false)
+        make("Content/things/q", 0xE9, ".md", folder: false)
+        make("Static/s", 0xFF, ".txt", folder: false)
+        let out = site.build()
+        #expect(out.status == 1)
+        #expect(out.stderr == """
+            Content/c\u{FFFD}: error: its name is not valid UTF-8, which no link can hold: rename it
+            Content/p\u{FFFD}.md: error: its name is not valid UTF-8, which no link can hold: rename it
+            Content/things/q\u{FFFD}.md: error: its name is not valid UTF-8, which no link can hold: rename it
+            Static/s\u{FFFD}.txt: error: its name is not valid UTF-8, which no link can hold: rename it
+
+            """, "\(out.stderr)")
+    }
+
     /// A base URL's `.` or `..` segment (`%2e%2e` too, which browsers read as one) took the site's
     /// links out of its folder, and a port past 65535 was taken; an absolute base's path was
     /// decoded (`a%2Fb` made two folders of one) where a bare path's is kept as written; and a
