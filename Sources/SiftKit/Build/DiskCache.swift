@@ -7,8 +7,9 @@ import Foundation
 /// page keys in one file, the digests streamed to another as they are made, so a 100k-item
 /// build never holds them all (the previous build's file is read a record at a time, as items
 /// ask, with `pread`: neither mapped nor held, so an incremental build needs no more memory
-/// than a clean one). The digest file ends with an index of its records (each item's key and
-/// where its record lies), so a build finds them all with two reads instead of two per record.
+/// than a clean one). The digest file ends with an index of its records (each item's key, where
+/// its record lies and the record's head: names, fields, facets, sort values, length), so a build
+/// finds them all, and the heads of the documents it keeps, with two reads instead of one per record.
 ///
 /// An incremental build appends to the last build's digest file instead of copying it: the
 /// records of changed items and a new index go at its end, the records it keeps stay where they
@@ -18,7 +19,7 @@ import Foundation
 /// (`appendsToPrevious`).
 final class DiskCache: BuildRecord, @unchecked Sendable {
     /// Bumped when the cache layout or anything that shapes output without being hashed changes.
-    static let format: UInt64 = 19
+    static let format: UInt64 = 20
     /// Ends a digest file, after the offset of its index of records.
     private static let indexMark: UInt64 = 0x5349_4654_4447_5358
 
@@ -37,7 +38,9 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
 
     /// The previous build's digests: the open file and where each item's record lies.
     private var previousDigests: Int32 = -1
-    private(set) var digestIndex: [String: (key: UInt64, range: Range<Int>)] = [:]
+    private(set) var digestIndex: [String: (key: UInt64, range: Range<Int>, head: Range<Int>)] = [:]
+    /// The index that ends the previous build's digest file, which holds each record's head.
+    private var digestHeads: [UInt8] = []
     /// The items of the previous build's digests in the order it indexed them.
     private(set) var digestOrder: [String] = []
     /// How many bytes of the previous build's digest file are valid (a killed build may have
@@ -53,9 +56,9 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     private var digestTemp = ""
     private var written = 0
     private var digestsWritten: Int32 = -1
-    /// This build's records as written: item, key, where the record starts and its length
-    /// after the length itself, for the index that ends the file.
-    private var recordsWritten: [(item: String, key: UInt64, start: Int, length: Int)] = []
+    /// This build's records as written: item, key, where the record starts, its length after
+    /// the length itself and its head, for the index that ends the file.
+    private var recordsWritten: [(item: String, key: UInt64, start: Int, length: Int, head: ArraySlice<UInt8>)] = []
 
     /// Whether this is the last build's cache, which a build reads and never writes once it is
     /// loaded: its page keys are then read without the lock, on every core at once.
@@ -98,10 +101,21 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
 
     /// The digest of an item with this key, its excerpt entry left in the file (`StoredExcerpt`):
     /// a text file of unchanged documents is linked from the last build, so most never need it.
-    /// Without `words`, only the record's head is read: a kilobyte, and the rest when it is longer.
+    /// Without `words`, only the record's head is read, from the index (the record itself when
+    /// that head is damaged).
     func digest(_ item: String, key: UInt64, words: Bool) -> SearchDigest? {
         guard let entry = digestIndex[item], entry.key == key else { return nil }
-        var range = words ? entry.range : entry.range.lowerBound..<min(entry.range.upperBound, entry.range.lowerBound + 1024)
+        if !words {
+            var r = BinaryReader(bytes: digestHeads, offset: entry.head.lowerBound)
+            var excerpt: (range: Range<Int>, bytes: Int) = (0..<0, 0)
+            if var digest = SearchDigest(readingAllButExcerpt: &r, words: false, excerpt: &excerpt), r.offset == entry.head.upperBound,
+               entry.head.count + excerpt.range.count <= entry.range.count {
+                let start = entry.range.lowerBound + entry.head.count
+                digest.storedExcerpt = self.excerpt(at: start..<start + excerpt.range.count, bytes: excerpt.bytes, inThisBuildsFile: false)
+                return digest
+            }
+        }
+        var range = entry.range
         while true {
             guard let bytes = Self.read(previousDigests, range) else { return nil }
             var r = BinaryReader(bytes: bytes)
@@ -254,11 +268,14 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for _ in 0..<count {
             guard let item = r.string(), let key = r.u64(), let offset = r.u64().flatMap(Int.init(exactly:)),
                   let length = r.u64().flatMap(Int.init(exactly:)), offset >= headerLength, offset <= start - 8,
-                  length >= 16 + item.utf8.count, length <= start - offset - 8 else { return false }
-            digestIndex[item] = (key, offset + 8 + 16 + item.utf8.count..<offset + 8 + length)
+                  length >= 16 + item.utf8.count, length <= start - offset - 8,
+                  let headLength = r.count(), headLength <= indexBytes.count - r.offset else { return false }
+            digestIndex[item] = (key, offset + 8 + 16 + item.utf8.count..<offset + 8 + length, r.offset..<r.offset + headLength)
+            r.offset += headLength
             digestOrder.append(item)
             liveBytes += 8 + length
         }
+        digestHeads = indexBytes
         return r.atEnd
     }
 
@@ -313,11 +330,12 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for (k, r) in records.enumerated() {
             if let previous, let entry = previous.digestIndex[r.item], entry.key == r.key {
                 let start = entry.range.lowerBound - 24 - r.item.utf8.count
+                let head = previous.digestHeads[entry.head]
                 if appending {
-                    recordsWritten.append((r.item, r.key, start, entry.range.upperBound - start - 8))
+                    recordsWritten.append((r.item, r.key, start, entry.range.upperBound - start - 8, head))
                     continue
                 }
-                recordsWritten.append((r.item, r.key, next, entry.range.upperBound - start - 8))
+                recordsWritten.append((r.item, r.key, next, entry.range.upperBound - start - 8, head))
                 next += entry.range.upperBound - start
                 if let run = copy, run.upperBound == start {
                     copy = run.lowerBound..<entry.range.upperBound
@@ -336,7 +354,9 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             var digest = r.digest
             if digest.storedExcerpt != nil { digest.excerptText = try digest.excerpt() }
             let entry = digest.write(to: &record)
-            recordsWritten.append((r.item, r.key, next, record.bytes.count))
+            // The head: what comes before the excerpt entry, after the item and key.
+            let head = record.bytes[16 + r.item.utf8.count..<entry.lowerBound]
+            recordsWritten.append((r.item, r.key, next, record.bytes.count, head))
             next += 8 + record.bytes.count
             w.u64(UInt64(record.bytes.count))
             let recordStart = written + w.bytes.count
@@ -384,7 +404,10 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         if digestFD >= 0 {
             var index = BinaryWriter()
             index.u64(UInt64(recordsWritten.count))
-            for e in recordsWritten { index.string(e.item); index.u64(e.key); index.u64(UInt64(e.start)); index.u64(UInt64(e.length)) }
+            for e in recordsWritten {
+                index.string(e.item); index.u64(e.key); index.u64(UInt64(e.start)); index.u64(UInt64(e.length))
+                index.u64(UInt64(e.head.count)); index.bytes += e.head
+            }
             index.u64(UInt64(written))
             index.u64(Self.indexMark)
             try append(index.bytes)

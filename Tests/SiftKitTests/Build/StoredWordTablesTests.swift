@@ -286,8 +286,43 @@ struct StoredWordTablesTests {
         try handle.seek(toOffset: UInt64(at))
         handle.write(withUnsafeBytes(of: (UInt64(1) << 62).littleEndian) { Data($0) })
         try handle.close()
-        #expect(cache.digest(item, key: entry.key, words: false) == nil)
+        #expect(cache.digest(item, key: entry.key) == nil)
         try append(site, "Content/things/\(Slug.make(rows[5])).md", "zqtext " + shards.prose(&rng, words: 3))
         try buildAndCompare(site, "an edit beside a record with a damaged excerpt length")
+    }
+
+    /// The index that ends the digest file holds each record's head, which a build reads instead
+    /// of the record: a head damaged there has the record read instead, and a record damaged in
+    /// both places has the item digested again; either way the index is a clean build's.
+    @Test func aHeadDamagedInTheDigestIndexIsReadFromItsRecord() throws {
+        var rng = SeededRNG(state: 59)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        let file = DiskCache.digestsFile(in: site.root)
+        let cache = try #require(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: ""))
+        let item = "things/\(Slug.make(rows[2]))"
+        let entry = try #require(cache.digestIndex[item])
+        let whole = try #require(cache.digest(item, key: entry.key, words: false))
+        // The head's copy in the index is its last: its excerpt's text length, 16 bytes from its end, made huge.
+        let bytes = try Data(contentsOf: file)
+        let head = bytes[entry.range.lowerBound..<entry.range.lowerBound + entry.head.count]
+        let copy = try #require(bytes.range(of: head, options: .backwards))
+        #expect(copy.lowerBound > entry.range.upperBound, "the head's copy is in the index")
+        let damage = { (at: Int) in
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seek(toOffset: UInt64(at))
+            handle.write(withUnsafeBytes(of: (UInt64(1) << 62).littleEndian) { Data($0) })
+            try handle.close()
+        }
+        try damage(copy.upperBound - 16)
+        let damaged = try #require(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: ""))
+        let read = try #require(damaged.digest(item, key: entry.key, words: false), "read from the record")
+        #expect(read.title == whole.title && read.fieldValues == whole.fieldValues && read.excerptBytes == whole.excerptBytes)
+        #expect(try read.excerpt() == whole.excerpt())
+        try damage(entry.range.lowerBound + entry.head.count - 16)
+        #expect(damaged.digest(item, key: entry.key, words: false) == nil, "damaged in both")
+        try append(site, "Content/things/\(Slug.make(rows[5])).md", "zqhead " + shards.prose(&rng, words: 3))
+        try buildAndCompare(site, "an edit beside a record whose head is damaged")
     }
 }
