@@ -446,13 +446,13 @@ export class SiftSearch {
     this.scopeBar.select(scope);
   }
 
-  // The recent searches are the empty state's, in its module, which the bar loads when it is first
-  // active: at once when it is there (a result's click is followed by the page it opens).
   // A result's link by its href, in the list's rows or the panel.
   resultLink(href) {
     return (this.listResults?.copy ?? this.panel.listbox).querySelector(`a[href="${CSS.escape(href)}"]`);
   }
 
+  // The recent searches are the empty state's, in its module, which the bar loads when it is first
+  // active: at once when it is there (a result's click is followed by the page it opens).
   remember() {
     const query = this.query.trim(), add = ({ recentSearches }) => recentSearches.add(query);
     this.urlState.save();
