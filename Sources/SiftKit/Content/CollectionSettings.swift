@@ -60,7 +60,9 @@ public struct CollectionSettings: Sendable, Equatable {
             sortField = sortDescending ? String(v.dropFirst()) : v
         }
         if let v = fields["per_page"] {
-            if let n = Int(v.text), n >= 0 { perPage = n } else {
+            if let n = Int(v.text), n >= 0 { perPage = n } else if !v.text.isEmpty, v.text.allSatisfy(\.isASCII), v.text.allSatisfy(\.isNumber) {
+                errors.append(SiftError("per_page \(v.text) is too large: a page of all the items is per_page: 0", at: at("per_page")))
+            } else {
                 errors.append(SiftError("per_page must be a whole number, 0 for one page (found '\(v.text)')", at: at("per_page")))
             }
         }

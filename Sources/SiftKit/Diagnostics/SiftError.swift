@@ -52,10 +52,20 @@ public struct SiftError: Error, Hashable, Sendable, CustomStringConvertible {
         return [head] + others.flatMap(\.all)
     }
 
-    /// The one-line form of this error alone, without the others.
+    /// The one-line form of this error alone, without the others, a control character of a
+    /// value it quotes (a NUL, a line break) written as `\u{0}`: raw, a terminal showed nothing
+    /// and grep took the output for binary.
     public var line: String {
         let prefix = position.map { "\($0): " } ?? ""
-        return "\(prefix)\(severity.rawValue): \(message)"
+        var out = String.UnicodeScalarView()
+        for scalar in "\(prefix)\(severity.rawValue): \(message)".unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// Every error, one a line.

@@ -173,6 +173,17 @@ struct BuildErrorTests {
     @Test func collectionSettingErrorsPointAtTheirKey() throws {
         let out = try errors(["Content/a/collection.yml": "title: A\nper_page: many\n", "Content/a/a.txt": "A\n"])
         #expect(out.stderr == "Content/a/collection.yml:2:11: error: per_page must be a whole number, 0 for one page (found 'many')\n")
+        // A number too large for a page was said to be no whole number.
+        let large = try errors(["Content/a/collection.yml": "per_page: 99999999999999999999999\n", "Content/a/a.txt": "A\n"])
+        #expect(large.stderr == "Content/a/collection.yml:1:11: error: per_page 99999999999999999999999 is too large: a page of all the items is per_page: 0\n")
+    }
+
+    /// A value quoted in an error keeps its control characters written out: a `.txt` row of a NUL
+    /// alone printed the NUL itself, which a terminal shows as nothing and grep takes for binary.
+    @Test func aControlCharacterInAnErrorIsWrittenOut() throws {
+        let out = try errors(["Content/a/a.txt": "A\n\u{0}\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("'\\u{0}'") && !out.stderr.contains("\u{0}"), "\(out.stderr)")
     }
 
     @Test func yamlSyntaxErrorInSettings() throws {
