@@ -32,12 +32,9 @@ export function terms(query) {
   return fold(query).split(/\p{White_Space}+/u).filter(Boolean);
 }
 
-// "Folding and terms" (SearchIndex.queryTerms): identical terms count once, and a term of marks
-// and a short word piece (`bodyForm`: "-rf", "St.") beside other terms is left out: too short to
-// narrow a body, it would let any page through ("rm -rf" is "rm", "St. Lucia" "lucia").
+// "Folding and terms" (SearchIndex.queryTerms): identical terms count once.
 function queryTerms(query) {
-  const all = [...new Set(terms(query))], piece = (term) => bodyForm(term), loose = (term) => piece(term) != null && !searchesAlone(piece(term));
-  return all.some((term) => !loose(term)) ? all.filter((term) => !loose(term)) : all;
+  return [...new Set(terms(query))];
 }
 
 // "Matching" (SearchIndex.searchesAlone): a term of 3+ code points, or a CJK term of 2, searches bodies on its own.
@@ -57,13 +54,25 @@ function pieces(folded) {
   return folded.match(PIECE);
 }
 
-// "Matching" (IndexFormat.bodyForm): what the body is searched for when a term is one word piece
-// with single marks at its start or end, which are never looked for, and that piece is short or
-// CJK ("st.", "-rf", "50%", "文件系统。"): the piece; null for any other term ("c++" is looked for
-// by its window).
-export function bodyForm(term) {
+// "Matching" (IndexFormat.markedPiece): the word piece of a term that is one word piece with single
+// marks at its start or end, which are never looked for ("st.", "-rf", "文件系统。"); null for any
+// other term ("c++" is looked for by its window).
+function markedPiece(term) {
   const p = pieces(term) ?? [], words = p.filter((piece) => WORD_CODE_POINT_AT_START.test(piece));
-  return p.length > 1 && words.length === 1 && !windows(p).length && (codePoints(words[0]).length < 3 || isCJK(words[0])) ? words[0] : null;
+  return p.length > 1 && words.length === 1 && !windows(p).length ? words[0] : null;
+}
+
+// "Matching" (IndexFormat.bodyForm): a CJK marked piece is what the body is searched for ("文件系统。" as "文件系统").
+export function bodyForm(term) {
+  const piece = markedPiece(term);
+  return piece && isCJK(piece) ? piece : null;
+}
+
+// "Matching" (IndexFormat.isLoose): a term of 3+ code points whose marked piece has one or two outside
+// CJK ("-rf", "St."), too short to narrow a body: it lets any through, and holds none for a partial match.
+function isLoose(term) {
+  const piece = markedPiece(term);
+  return piece != null && !isCJK(piece) && codePoints(piece).length < 3 && codePoints(term).length > 2;
 }
 
 // "Bridges" (IndexFormat.windows): what a term of several pieces is looked for by among the
@@ -327,7 +336,8 @@ export class SiftIndex {
     return Promise.all(queryTerms.map(async (text) => {
       const alone = searchesAlone(text), length = codePoints(text).length, piece = bodyForm(text);
       const term = { text, searchesAlone: alone, body: null, typoEdits: length > 3 && !CJK.test(text) ? (length > 7 ? 2 : 1) : 0 };
-      if (alone || anyAlone) {
+      if (isLoose(text)) Object.assign(term, { anyBody: true, searchesAlone: false });
+      else if (alone || anyAlone) {
         const looked = piece ?? text, search = this.bodyCandidates(looked, { wholeWord: !searchesAlone(looked) });
         // At once, in the keystroke's own task (a timer let Chromium paint a frame first), unless
         // the body matches are known or near: a one-file index, or shards fetched with the index.
@@ -336,7 +346,7 @@ export class SiftIndex {
           term.pending = true;
         } else term.body = await search;
       }
-      term.idf = idf(this.count, term.body ? term.body.holding : 0);
+      term.idf = idf(this.count, term.anyBody ? this.count : term.body ? term.body.holding : 0);
       return term;
     }));
   }
@@ -353,15 +363,15 @@ export class SiftIndex {
   // "Matching" (SearchIndex.fullMatch): the documents of `documents` (ascending) with the term in
   // a field or in the body, those only in the body marked in `viaBody`, those with it in a field given `bit` in `inFields`.
   fullMatches(term, documents, { viaBody, inFields, bit }) {
-    const found = this.fieldMatches(term.text, documents), { body } = term;
+    const found = this.fieldMatches(term.text, documents), { body, anyBody } = term;
     for (const doc of found) inFields[doc] |= bit;
-    if (!body || found.length === documents.length) return found;
+    if ((!body && !anyBody) || found.length === documents.length) return found;
     const out = new Int32Array(documents.length);
     let count = 0;
     for (let i = 0, field = 0; i < documents.length; i++) {
       const doc = documents[i];
       if (field < found.length && found[field] === doc) field++, (out[count++] = doc);
-      else if (body[doc]) (viaBody[doc] = 1), (out[count++] = doc);
+      else if (anyBody || body[doc]) (viaBody[doc] = 1), (out[count++] = doc);
     }
     return out.subarray(0, count);
   }

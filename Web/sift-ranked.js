@@ -116,7 +116,8 @@ export class RankedIndex extends SiftIndex {
     // No term: every document, counted by scope and listed in list order, which only the records
     // give (answers spare a first screen of it, docs/search-index.md, "Answers").
     if (!searched.length) await this.readEveryRecord();
-    await Promise.all(searched.map((term) => (term.searchesAlone ? this.fieldHolders(term.text) : this.gramHolders(term.text)))).catch(corruptIndex);
+    // A loose term ("-rf") is 3+ code points, held by the fields as a term searching alone is.
+    await Promise.all(searched.map((term) => (term.searchesAlone || term.anyBody ? this.fieldHolders(term.text) : this.gramHolders(term.text)))).catch(corruptIndex);
     return searched;
   }
 

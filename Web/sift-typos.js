@@ -46,7 +46,7 @@ function partialMatches(index, searched, documents) {
     for (const doc of index.fieldMatches(term.text, documents)) inFields[doc] = 1;
     for (let i = 0; i < documents.length; i++) {
       const doc = documents[i];
-      if (!inFields[doc] && !body[doc]) missing[doc]++;
+      if (!inFields[doc] && !body[doc] && !term.anyBody) missing[doc]++;
       else if (term.searchesAlone) alone[doc] = 1;
     }
   }

@@ -88,15 +88,25 @@ enum IndexFormat {
         return out
     }
 
-    /// What the body is searched for when a term is one word piece with single marks at its start
-    /// or end, which are never looked for, and that piece is short or CJK (`st.`, `-rf`, `50%`,
-    /// `文件系统。`): the piece (alone, such a term matched every page, bodiless ones too, or none);
-    /// nil for any other term (`c++` is looked for by its window).
-    static func bodyForm(_ term: String) -> String? {
+    /// The word piece of a term that is one word piece with single marks at its start or end,
+    /// which are never looked for (`st.`, `-rf`, `文件系统。`); nil for any other term (`c++` is
+    /// looked for by its window).
+    static func markedPiece(_ term: String) -> String? {
         let p = pieces(term), words = p.filter(\.isWord)
-        guard p.count > 1, words.count == 1, windows(p).isEmpty,
-              words[0].text.unicodeScalars.count < 3 || isCJK(words[0].text) else { return nil }
+        guard p.count > 1, words.count == 1, windows(p).isEmpty else { return nil }
         return words[0].text
+    }
+
+    /// A CJK marked piece is what the body is searched for (`文件系统。` as `文件系统`: it found nothing).
+    static func bodyForm(_ term: String) -> String? {
+        markedPiece(term).flatMap { isCJK($0) ? $0 : nil }
+    }
+
+    /// A term of 3+ code points whose marked piece has one or two outside CJK (`-rf`, `St.`), too
+    /// short to narrow a body: it lets any through, and holds none for a partial match (`St. Lucia`
+    /// listed every page as a partial one). A shorter term (`'t`) is a short term.
+    static func isLoose(_ term: String) -> Bool {
+        term.unicodeScalars.count >= 3 && (markedPiece(term).map { !isCJK($0) && $0.unicodeScalars.count < 3 } ?? false)
     }
 
     /// The windows a term of several pieces is looked for by among the bridges

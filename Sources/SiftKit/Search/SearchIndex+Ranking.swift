@@ -16,6 +16,9 @@ extension SearchIndex {
         var typoEdits: Int
         /// Whether the term searches bodies on its own (3+ code points, or a CJK term of 2).
         var searchesAlone: Bool
+        /// A loose term (`IndexFormat.isLoose`: `-rf`, `St.`): too short to narrow a body, it lets
+        /// any body through, and holds no body for a partial match.
+        var anyBody = false
     }
 
     /// Where a match goes in the order, first to last.
@@ -42,6 +45,12 @@ extension SearchIndex {
         let anyAlone = terms.contains(where: searchesAlone)
         return try terms.map { term in
             let scalars = Array(term.unicodeScalars)
+            if IndexFormat.isLoose(term) {
+                var searched = SearchedTerm(text: term, scalars: scalars, body: nil, idf: Score.idf(documents: docs.count, holding: docs.count),
+                                            typoEdits: allowed ? Self.typoEdits(term) : 0, searchesAlone: false)
+                searched.anyBody = true
+                return searched
+            }
             let alone = searchesAlone(term), looked = IndexFormat.bodyForm(term) ?? term
             let body = alone || anyAlone ? try bodyCandidates(looked, wholeWord: !searchesAlone(looked)) : nil
             return SearchedTerm(text: term, scalars: scalars, body: body,
@@ -67,7 +76,7 @@ extension SearchIndex {
         let folded = docs[d].folded
         var allInFields = true
         for term in terms where !inFields(folded, term) {
-            guard term.body?[Int32(d)] != nil else { return nil }
+            guard term.anyBody || term.body?[Int32(d)] != nil else { return nil }
             allInFields = false
         }
         let title = folded.first ?? "", phrase = typed ?? (terms.count == 1 ? terms[0].text : terms.map(\.text).joined(separator: " "))
@@ -81,7 +90,7 @@ extension SearchIndex {
     /// its own among those held.
     func partialMatch(_ d: Int, _ pieces: [SearchedTerm]) -> Hit? {
         let folded = docs[d].folded
-        let found = pieces.map { inFields(folded, $0) || $0.body?[Int32(d)] != nil }
+        let found = pieces.map { inFields(folded, $0) || $0.anyBody || $0.body?[Int32(d)] != nil }
         let fits = found.filter { !$0 }.count <= 1 && zip(pieces, found).contains { $0.searchesAlone && $1 }
         return fits ? Hit(doc: d, match: .partial, group: .partial) : nil
     }

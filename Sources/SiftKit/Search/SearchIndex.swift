@@ -463,11 +463,7 @@ public struct SearchIndex {
     /// "Folding and terms": the query's terms, identical ones (the same code points) once.
     static func queryTerms(_ query: String) -> [String] {
         var seen = Set<[UInt8]>()
-        let all = Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
-        // A term of marks and a short word piece (`-rf`, `St.`) beside other terms is left out: too
-        // short to narrow a body, it would let any page through (`rm -rf` is `rm`, `St. Lucia` `lucia`).
-        let loose = { (term: String) in IndexFormat.bodyForm(term).map { !searchesAlone($0) } ?? false }
-        return all.contains { !loose($0) } ? all.filter { !loose($0) } : all
+        return Fold.terms(query).filter { seen.insert(Array($0.utf8)).inserted }
     }
 
     /// "Matching": whether a term searches bodies on its own: 3+ code points, or a CJK term of 2.

@@ -183,8 +183,9 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     #expect(store.read.isEmpty)
 }
 
-/// Found by the differential test (issue 19): "№7 №7" ranked as if its phrase were "no7 no7",
-/// so a title starting with "№7" no longer came first, as it does in sift-core.js.
+/// Found by the differential test (issue 19): "№7 №7" ranked otherwise than in sift-core.js. Both
+/// now compare titles with the query as typed, "no7 no7" (SPEC §3: `pago pago` is Pago Pago's
+/// title, not Pago's): no title starts with it, so the two rank by their scores, alike in both.
 @Test func identicalTermsCountOnce() throws {
     var builder = SearchIndexBuilder()
     for (slug, title) in [("a", "n1 №7"), ("b", "№7™ n369")] {
@@ -194,8 +195,8 @@ func matchesEqualLinearFilter(seed: UInt64, shardThreshold: Int) throws {
     let dir = temporaryFolder("sift-terms")
     try builder.write(to: dir, baseURL: "/")
     let index = try SearchIndex(directory: dir)
-    #expect(try index.search("№7 №7").results.map(\.slug) == ["b", "a"])
-    #expect(try index.search("No7 no7 NO7").results.map(\.slug) == ["b", "a"])
+    #expect(try index.search("№7 №7").results.map(\.slug) == ["a", "b"])
+    #expect(try index.search("No7 no7 NO7").results.map(\.slug) == ["a", "b"])
 }
 
 /// Found by the differential test (issue 19): an index of few words but large document tables
