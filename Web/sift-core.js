@@ -329,7 +329,8 @@ export class SiftIndex {
 
   // "Matching" (SearchIndex.searchedTerms): each term with its body candidates. A term of 3+ code
   // points, or a CJK term of 2, searches bodies on its own; a shorter one only beside such a term,
-  // as a whole word; a term of one short or CJK word piece and marks, for that piece (`bodyForm`).
+  // as a whole word; a CJK word piece with marks, as that piece (`bodyForm`); a loose term lets any
+  // body through (`isLoose`).
   // With `now`, candidates still on the way are left out and the term `pending`.
   async searchedTerms(queryTerms, { now }) {
     const anyAlone = queryTerms.some(searchesAlone);

@@ -39,7 +39,8 @@ extension SearchIndex {
 
     /// "Matching": each term with its body candidates. A term of 3+ code points, or a CJK term of
     /// 2, searches bodies on its own; a shorter one only beside such a term, as a whole word; a
-    /// term of one short or CJK word piece and marks, for that piece (`IndexFormat.bodyForm`).
+    /// CJK word piece with marks, as that piece (`IndexFormat.bodyForm`); a loose term lets any
+    /// body through (`IndexFormat.isLoose`).
     func searchedTerms(_ terms: [String], typos allowed: Bool = true) throws -> [SearchedTerm] {
         let searchesAlone = Self.searchesAlone
         let anyAlone = terms.contains(where: searchesAlone)
