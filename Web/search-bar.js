@@ -392,8 +392,7 @@ export class SiftSearch {
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : query ? `No results for “${query}”` : "No results", filtering && !total);
-    // Not the panel's rows for nothing typed: it is hidden, and they are on no screen.
-    if (filtering || this.listResults) this.emit("results", { query, scope, total, partial: !!partial });
+    this.emit("results", { query, scope, total, partial: !!partial });
   }
 
   // More rows below those of the latest search's whole answer (not while another is on the way,
