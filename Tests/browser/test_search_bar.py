@@ -490,7 +490,8 @@ def test_back_to_a_row_opened_with_the_field_focused_keeps_the_place(page, long_
     page.go_back()
     page.wait_for_url(re.compile(r"/widgets/$"))
     page.wait_for_timeout(300)
-    assert abs(page.evaluate("scrollY") - y) < 5, (y, page.evaluate("scrollY"))
+    # Within a row's height: the bug put the page back at its top.
+    assert abs(page.evaluate("scrollY") - y) < 40, (y, page.evaluate("scrollY"))
 
 
 def test_keyboard_past_the_first_batch_loads_more(page, long_list):
