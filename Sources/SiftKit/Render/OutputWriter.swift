@@ -435,11 +435,14 @@ public final class OutputWriter: @unchecked Sendable {
         let gone = ParallelMap.map(keys) { now[$0] == nil }
         // Whether a folder is reached through a link, each folder looked at once.
         var throughLink: [String: Bool] = [:]
+        // The folders files left: a new file in one of them is in a folder the last build listed.
+        var left: Set<String> = []
         for (rel, gone) in zip(keys, gone) where gone {
             if Self.isIndexFile(rel) {
                 if let old = Self.size(output.path + "/" + rel) { change -= old } else { measured = false }
             }
             let parent = FileSystem.parent(of: rel)
+            left.insert(parent ?? "")
             // Not through a link: the file it leads to is not the output's.
             if let parent {
                 if throughLink[parent] == nil { throughLink[parent] = (try? refuseLinks(in: parent)) == nil }
@@ -451,7 +454,6 @@ public final class OutputWriter: @unchecked Sendable {
         }
         indexChange = measured ? change : nil
         // A new file in a folder no file left (one made by hand, not in the last build's list) is a new folder too.
-        let left = Set(zip(keys, gone).filter(\.1).map { FileSystem.parent(of: $0.0) ?? "" })
         sameFolders = !foldersChanged && (names + entryPoints).allSatisfy { previous[$0] != nil || left.contains(FileSystem.parent(of: $0) ?? "") }
     }
 
