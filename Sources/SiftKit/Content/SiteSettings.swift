@@ -87,15 +87,13 @@ public struct SiteSettings: Sendable, Equatable {
     static func baseURLProblem(_ value: String, named name: String = "base_url") -> String? {
         if value.isEmpty { return nil }
         let lower = value.lowercased()
-        var path = value
+        var path = SiteURLs.path(ofBase: value)
         if value.utf8.first != UInt8(ascii: "/") {
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), let url = URLComponents(string: value), let host = url.host, !host.isEmpty else {
                 return "\(name) '\(value)' is neither a path starting with / nor an http(s) URL with a host: write it as /docs/ or https://example.com/docs/"
             }
             if let port = url.port, !(1...65535).contains(port) { return "\(name) '\(value)' has port \(port), past 65535" }
             path = url.percentEncodedPath
-        } else if value.hasPrefix("//") {
-            path = String(value.dropFirst(2).drop { $0 != "/" })
         }
         let dots = path.split(separator: "/").contains { segment in
             let s = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")

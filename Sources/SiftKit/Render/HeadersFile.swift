@@ -19,8 +19,7 @@ struct HeadersFile {
     /// another rule's, and both revalidate what no rule names.
     init(basePath base: String, hashedAssets: some Sequence<String>) {
         // A protocol-relative base (`//cdn.example.com/d/`) is matched by its path: hosts match rules on paths alone.
-        var basePath = base
-        if base.hasPrefix("//") { basePath = base.dropFirst(2).firstIndex(of: "/").map { String(base[$0...]) } ?? "/" }
+        let basePath = SiteURLs.path(ofBase: base)
         rules.append((basePath + "search/" + IndexFileNames.folder + "*", Self.immutable))
         for path in hashedAssets.sorted() { rules.append((basePath + "assets/" + path, Self.immutable)) }
         rules.append((basePath + "search/" + IndexFileNames.manifest, Self.revalidate))

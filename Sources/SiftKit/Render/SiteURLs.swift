@@ -20,6 +20,13 @@ public struct SiteURLs: Sendable {
         return absoluteBase.isEmpty ? basePath + encoded : absoluteBase + encoded
     }
 
+    /// The path of a base: a protocol-relative one's without its host (`//cdn.example.com/d/` →
+    /// `/d/`, `//cdn.example.com` → `/`), any other as it is.
+    static func path(ofBase base: String) -> String {
+        guard base.hasPrefix("//") else { return base }
+        return base.dropFirst(2).firstIndex(of: "/").map { String(base[$0...]) } ?? "/"
+    }
+
     /// The folder of a collection, relative to the root: `candies/`.
     public static func collection(_ name: String) -> String { "\(name)/" }
     /// An item's page folder: `candies/chocolate-bar/`.
