@@ -152,23 +152,44 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
     static func digestsFile(in site: URL) -> URL { folder(in: site).appendingPathComponent("digests.cache") }
     static func wordTablesFile(in site: URL, part: Int) -> URL { folder(in: site).appendingPathComponent(WordTableFile.name(part: part)) }
 
+    static func wordLogFile(in site: URL) -> URL { folder(in: site).appendingPathComponent(WordTableLog.name) }
+
     /// This build's word table files while they are written, put in place by `save`.
     private var wordTableTemps: [String] = []
+    /// This build's word table log while it is written: when it is, the tables' files stay.
+    private var wordLogTemp = ""
+    /// The log of the tables `storedWordTables` read from this cache, for the next build to append to.
+    private let wordLog = Locked<WordTableLog?>(nil)
 
     /// Where this build's render stores its word tables (`SearchIndexBuilder.wordTableStore`),
-    /// marked with the fingerprint of its documents.
-    func wordTableStore(site: URL, parts: Int, fingerprint: UInt64) -> (paths: [String], header: WordTableFile.Header) {
+    /// marked with the fingerprint of its documents: whole, or as the log of the tables it took.
+    func wordTableStore(site: URL, parts: Int, fingerprint: UInt64) -> WordTableFile.Store {
         wordTableTemps = (0..<parts).map { Self.wordTablesFile(in: site, part: $0).path + ".tmp-\(getpid())" }
-        return (wordTableTemps, WordTableFile.Header(format: Self.format, version: version, output: output, fingerprint: fingerprint, parts: parts))
+        wordLogTemp = Self.wordLogFile(in: site).path + ".tmp-\(getpid())"
+        return WordTableFile.Store(paths: wordTableTemps, header: WordTableFile.Header(format: Self.format, version: version, output: output, fingerprint: fingerprint, parts: parts),
+                                   log: previous?.wordLog.withLock { $0 }, logPath: wordLogTemp)
     }
 
     /// The word tables the last build stored, split into `parts` partitions, when they hold its
-    /// documents (its digests' items and keys, in index order).
+    /// documents (its digests' items and keys, in index order): the tables' files as written,
+    /// with the log of the builds since replayed (`WordTableLog`).
     func storedWordTables(site: URL, parts: Int) -> [(words: WordSet, stored: StoredPostings)]? {
         var fingerprint = StableHasher()
         for item in digestOrder { WordTableFile.combine(&fingerprint, item: item, key: digestIndex[item]?.key ?? 0) }
         let header = WordTableFile.Header(format: Self.format, version: version, output: output, fingerprint: fingerprint.finalize(), parts: parts)
-        return WordTableFile.read((0..<parts).map { Self.wordTablesFile(in: site, part: $0).path }, header: header)
+        let paths = (0..<parts).map { Self.wordTablesFile(in: site, part: $0).path }
+        let baseBytes = paths.reduce(0) { $0 + (FileSystem.fileSize($1) ?? 0) }
+        if let log = WordTableLog.read(Self.wordLogFile(in: site).path, header: header, baseBytes: baseBytes), log.end == header.fingerprint {
+            var base = header
+            base.fingerprint = log.base
+            if var tables = WordTableFile.read(paths, header: base), log.replay(into: &tables) {
+                wordLog.withLock { $0 = log }
+                return tables
+            }
+        }
+        guard let tables = WordTableFile.read(paths, header: header) else { return nil }
+        wordLog.withLock { $0 = WordTableLog(header: header, baseBytes: baseBytes) }
+        return tables
     }
 
     private func header(_ w: inout BinaryWriter) {
@@ -443,15 +464,20 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for (p, temp) in wordTableTemps.enumerated() where FileManager.default.fileExists(atPath: temp) {
             _ = rename(temp, Self.wordTablesFile(in: site, part: p).path)
         }
+        if keepsWordTables { _ = rename(wordLogTemp, Self.wordLogFile(in: site).path) }
         guard appending || rename(digestTemp, Self.digestsFile(in: site).path) == 0, rename(tmp, url.path) == 0 else {
             throw SiftError("cannot write \(url.path): \(FileSystem.errorText())", at: nil)
         }
     }
 
+    /// Whether this build stored its word tables as a log (`WordTableLog`), the tables' files
+    /// staying as they are.
+    private var keepsWordTables: Bool { !wordLogTemp.isEmpty && FileManager.default.fileExists(atPath: wordLogTemp) }
+
     /// Throws away this build's unfinished digest file; what it appended to the last build's is
     /// past the length the page keys record, and cut off by the next build.
     func discard() {
-        for temp in wordTableTemps { FileSystem.remove(temp) }
+        for temp in wordTableTemps + [wordLogTemp] where !temp.isEmpty { FileSystem.remove(temp) }
         if digestFD >= 0 { close(digestFD); digestFD = -1 }
         if !digestTemp.isEmpty && !appending { _ = unlink(digestTemp) }
     }
@@ -474,7 +500,9 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
         for name in FileSystem.list(dir) {
             let path = dir.path + "/" + name
             guard path != keeping?.digestTemp && !(keeping?.wordTableTemps.contains(path) ?? false) && name != BuildLock.name && name != pages,
-                  path != aside else { continue }
+                  path != aside, path != keeping?.wordLogTemp else { continue }
+            // The tables' files a build's log was written for.
+            if keeping?.keepsWordTables == true && name.hasPrefix("words-") && name.hasSuffix(".cache") { continue }
             if !made { made = mkdir(aside, 0o755) == 0 || errno == EEXIST }
             if !made || rename(path, aside + "/" + name) != 0 { FileSystem.remove(path) }
         }

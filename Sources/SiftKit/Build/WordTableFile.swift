@@ -29,6 +29,27 @@ enum WordTableFile {
 
     static func name(part: Int) -> String { "words-\(part).cache" }
 
+    /// Where a build stores its tables: whole (`paths`, one a partition) or, when it took the
+    /// last build's and edited them, as `log` with its edits added, written to `logPath`.
+    struct Store {
+        var paths: [String]
+        var header: Header
+        var log: WordTableLog?
+        var logPath: String
+    }
+
+    /// Stores a render's tables: as the log with this build's edits when they fit in it, else
+    /// whole. A cache: a build that cannot store its tables still writes its index.
+    static func store(_ words: WordList, tables: [WordTable], in store: Store) {
+        if var log = store.log, log.append(tables, fingerprint: store.header.fingerprint) {
+            if (try? log.write(to: store.logPath)) != nil { return }
+            FileSystem.remove(store.logPath)
+        }
+        do { try write(words, tables: tables, header: store.header, to: store.paths) } catch {
+            for path in store.paths { FileSystem.remove(path) }
+        }
+    }
+
     /// Adds a document (its item and search key) to a fingerprint of the documents in index order.
     static func combine(_ hasher: inout StableHasher, item: String, key: UInt64) {
         hasher.combine(item)

@@ -64,7 +64,7 @@ public struct SearchIndexBuilder {
     var expectedDocuments = 0
     /// Where a render stores the word tables for the next build, one path per table, and the
     /// header that says which documents they hold (`WordTableFile`); nil: not stored.
-    var wordTableStore: (paths: [String], header: WordTableFile.Header)?
+    var wordTableStore: WordTableFile.Store?
 
     /// Creates an empty builder with the default sharding threshold (192 KB of word entries).
     public init() {
@@ -397,12 +397,7 @@ public struct SearchIndexBuilder {
         var storing: Background<Void>?
         if let store = wordTableStore, live == nil, layout.renumber == nil, !rankedLayout {
             let tables = tables
-            storing = Background { [words] in
-                // A cache: a build that cannot store its tables still writes its index.
-                do { try WordTableFile.write(words, tables: tables, header: store.header, to: store.paths) } catch {
-                    for path in store.paths { FileSystem.remove(path) }
-                }
-            }
+            storing = Background { [words] in WordTableFile.store(words, tables: tables, in: store) }
         }
         defer { storing?.take() }
         // The text files (kept ones linked) on another thread too, while the tables and shards are made.

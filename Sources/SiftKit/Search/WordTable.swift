@@ -134,13 +134,30 @@ final class WordTable: @unchecked Sendable {
     func apply(_ changes: [DocumentChange], part: UInt64, parts: UInt64) {
         guard var s = stored else { return }
         stored = nil
+        var edit = StoredEdit(firstNew: count)
         for c in changes {
             let before = flags(c.before, part: part, parts: parts), after = flags(c.after, part: part, parts: parts)
-            for w in before.keys where after[w] == nil { s.set(document: c.document, flags: 0, in: w) }
-            for (w, f) in after where before[w] != f { s.set(document: c.document, flags: f, in: w) }
+            for w in before.keys where after[w] == nil { edit.set(document: c.document, flags: 0, in: w, &s) }
+            for (w, f) in after where before[w] != f { edit.set(document: c.document, flags: f, in: w, &s) }
         }
         stored = s
+        applied = edit
     }
+
+    /// What `apply` did to a stored table, for the word table log (`WordTableLog`): the words
+    /// it added (ids from `firstNew` on) and every entry it set, in order.
+    struct StoredEdit {
+        var firstNew: Int
+        var sets: [(document: Int32, word: Int32, flags: UInt64)] = []
+
+        mutating func set(document: Int32, flags: UInt64, in w: Int, _ s: inout StoredPostings) {
+            s.set(document: document, flags: flags, in: w)
+            sets.append((document, Int32(w), flags))
+        }
+    }
+
+    /// This build's edit of the stored table, once `apply` has run.
+    var applied: StoredEdit?
 
     /// A digest's words of this partition by id (added when new), each with its often and lead
     /// bits and `StoredPostings.presentBit`.
@@ -163,6 +180,7 @@ final class WordTable: @unchecked Sendable {
     func reset() {
         words = WordSet(slotCount: 1 << 12)
         stored = nil
+        applied = nil
         pairs = []
     }
 
@@ -170,6 +188,7 @@ final class WordTable: @unchecked Sendable {
     func unstore() {
         guard let s = stored else { return }
         stored = nil
+        applied = nil
         pairs = []
         for w in 0..<count {
             for e in s.entries(of: w) { pairs.append(UInt64(w) << 32 | UInt64(e)) }

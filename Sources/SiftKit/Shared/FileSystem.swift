@@ -233,6 +233,12 @@ public enum FileSystem {
         return keyed.map { names[$0.index] }
     }
 
+    /// A regular file's size in bytes; nil when there is none at `path`.
+    static func fileSize(_ path: String) -> Int? {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : nil
+    }
+
     /// Whether the path is a folder (following links).
     public static func isDirectory(_ url: URL) -> Bool {
         var isDir: ObjCBool = false

@@ -208,7 +208,8 @@ private func notesSite() throws -> TestSite {
     try Data("left".utf8).write(to: folder.appendingPathComponent("old-1/digests.cache"))
     try site.write("Content/notes/a.md", "# A\n\nalpha gamma\n")
     #expect(site.build().status == 0)
-    #expect(names() == first)
+    // The edit's word tables as a log beside the last build's (`WordTableLog`).
+    #expect(names() == first.union([WordTableLog.name]))
     #expect(site.build(["--clean"]).status == 0)
     #expect(names() == first)
     #expect(site.page("notes/a/index.html")?.contains("gamma") == true)

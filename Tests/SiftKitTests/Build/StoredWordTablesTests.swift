@@ -55,6 +55,121 @@ struct StoredWordTablesTests {
 
     let edits = IncrementalBuildTests()
 
+    /// Each table file's inode and bytes, to tell a file left as it was from one written again.
+    func tableFiles(_ site: TestSite) throws -> [String: (inode: UInt64, bytes: Data)] {
+        var out: [String: (inode: UInt64, bytes: Data)] = [:]
+        for name in wordTableFiles(site) {
+            let url = DiskCache.folder(in: site.root).appendingPathComponent(name)
+            var st = stat()
+            #expect(stat(url.path, &st) == 0)
+            out[name] = (UInt64(st.st_ino), try Data(contentsOf: url))
+        }
+        return out
+    }
+
+    var logFile: String { WordTableLog.name }
+
+    func logSize(_ site: TestSite) -> Int? {
+        FileSystem.fileSize(DiskCache.wordLogFile(in: site.root).path)
+    }
+
+    /// An edit that takes the stored tables stores its changes as a log (`WordTableLog`) and
+    /// leaves the tables' files as they are; each later edit adds to the log, and every build
+    /// reads the tables with the log replayed: word for word what a clean build stores, and an
+    /// output byte for byte a clean build's.
+    @Test func editsAreStoredAsALogBesideTheTablesTheyEdit() throws {
+        var rng = SeededRNG(state: 61)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        let tables = try tableFiles(site)
+        #expect(tables.count == ParallelMap.jobs)
+        #expect(logSize(site) == nil, "a clean build writes the tables whole")
+        var sizes: [Int] = []
+        for step in 0..<4 {
+            // New words, words other pages hold, words taken out again, and a page's words all replaced.
+            try append(site, "Content/things/\(Slug.make(rows[step * 3])).md", "zqlog\(step) zqshared " + shards.prose(&rng, words: 5))
+            if step == 2 { try site.write("Content/things/\(Slug.make(rows[0])).md", shards.prose(&rng, words: 40) + "\n") }
+            try buildAndCompare(site, "edit \(step)")
+            let now = try tableFiles(site)
+            #expect(now.keys.sorted() == tables.keys.sorted())
+            for (name, file) in tables {
+                #expect(now[name]?.inode == file.inode && now[name]?.bytes == file.bytes, "edit \(step): \(name) left as it was")
+            }
+            sizes.append(try #require(logSize(site), "edit \(step): the log is written"))
+            let clean = try TestSite([:])
+            defer { clean.delete() }
+            try chained.mirror(site, into: clean)
+            try shards.build(clean, clean: true)
+            let incremental = try storedWords(site), expected = try storedWords(clean)
+            #expect(incremental.count == expected.count && incremental.count > 100)
+            for (word, entries) in expected where incremental[word] != entries {
+                Issue.record("edit \(step): \(String(decoding: word, as: UTF8.self)): \(incremental[word] ?? []) stored, \(entries) in a clean build")
+            }
+        }
+        #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 < $1 }, "each edit adds to the log: \(sizes)")
+        #expect(!FileSystem.list(DiskCache.folder(in: site.root)).contains { $0.contains(".tmp-") })
+    }
+
+    /// A log that would pass its limit (a thirty-second of the tables, at least 64 KB) is
+    /// dropped: the tables are written whole again, and the next edit starts a new log.
+    @Test func aLogPastItsLimitHasTheTablesWrittenWhole() throws {
+        var rng = SeededRNG(state: 62)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        try append(site, "Content/things/\(Slug.make(rows[1])).md", "zqsmall")
+        try buildAndCompare(site, "a small edit")
+        #expect(logSize(site) != nil)
+        let tables = try tableFiles(site)
+        // 4,000 new words of 8 letters: about 190 KB of log (each word, and the entry it sets).
+        func letters(_ n: Int) -> String {
+            var n = n, out = ""
+            for _ in 0..<6 { out.append(Character(UnicodeScalar(UInt8(97 + n % 26)))); n /= 26 }
+            return out
+        }
+        let many = (0..<4000).map { "zq" + letters($0 * 7919) }
+        try append(site, "Content/things/\(Slug.make(rows[2])).md", many.joined(separator: " "))
+        try buildAndCompare(site, "an edit of 4,000 new words")
+        #expect(logSize(site) == nil, "the log is dropped")
+        let rewritten = try tableFiles(site)
+        #expect(tables.contains { rewritten[$0.key]?.bytes != $0.value.bytes }, "the tables are written again")
+        try append(site, "Content/things/\(Slug.make(rows[3])).md", "zqafter")
+        try buildAndCompare(site, "an edit after")
+        #expect(logSize(site) != nil, "a new log")
+    }
+
+    /// A damaged log is not replayed: the build merges every document again, as with no stored
+    /// tables, and its output is a clean build's; so is a log left from other tables.
+    @Test func aDamagedLogIsNotRead() throws {
+        var rng = SeededRNG(state: 63)
+        let (site, rows) = try shards.makeSite(&rng)
+        defer { site.delete() }
+        try shards.build(site)
+        for (step, damage) in ["a byte flipped", "cut short", "another log"].enumerated() {
+            try append(site, "Content/things/\(Slug.make(rows[step])).md", "zqfirst\(step) " + shards.prose(&rng, words: 3))
+            try buildAndCompare(site, "before the log is \(damage)")
+            let url = DiskCache.wordLogFile(in: site.root)
+            var bytes = [UInt8](try Data(contentsOf: url))
+            switch damage {
+            case "a byte flipped": bytes[bytes.count / 2] ^= 0x10
+            case "cut short": bytes.removeLast(9)
+            default:
+                // A log whose hash is whole but whose last batch does not fit the tables.
+                var log = try #require(WordTableLog.read(url.path, header: WordTableFile.Header(format: DiskCache.format, version: "", output: site.output.standardizedFileURL.path, fingerprint: 0, parts: ParallelMap.jobs), baseBytes: 0))
+                let table = WordTable()
+                table.applied = WordTable.StoredEdit(firstNew: 0, sets: [(0, 1_000_000, StoredPostings.presentBit)])
+                let appended = log.append(Array(repeating: table, count: ParallelMap.jobs), fingerprint: log.end)
+                #expect(appended)
+                try log.write(to: url.path)
+                bytes = [UInt8](try Data(contentsOf: url))
+            }
+            try Data(bytes).write(to: url)
+            try append(site, "Content/things/\(Slug.make(rows[step + 5])).md", "zqsecond\(step) " + shards.prose(&rng, words: 3))
+            try buildAndCompare(site, "after the log was \(damage)")
+        }
+    }
+
     /// Every word a site's cache stores with its entries (words no document holds left out).
     func storedWords(_ site: TestSite) throws -> [[UInt8]: [UInt32]] {
         let cache = try #require(DiskCache.load(site: site.root, output: site.output.standardizedFileURL.path, version: ""))
