@@ -439,6 +439,7 @@ public struct SiteBuilder: Sendable {
         var index = try feed.finish()
         if !live, let cache = target.next as? DiskCache {
             index.wordTableStore = cache.wordTableStore(site: siteFolder, parts: index.tables.count, fingerprint: feed.documentsFingerprint)
+            cache.endDigests()
         }
         if let reuse {
             let search = outputURL.appendingPathComponent("search"), writer = target.writer
