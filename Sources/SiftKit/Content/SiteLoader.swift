@@ -56,6 +56,8 @@ public struct SiteLoader: Sendable {
         var intro: MarkdownSource?
         var introSearchable = true
         var taken: [String: String] = [:]
+        // The same names with their letters' case folded: one folder on macOS and Windows.
+        var takenFolded: [String: String] = [:]
         for name in FileSystem.list(content) where !FileSystem.isHidden(name) {
             let url = content.appendingPathComponent(name)
             let rel = "Content/\(name)"
@@ -74,11 +76,16 @@ public struct SiteLoader: Sendable {
                     errors.append(SiftError("collection folder '\(name)' has the name of \(other), its letters composed otherwise: rename one", at: SourcePosition(path: display(rel), line: 0)))
                     continue
                 }
+                if let other = takenFolded[name.lowercased()] {
+                    errors.append(SiftError("collection folder '\(name)' differs from \(other) only in case, and macOS and Windows take the two for one folder: rename one", at: SourcePosition(path: display(rel), line: 0)))
+                    continue
+                }
                 do {
                     let (collection, found) = try loadCollection(name: name, folder: url, unsafe: settings.unsafeMarkdown)
                     collections.append(collection)
                     warnings += found
                     taken[name] = display(rel)
+                    takenFolded[name.lowercased()] = display(rel)
                 } catch let e as SiftError { errors.append(e) }
             } else if name.hasSuffix(".md") {
                 do {
@@ -97,12 +104,15 @@ public struct SiteLoader: Sendable {
         }
         // Pages and collections share the top level of the output.
         for page in pages {
+            // At its `slug:` key when it has one, else the file's name gave it.
+            let at = page.keyPositions["slug"] ?? SourcePosition(path: page.page.displayPath, line: 1, column: 1)
             if let other = taken[page.slug] {
-                // At its `slug:` key when it has one, else the file's name gave it.
-                errors.append(SiftError("page slug '\(page.slug)' is also used by \(other)",
-                                        at: page.keyPositions["slug"] ?? SourcePosition(path: page.page.displayPath, line: 1, column: 1)))
+                errors.append(SiftError("page slug '\(page.slug)' is also used by \(other)", at: at))
+            } else if let other = takenFolded[page.slug.lowercased()] {
+                errors.append(SiftError("page slug '\(page.slug)' differs from \(other) only in case, and macOS and Windows take the two for one folder: rename one", at: at))
             } else {
                 taken[page.slug] = page.page.displayPath
+                takenFolded[page.slug.lowercased()] = page.page.displayPath
             }
         }
         pages.sort { ($0.weight ?? 0, Fold.fold($0.title), $0.slug) < ($1.weight ?? 0, Fold.fold($1.title), $1.slug) }
@@ -162,7 +172,8 @@ public struct SiteLoader: Sendable {
 
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
-        if isReserved(name) {
+        // In any case: `Search/` is `search/` on macOS and Windows, and a CDN's rules for the index's files match it.
+        if isReserved(name) || isReserved(name.lowercased()) {
             return "is reserved for Sift's own output (\(reservedNames.sorted().joined(separator: ", ")), sitemap-N.xml, and their .gz and .br copies)"
         }
         if name.contains("/") || name == "." || name == ".." { return "cannot be a path" }

@@ -131,7 +131,9 @@ public struct SiteSettings: Sendable, Equatable {
     public var absoluteBase: String {
         guard let url = URL(string: baseURL), let scheme = url.scheme, let host = url.host else { return "" }
         let port = url.port.map { ":\($0)" } ?? ""
-        return "\(scheme)://\(host)\(port)\(basePath)"
+        // An IPv6 address, which `host` gives without the brackets a URL needs around it.
+        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(shown)\(port)\(basePath)"
     }
 }
 

@@ -51,12 +51,15 @@ public struct SiteURLs: Sendable {
         c.properties.isWhitespace || c.value < 0x20 || c.value == 0x7F || "\"#%<>?[\\]^`{|}".unicodeScalars.contains(c)
     }
 
-    /// A path with each character a link cannot hold as it is percent-encoded, `%` kept (a path
-    /// may come encoded already): for `base_url`, which no file is named after.
+    /// A path with each character a link cannot hold as it is percent-encoded, a `%` that starts
+    /// an escape (`%20`) kept (a path may come encoded already) and any other encoded (`50%off`
+    /// is `50%25off`: servers refuse a bad escape): for `base_url`, which no file is named after.
     static func encoded(_ path: String) -> String {
         var out = ""
-        for c in path.unicodeScalars {
-            if c != "%" && isUnsafe(c) {
+        let scalars = Array(path.unicodeScalars)
+        func isHex(_ k: Int) -> Bool { k < scalars.count && scalars[k].properties.isASCIIHexDigit }
+        for (k, c) in scalars.enumerated() {
+            if isUnsafe(c) && !(c == "%" && isHex(k + 1) && isHex(k + 2)) {
                 for byte in String(c).utf8 { out += String(format: "%%%02X", byte) }
             } else {
                 out.unicodeScalars.append(c)

@@ -31,6 +31,13 @@ public struct TemplateSet: PartialResolver, Sendable {
             }
         }
         fingerprint = hasher.finalize()
+        // A partial no template has is an error now, not only once a page renders the tag
+        // (a section no item enters yet hid it until the first page that did).
+        for name in templates.keys.sorted() {
+            for (partial, at) in MustacheTemplate.templateNames(in: templates[name]!.nodes) where (try? template(named: partial)) == nil {
+                errors.append(SiftError("no template named '\(partial)'", at: at))
+            }
+        }
         if let e = SiftError.combined(errors) { throw e }
     }
 

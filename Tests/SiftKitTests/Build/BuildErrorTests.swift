@@ -209,12 +209,27 @@ struct BuildErrorTests {
     /// on the example site): it is printed once, with how many pages met it.
     @Test func aTemplateErrorEveryPageMeetsIsReportedOnce() throws {
         let site = try TestSite(["Content/a/a.txt": "A\nB\nC\n", "Content/about.md": "Hi\n",
-                                 "Templates/detail.mustache": "{{< layout}}{{$ main}}{{> missing}}{{/ main}}{{/ layout}}"])
+                                 "Templates/partials/loop.mustache": "{{> loop}}",
+                                 "Templates/detail.mustache": "{{< layout}}{{$ main}}{{> loop}}{{/ main}}{{/ layout}}"])
         defer { site.delete() }
         for command in ["build", "check"] {
             let out = SiftCLI.run([command], in: site.root)
             #expect(out.status == 1)
-            #expect(out.stderr == "Templates/detail.mustache:1:23: error: no template named 'missing' (in 3 pages)\n", "\(command)")
+            #expect(out.stderr.hasPrefix("Templates/partials/loop.mustache:1:1: error: ") && out.stderr.hasSuffix(" (in 3 pages)\n"), "\(command): \(out.stderr)")
+            #expect(out.stderr.components(separatedBy: "\n").count == 2, "once: \(out.stderr)")
+        }
+    }
+
+    /// A partial no template has, named where no page went yet (a section no item enters), was
+    /// no error until the first page that entered it: the build that added that page failed.
+    @Test func aMissingPartialIsAnErrorBeforeAnyPageRendersIt() throws {
+        let site = try TestSite(["Content/a/a.txt": "A\nB\n",
+                                 "Templates/detail.mustache": "{{< layout}}{{$ main}}{{#item.has_content}}{{> body-partial}}{{/item.has_content}}{{/ main}}{{/ layout}}"])
+        defer { site.delete() }
+        for command in ["build", "check"] {
+            let out = SiftCLI.run([command], in: site.root)
+            #expect(out.status == 1, "\(command)")
+            #expect(out.stderr == "Templates/detail.mustache:1:44: error: no template named 'body-partial'\n", "\(command): \(out.stderr)")
         }
     }
 
@@ -270,6 +285,21 @@ struct BuildErrorTests {
         let out = try errors(["Content/assets/a.txt": "A\n"])
         #expect(out.status == 1)
         #expect(out.stderr.hasPrefix("Content/assets: error: collection folder 'assets' is reserved"))
+    }
+
+    /// Names that differ only in case were two folders of the output on Linux and one on macOS
+    /// and Windows, where one page overwrote the other; `Search/` put pages among the index's
+    /// files, which a CDN keeps a year.
+    @Test func topLevelNamesThatDifferOnlyInCaseAreRefused() throws {
+        var out = try errors(["Content/About/a.txt": "X\n", "Content/about.md": "---\ntitle: About page\n---\nhi\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr == "Content/about.md:1:1: error: page slug 'about' differs from Content/About only in case, and macOS and Windows take the two for one folder: rename one\n", "\(out.stderr)")
+        out = try errors(["Content/Things/a.txt": "X\n", "Content/things/b.txt": "Y\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("error: collection folder 'things' differs from Content/Things only in case"), "\(out.stderr)")
+        out = try errors(["Content/Search/a.txt": "X\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr.hasPrefix("Content/Search: error: collection folder 'Search' is reserved for Sift's own output"), "\(out.stderr)")
     }
 
     /// A folder named like a file Sift writes at the top of the output failed the build with

@@ -68,6 +68,30 @@ struct SiteBuilderTests {
         #expect(site.page("_headers")?.contains("//") == false)
     }
 
+    /// A `%` that starts no escape (`/50%off/`) was written as it was into every link, which
+    /// nginx refuses (400): the page came without its styles and search bar.
+    @Test func aPercentSignThatStartsNoEscapeIsEncoded() throws {
+        #expect(basePath("/50%off/") == "/50%25off/")
+        #expect(basePath("/100%/") == "/100%25/")
+        #expect(basePath("/a%2/") == "/a%252/")
+        #expect(basePath("/a%2fb%20c/") == "/a%2fb%20c/", "escapes are kept")
+        let site = try TestSite(["Content/site.yml": "title: Sale\nbase_url: /50%off/\n", "Content/things/things.txt": "Alpha\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let home = try #require(site.page("index.html"))
+        #expect(home.contains("href=\"/50%25off/things/\""))
+        #expect(!home.contains("/50%off/"))
+    }
+
+    /// An IPv6 host lost its brackets (`https://::1:8080/d/`) in the sitemap, `site.url` and permalinks.
+    @Test func anIPv6HostKeepsItsBrackets() throws {
+        let site = try TestSite(["Content/site.yml": "title: Local\nbase_url: \"http://[2001:db8::1]:8080/docs/\"\n", "Content/things/things.txt": "Alpha\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let sitemap = try #require(site.page("sitemap.xml"))
+        #expect(sitemap.contains("<loc>http://[2001:db8::1]:8080/docs/things/alpha/</loc>"), "\(sitemap)")
+    }
+
     @Test func aBaseURLWhosePathStartsWithACombiningMarkGetsOneSlash() throws {
         // "/" and the mark after it are one Character: a String's hasPrefix("/") said no, and
         // every link began "//" (another host's, to a browser). FuzzSettings found it.

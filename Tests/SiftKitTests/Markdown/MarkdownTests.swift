@@ -89,6 +89,19 @@ import Testing
 @Test func markdownHeadingIdKeepsCJK() {
     #expect(Markdown.render("### 俄罗斯").html == "<h3 id=\"俄罗斯\">俄罗斯</h3>\n")
 }
+
+/// A heading whose id is one the layout, the home page or the search bar gives (`<main id="main">`)
+/// gets the next free one: a search result's link to the heading "Main" scrolled to the page's top.
+@Test func headingIDsLeaveTheTemplatesIDsAlone() {
+    #expect(Markdown.render("## Main").html == "<h2 id=\"main-1\">Main</h2>\n")
+    #expect(Markdown.render("## Main\n\n## Main").html == "<h2 id=\"main-1\">Main</h2>\n<h2 id=\"main-2\">Main</h2>\n")
+    #expect(Markdown.render("## Group pages").html == "<h2 id=\"group-pages-1\">Group pages</h2>\n")
+    #expect(Markdown.render("## Sift0 r").html == "<h2 id=\"sift0-r-1\">Sift0 r</h2>\n")
+    #expect(Markdown.render("## Sift1 r12").html == "<h2 id=\"sift1-r12-1\">Sift1 r12</h2>\n")
+    #expect(Markdown.render("## Sift1 rows").html == "<h2 id=\"sift1-rows\">Sift1 rows</h2>\n")
+    #expect(Markdown.render("## Mainly").html == "<h2 id=\"mainly\">Mainly</h2>\n")
+    #expect(Markdown.render("## Sifting").html == "<h2 id=\"sifting\">Sifting</h2>\n")
+}
 @Test func markdownEmptyHeadingIsSection() {
     #expect(Markdown.render("## ?!\n\n##").headings.map(\.id) == ["section", "section-1"])
 }

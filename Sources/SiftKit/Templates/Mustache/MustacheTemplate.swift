@@ -21,6 +21,24 @@ public struct MustacheTemplate: Sendable {
         return out
     }
 
+    /// Every partial and parent a template names (`{{> nav}}`, `{{< base}}`), with where, in
+    /// sections, blocks and overrides too.
+    static func templateNames(in nodes: [MustacheNode]) -> [(name: String, at: SourcePosition)] {
+        var out: [(name: String, at: SourcePosition)] = []
+        for node in nodes {
+            switch node {
+            case .partial(let name, _, let at): out.append((name, at))
+            case .parent(let name, _, let overrides, let at):
+                out.append((name, at))
+                for block in overrides.values { out += templateNames(in: block.content) }
+            case .section(_, let children, _, _): out += templateNames(in: children)
+            case .block(let block): out += templateNames(in: block.content)
+            default: break
+            }
+        }
+        return out
+    }
+
     /// The path errors are reported against.
     public let path: String
     let nodes: [MustacheNode]
