@@ -68,8 +68,8 @@ export class SiftSearch {
       combobox: !list,
       // Focused again while searching, it keeps what is shown (the rows "Show more" added, the selection).
       onFocus: () => this.active || this.search(),
-      onInput: (query) => {
-        this.emit("change", { query });
+      onInput: (query, change) => {
+        if (change) this.emit("change", { query });
         // Without instant search, typing waits for Enter (typed into the field at rest, it starts the
         // search as a focus does), and lets go of a row selected for the text searched; emptying
         // the field still shows the empty state.
@@ -145,6 +145,8 @@ export class SiftSearch {
       history.scrollRestoration = this.active ? "manual" : "auto";
       const row = this.active && this.opened && this.resultLink(this.opened);
       if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY, row: row && { href: this.opened, top: row.getBoundingClientRect().top } }, "");
+      // Left at rest, a place kept by an earlier search is not this page's: Back would go to it.
+      else history.state?.y && history.replaceState(null, "");
     });
     Keyboard.focusOnShortcut(this.field.input);
     // Scopes are a collection's: a bar searching every collection has none to show.

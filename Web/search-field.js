@@ -4,7 +4,7 @@ import { button, element, onClick } from "./dom.js";
 export class SearchField {
   constructor(opts = {}) {
     const placeholder = opts.placeholder ?? "Search";
-    const { onFocus, onInput, onCancel } = opts; // a focus or a click, each edit (Clear's too), Cancel (its click event)
+    const { onFocus, onInput, onCancel } = opts; // a focus or a click, each edit (Clear's too; and whether it is a change), Cancel (its click event)
     const input = (this.input = element("input", {
       type: "search",
       class: "sift-input",
@@ -26,19 +26,25 @@ export class SearchField {
     // A click too: Cancel from the keyboard leaves the focus in the field, at rest.
     input.addEventListener("focus", onFocus);
     input.addEventListener("click", onFocus);
-    // While an input method composes (pinyin, romaji), the text is not yet what the visitor
-    // means: it counts once composed (an input event may follow the composition's end, unchanged).
-    let composed = null;
-    input.addEventListener("input", (event) => {
-      if (event.isComposing || composed === input.value) return;
-      composed = null;
-      onInput(input.value);
-    });
-    input.addEventListener("compositionend", () => onInput((composed = input.value)));
+    // Text an input method is still composing is searched as it comes (Android's keyboards
+    // compose every Latin word until a space), but is no change of the visitor's (sift:change) until
+    // composed; an input event after the composition's end, the text the same, is none at all.
+    // `last`: the text searched; `told`: the text last told as a change, or given (value).
+    let last = "", told = "";
+    const tell = (composing) => {
+      const text = input.value;
+      if (text == last && (composing || text == told)) return;
+      last = text;
+      onInput(text, !composing && text != told);
+      if (!composing) told = text;
+    };
+    this.given = (text) => (last = told = text);
+    input.addEventListener("input", (event) => tell(event.isComposing));
+    input.addEventListener("compositionend", () => tell());
     onClick(this.clearButton, () => {
       input.value = "";
       input.focus();
-      onInput("");
+      tell();
     });
     onClick(this.cancelButton, onCancel);
   }
@@ -48,7 +54,7 @@ export class SearchField {
   }
 
   set value(text) {
-    this.input.value = text;
+    this.input.value = this.given(text);
   }
 
   /** Shows Clear while there is text. */

@@ -349,10 +349,11 @@ def cjk():
         yield served
 
 
-def test_text_an_input_method_is_composing_is_not_searched(page, server, built):
-    """Pinyin or romaji being composed is not yet what the visitor means: it was searched live,
-    replacing the list with "No results for “beijing”", announcing it, writing `?q=` and firing
-    `sift:change` for every letter. The text counts once composed."""
+def test_text_an_input_method_is_composing_is_searched_but_is_no_change(page, server, built):
+    """Android's keyboards compose every Latin word until a space: text being composed is searched
+    as it comes (it was not, and instant search filtered nothing while typing on a phone), but
+    it is no `sift:change` until composed. The same text typed again after Clear is searched (it
+    was taken for the composition's own echo), and a composition given up leaves no change."""
     page.goto(server.url + "/candies/")
     page.evaluate("() => { window.changes = []; document.addEventListener('sift:change', e => changes.push(e.detail.query)); }")
     box = page.get_by_role("searchbox")
@@ -360,13 +361,24 @@ def test_text_an_input_method_is_composing_is_not_searched(page, server, built):
     cdp = page.context.new_cdp_session(page)
     for text in ["c", "ch", "cho"]:
         cdp.send("Input.imeSetComposition", {"text": text, "selectionStart": len(text), "selectionEnd": len(text)})
-    page.wait_for_timeout(300)
-    expect(rows(page)).to_have_count(len(ALL_CANDIES))
-    assert "q=" not in page.url, page.url
+    expect_rows(page, urls(siftsite.search(built, "cho", collection="candies")))
     assert page.evaluate("changes") == []
     cdp.send("Input.insertText", {"text": "choc"})
-    expect_rows(page, urls(siftsite.search(built, "choc", collection="candies")))
+    choc = urls(siftsite.search(built, "choc", collection="candies"))
+    expect_rows(page, choc)
     assert page.evaluate("changes") == ["choc"]
+    page.get_by_role("button", name="Clear").click()
+    expect(rows(page)).to_have_count(len(ALL_CANDIES))
+    page.keyboard.insert_text("choc")
+    expect_rows(page, choc)
+    assert page.evaluate("changes") == ["choc", "", "choc"]
+    # A composition begun and given up: the text as it was, and no change told.
+    cdp.send("Input.imeSetComposition", {"text": "x", "selectionStart": 1, "selectionEnd": 1})
+    cdp.send("Input.imeSetComposition", {"text": "", "selectionStart": 0, "selectionEnd": 0})
+    expect(box).to_have_value("choc")
+    expect_rows(page, choc)
+    page.wait_for_timeout(300)
+    assert page.evaluate("changes") == ["choc", "", "choc"]
 
 
 def test_one_chinese_character_on_a_cjk_site(page, cjk):
@@ -492,6 +504,47 @@ def test_back_to_a_row_opened_with_the_field_focused_keeps_the_place(page, long_
     page.wait_for_timeout(300)
     # Within a row's height: the bug put the page back at its top.
     assert abs(page.evaluate("scrollY") - y) < 40, (y, page.evaluate("scrollY"))
+
+
+def test_back_from_the_cache_to_a_list_left_at_rest_keeps_its_place(browser, long_list):
+    """With the back-forward cache (on in Chrome, Safari and Firefox; Playwright turns it off): a
+    search's row opened, Back, Cancel, a row of the page's own list opened higher up, Back again:
+    the page jumped to where the cancelled search had been scrolled, whose place the history
+    entry still held."""
+    server, _ = long_list
+    cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
+                                         ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
+    try:
+        page = cached.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server.url + "/widgets/")
+        page.get_by_role("searchbox").fill("widget")
+        expect(rows(page, "widgets")).to_have_count(50)
+        page.wait_for_timeout(400)
+
+        def open_row_at(share):
+            """Scrolls to `share` of the way down, opens the row in the window's middle; where it was."""
+            y = page.evaluate(f"Math.floor((document.documentElement.scrollHeight - innerHeight) * {share})")
+            page.evaluate(f"scrollTo(0, {y})")
+            page.wait_for_function(f"Math.abs(scrollY - {y}) < 2")
+            opened = page.evaluate("(() => { const a = document.elementFromPoint(innerWidth / 2, innerHeight / 2).closest('a'); a.click(); return a.pathname; })()")
+            page.wait_for_url(re.compile(re.escape(opened) + "$"))
+            return y
+
+        searched = open_row_at(0.9)
+        page.go_back(wait_until="commit")
+        page.wait_for_function("location.pathname.endsWith('/widgets/') && location.search == '?q=widget'")
+        page.get_by_role("button", name="Cancel").click()
+        expect(page.get_by_role("searchbox")).to_have_value("")
+        page.evaluate("window.kept = true")
+        y = open_row_at(0.2)
+        assert abs(y - searched) > 300, (y, searched)
+        page.go_back(wait_until="commit")
+        page.wait_for_function("location.pathname.endsWith('/widgets/') && location.search == ''")
+        assert page.evaluate("window.kept === true"), "the page came from the back-forward cache"
+        page.wait_for_timeout(300)
+        assert abs(page.evaluate("scrollY") - y) < 2, (page.evaluate("scrollY"), y, searched)
+    finally:
+        cached.close()
 
 
 def test_keyboard_past_the_first_batch_loads_more(page, long_list):
