@@ -197,3 +197,48 @@ def test_full_disk_gives_a_clear_error_keeps_public_and_frees_the_space():
             assert seconds < 10
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def as_nobody(args):
+    """Runs sift as an unprivileged user (root reads every folder whatever its mode), when this is
+    root and `setpriv` (util-linux) is there; else as this user."""
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", SIFT, *map(str, args)],
+                           capture_output=True, text=True, timeout=60)
+        return p
+    return subprocess.run([SIFT, *map(str, args)], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("folder", ["Content/items", "Content", "Static/dl", "Templates", "Templates/assets"])
+def test_an_unreadable_folder_is_an_error_and_keeps_public(folder):
+    """A folder of the sources that cannot be read was read as empty: the build said it succeeded
+    and took its pages or files out of the output (`Content/` unreadable: the whole site)."""
+    tmp = scratch("sift-unreadable-")
+    try:
+        site = tmp / "site"
+        small_site(site)
+        (site / "Static" / "dl").mkdir(parents=True)
+        (site / "Static" / "dl" / "a.txt").write_text("a\n")
+        (site / "Templates" / "assets").mkdir(parents=True)
+        (site / "Templates" / "assets" / "custom.css").write_text("body { color: red }\n")
+        (site / "Templates" / "page.mustache").write_text("{{< layout}}{{$ main}}{{{content}}}{{/ main}}{{/ layout}}\n")
+        (site / "Content" / "about.md").write_text("# About\n\nHello.\n")
+        if os.geteuid() == 0:
+            shutil.chown(tmp, "nobody", "nogroup")
+            for root, dirs, files in os.walk(tmp):
+                for name in dirs + files:
+                    shutil.chown(os.path.join(root, name), "nobody", "nogroup")
+        p = as_nobody(["build", "--site", site, "--quiet"])
+        assert p.returncode == 0, p.stderr
+        before = snapshot(site / "public")
+        os.chmod(site / folder, 0)
+        try:
+            for command in (["build"], ["build", "--clean"], ["check"]):
+                p = as_nobody([*command, "--site", site, "--quiet"])
+                assert p.returncode == 1, (command, p.returncode, p.stderr)
+                assert f"{folder}: error: cannot read folder: Permission denied" in p.stderr, (command, p.stderr)
+                assert snapshot(site / "public") == before, command
+        finally:
+            os.chmod(site / folder, 0o755)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

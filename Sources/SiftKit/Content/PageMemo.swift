@@ -71,15 +71,15 @@ final class PageMemo: @unchecked Sendable {
 
     init() {}
 
-    /// A folder's names as `FileSystem.list` gives them, listed again only when the folder's
+    /// A folder's names as `FileSystem.sourceList` gives them, listed again only when the folder's
     /// own stamp changed (adding, removing or renaming a file changes it; editing one does not).
-    func listing(_ folder: URL) -> [String] {
+    func listing(_ folder: URL, display: String) throws -> [String] {
         let path = folder.path
-        guard let stamp = FileStamp(path) else { return FileSystem.list(folder) }
+        guard let stamp = FileStamp(path) else { return try FileSystem.sourceList(folder, display: display) }
         lock.lock()
         if let known = listings[path], known.stamp == stamp { lock.unlock(); return known.names }
         lock.unlock()
-        let names = FileSystem.list(folder)
+        let names = try FileSystem.sourceList(folder, display: display)
         if stamp.isSettled() { lock.lock(); listings[path] = (stamp, names); lock.unlock() }
         return names
     }

@@ -58,7 +58,7 @@ public struct SiteLoader: Sendable {
         var taken: [String: String] = [:]
         // The same names with their letters' case folded: one folder on macOS and Windows.
         var takenFolded: [String: String] = [:]
-        for name in FileSystem.list(content) where !FileSystem.isHidden(name) {
+        for name in try FileSystem.sourceList(content, display: display("Content")) where !FileSystem.isHidden(name) {
             let url = content.appendingPathComponent(name)
             let rel = "Content/\(name)"
             // Skipped without a word (a folder), or said not to be there (a page).
@@ -287,7 +287,7 @@ public struct SiteLoader: Sendable {
         var settingsFiles = 0
         var datasets: [String] = []
         var pageFiles: [String] = []
-        for file in memo?.listing(folder) ?? FileSystem.list(folder) where !FileSystem.isHidden(file) {
+        for file in try memo?.listing(folder, display: display(rel)) ?? FileSystem.sourceList(folder, display: display(rel)) where !FileSystem.isHidden(file) {
             if FileSystem.undecodable(file, in: folder.path) {
                 errors.append(SiftError(FileSystem.undecodableName, at: SourcePosition(path: display("\(rel)/\(file)"), line: 0)))
             } else if file == "collection.yml" || file == "collection.yaml" {

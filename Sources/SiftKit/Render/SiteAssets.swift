@@ -18,7 +18,7 @@ struct SiteAssets: Sendable {
             files.append(("theme.css", Array(":root{\(vars.joined(separator: ";"))}\n".utf8)))
         }
         var errors: [SiftError] = []
-        for (path, bytes) in try Self.tree(siteFolder.appendingPathComponent("Templates/assets"), relative: "") {
+        for (path, bytes) in try Self.tree(siteFolder.appendingPathComponent("Templates/assets"), relative: "", display: display) {
             if let c = SiteURLs.unsafeCharacter(in: path) {
                 errors.append(SiftError("asset '\(path)' has \(SiteURLs.describe(c)) in its name, which a link cannot hold as it is: rename it (letters, digits, '-', '_' and '.' are safe)",
                                         at: SourcePosition(path: display("Templates/assets/\(path)"), line: 0)))
@@ -111,15 +111,16 @@ struct SiteAssets: Sendable {
     }
 
     /// The files of a folder by their path under it.
-    private static func tree(_ folder: URL, relative: String) throws -> [(String, [UInt8])] {
+    private static func tree(_ folder: URL, relative: String, display: (String) -> String) throws -> [(String, [UInt8])] {
         guard FileSystem.isDirectory(folder) else { return [] }
         var out: [(String, [UInt8])] = []
-        for name in FileSystem.list(folder).sorted() where !FileSystem.isHidden(name) {
+        func shown(_ path: String) -> String { display("Templates/assets" + (path.isEmpty ? "" : "/" + path)) }
+        for name in try FileSystem.sourceList(folder, display: shown(relative)).sorted() where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
             if type == .typeSymbolicLink { continue }
             let path = relative.isEmpty ? name : "\(relative)/\(name)"
-            if type == .typeDirectory { out += try tree(url, relative: path) } else { out.append((path, try FileSystem.read(url, displayPath: url.path))) }
+            if type == .typeDirectory { out += try tree(url, relative: path, display: display) } else { out.append((path, try FileSystem.read(url, displayPath: shown(path)))) }
         }
         return out
     }

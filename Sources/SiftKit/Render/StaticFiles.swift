@@ -38,7 +38,12 @@ struct StaticFiles: Sendable {
 
     private static func walk(_ path: String, relative: String, display: (String) -> String,
                              files: inout [File], errors: inout [SiftError], walked: inout Set<FolderIdentity>) {
-        for name in FileSystem.sortedBytewise(FileSystem.entries(path, following: true).map(\.name)) {
+        let names: [String]
+        do { names = try FileSystem.sourceList(URL(fileURLWithPath: path, isDirectory: true), display: display(relative.isEmpty ? folder : "\(folder)/\(relative)")) } catch let e as SiftError {
+            errors.append(e)
+            return
+        } catch { return }
+        for name in names {
             let source = path + "/" + name, rel = relative.isEmpty ? name : relative + "/" + name
             if FileSystem.undecodable(name, in: path) {
                 errors.append(SiftError(FileSystem.undecodableName, at: SourcePosition(path: display("\(folder)/\(rel)"), line: 0)))

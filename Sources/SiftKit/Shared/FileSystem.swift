@@ -207,6 +207,18 @@ public enum FileSystem {
         sortedBytewise(entries(url.path, following: true).map(\.name))
     }
 
+    /// The names in a folder of the site's sources, sorted as `list` sorts them; none when the
+    /// folder is not there. One that is there and cannot be read is an error at `display`: read
+    /// as empty, its pages and files were left out of the output, the build saying it succeeded.
+    static func sourceList(_ url: URL, display: String) throws -> [String] {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return [] }
+            throw SiftError("cannot read folder: \(errorText())", at: SourcePosition(path: display, line: 0))
+        }
+        return sortedBytewise(entries(fd: fd).map(\.name))
+    }
+
     /// Whether a listed name stands for one that is not valid UTF-8: read, its bytes were
     /// replaced (U+FFFD), so no entry of the folder has the name as read, and nothing can open it.
     static func undecodable(_ name: String, in folder: String) -> Bool {

@@ -18,7 +18,12 @@ public struct TemplateSet: PartialResolver, Sendable {
             do { templates[name] = try MustacheTemplate(source: source, path: "(built-in)/\(name).mustache") } catch let e as SiftError { errors.append(e) }
         }
         if let folder, FileSystem.isDirectory(folder) {
-            for relative in Self.mustacheFiles(in: folder, prefix: "", ancestors: Set([FolderIdentity(folder.path)].compactMap { $0 })) {
+            var unreadable: [(folder: String, reason: String)] = []
+            let files = Self.mustacheFiles(in: folder, prefix: "", ancestors: Set([FolderIdentity(folder.path)].compactMap { $0 }), unreadable: &unreadable)
+            for (relative, reason) in unreadable {
+                errors.append(SiftError("cannot read folder: \(reason)", at: SourcePosition(path: display("Templates" + (relative.isEmpty ? "" : "/" + relative.dropLast())), line: 0)))
+            }
+            for relative in files {
                 let path = display("Templates/\(relative)")
                 do {
                     let text = try SourceText.decode(try FileSystem.read(folder.appendingPathComponent(relative), displayPath: path), path: path)
@@ -44,15 +49,21 @@ public struct TemplateSet: PartialResolver, Sendable {
     /// The `.mustache` files under `folder`, by their path under it. A link to a folder is
     /// followed (`mags -> books` gives the books templates to mags too), unless it leads back to
     /// a folder above it (`ancestors`), a loop, or past `deepest` folders.
-    static func mustacheFiles(in folder: URL, prefix: String, ancestors: Set<FolderIdentity>) -> [String] {
+    /// A folder that is there and cannot be read is added to `unreadable` (its prefix, and why).
+    static func mustacheFiles(in folder: URL, prefix: String, ancestors: Set<FolderIdentity>, unreadable: inout [(folder: String, reason: String)]) -> [String] {
         var out: [String] = []
         guard ancestors.count <= deepest else { return out }
-        for name in FileSystem.list(folder) where !FileSystem.isHidden(name) {
+        let names: [String]
+        do { names = try FileSystem.sourceList(folder, display: prefix) } catch {
+            unreadable.append((prefix, (error as? SiftError)?.message.replacingOccurrences(of: "cannot read folder: ", with: "") ?? "\(error)"))
+            return out
+        }
+        for name in names where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             if FileSystem.isDirectory(url) {
                 if prefix.isEmpty && name == "assets" { continue }
                 guard let id = FolderIdentity(url.path), !ancestors.contains(id) else { continue }
-                out += mustacheFiles(in: url, prefix: prefix + name + "/", ancestors: ancestors.union([id]))
+                out += mustacheFiles(in: url, prefix: prefix + name + "/", ancestors: ancestors.union([id]), unreadable: &unreadable)
             } else if name.hasSuffix(".mustache") {
                 out.append(prefix + name)
             }
