@@ -375,8 +375,10 @@ final class DiskCache: BuildRecord, @unchecked Sendable {
             var digest = r.digest
             if digest.storedExcerpt != nil { digest.excerptText = try digest.excerpt() }
             let entry = digest.write(to: &record)
-            // The head: what comes before the excerpt entry, after the item and key.
-            let head = record.bytes[16 + r.item.utf8.count..<entry.lowerBound]
+            // The head: what comes before the excerpt entry, after the item and key; copied, as a
+            // slice would keep the whole record (words, excerpt text) until the save: at 100k
+            // items a clean build's peak went from 1.2 to 2.1 GB.
+            let head = ArraySlice(Array(record.bytes[16 + r.item.utf8.count..<entry.lowerBound]))
             recordsWritten.append((r.item, r.key, next, record.bytes.count, head))
             next += 8 + record.bytes.count
             w.u64(UInt64(record.bytes.count))
