@@ -287,6 +287,18 @@ struct BuildErrorTests {
         #expect(out.stderr.hasPrefix("Content/assets: error: collection folder 'assets' is reserved"))
     }
 
+    /// An asset whose name leaves no room for its hash and a `.gz` or `.br` copy failed the build
+    /// writing it ("File name too long"), naming a staging folder that was gone, not the asset.
+    @Test func anAssetNameTooLongForItsCopiesIsAnErrorAtTheAsset() throws {
+        let long = String(repeating: "a", count: 241) + ".css", fits = String(repeating: "b", count: 235) + ".css"
+        let out = try errors(["Content/a/a.txt": "A\n", "Templates/assets/\(long)": "body {}\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr == "Templates/assets/\(long): error: asset '\(long)' has a name of 245 bytes: with the 16 its hashed and compressed copies add, it passes the 255 a file name may have; shorten it\n", "\(out.stderr)")
+        let site = try TestSite(["Content/a/a.txt": "A\n", "Templates/assets/\(fits)": "body {}\n"])
+        defer { site.delete() }
+        #expect(SiftCLI.run(["build", "--precompress"], in: site.root).status == 0, "255 bytes with its copies: it fits")
+    }
+
     /// Names that differ only in case were two folders of the output on Linux and one on macOS
     /// and Windows, where one page overwrote the other; `Search/` put pages among the index's
     /// files, which a CDN keeps a year.
