@@ -420,10 +420,10 @@ public final class OutputWriter: @unchecked Sendable {
         for rel in names + entryPoints {
             if let dir = FileSystem.parent(of: rel), made.insert(dir).inserted, try FileSystem.makeDirectory(output.path + "/" + dir) { foldersChanged = true }
             if Self.isIndexFile(rel) {
-                let old = Self.size(output.path + "/" + rel)
+                let old = FileSystem.fileSize(output.path + "/" + rel, following: false)
                 // A file of the last build's gone from the output: its total no longer describes it.
                 if old == nil && previous[rel] != nil { measured = false }
-                change += (Self.size(stagingPath + "/" + rel) ?? 0) - (old ?? 0)
+                change += (FileSystem.fileSize(stagingPath + "/" + rel, following: false) ?? 0) - (old ?? 0)
             }
             guard rename(stagingPath + "/" + rel, output.path + "/" + rel) == 0 else {
                 throw SiftError("cannot write \(output.path)/\(rel): \(FileSystem.errorText())", at: nil)
@@ -439,7 +439,7 @@ public final class OutputWriter: @unchecked Sendable {
         var left: Set<String> = []
         for (rel, gone) in zip(keys, gone) where gone {
             if Self.isIndexFile(rel) {
-                if let old = Self.size(output.path + "/" + rel) { change -= old } else { measured = false }
+                if let old = FileSystem.fileSize(output.path + "/" + rel, following: false) { change -= old } else { measured = false }
             }
             let parent = FileSystem.parent(of: rel)
             left.insert(parent ?? "")
@@ -486,11 +486,6 @@ public final class OutputWriter: @unchecked Sendable {
         rel.hasPrefix("search/") && !Precompressor.isCompressedCopy(rel)
     }
 
-    /// A regular file's size, nil when there is none.
-    private static func size(_ path: String) -> Int? {
-        var st = stat()
-        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : nil
-    }
 
     /// Throws the staging folder away, and a dry run's scratch folder with it.
     public func discard() {

@@ -245,10 +245,10 @@ public enum FileSystem {
         return keyed.map { names[$0.index] }
     }
 
-    /// A regular file's size in bytes; nil when there is none at `path`.
-    static func fileSize(_ path: String) -> Int? {
+    /// A regular file's size in bytes; nil when there is none at `path` (a link followed, or not).
+    static func fileSize(_ path: String, following: Bool = true) -> Int? {
         var st = stat()
-        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : nil
+        return (following ? stat(path, &st) : lstat(path, &st)) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : nil
     }
 
     /// Whether the path is a folder (following links).

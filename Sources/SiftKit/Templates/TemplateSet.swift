@@ -18,11 +18,8 @@ public struct TemplateSet: PartialResolver, Sendable {
             do { templates[name] = try MustacheTemplate(source: source, path: "(built-in)/\(name).mustache") } catch let e as SiftError { errors.append(e) }
         }
         if let folder, FileSystem.isDirectory(folder) {
-            var unreadable: [(folder: String, reason: String)] = []
-            let files = Self.mustacheFiles(in: folder, prefix: "", ancestors: Set([FolderIdentity(folder.path)].compactMap { $0 }), unreadable: &unreadable)
-            for (relative, reason) in unreadable {
-                errors.append(SiftError("cannot read folder: \(reason)", at: SourcePosition(path: display("Templates" + (relative.isEmpty ? "" : "/" + relative.dropLast())), line: 0)))
-            }
+            let files = Self.mustacheFiles(in: folder, prefix: "", ancestors: Set([FolderIdentity(folder.path)].compactMap { $0 }),
+                                           display: display, errors: &errors)
             for relative in files {
                 let path = display("Templates/\(relative)")
                 do {
@@ -49,21 +46,22 @@ public struct TemplateSet: PartialResolver, Sendable {
     /// The `.mustache` files under `folder`, by their path under it. A link to a folder is
     /// followed (`mags -> books` gives the books templates to mags too), unless it leads back to
     /// a folder above it (`ancestors`), a loop, or past `deepest` folders.
-    /// A folder that is there and cannot be read is added to `unreadable` (its prefix, and why).
-    static func mustacheFiles(in folder: URL, prefix: String, ancestors: Set<FolderIdentity>, unreadable: inout [(folder: String, reason: String)]) -> [String] {
+    /// A folder that is there and cannot be read is an error in `errors`, named by `display`.
+    static func mustacheFiles(in folder: URL, prefix: String, ancestors: Set<FolderIdentity>,
+                              display: (String) -> String, errors: inout [SiftError]) -> [String] {
         var out: [String] = []
         guard ancestors.count <= deepest else { return out }
         let names: [String]
-        do { names = try FileSystem.sourceList(folder, display: prefix) } catch {
-            unreadable.append((prefix, (error as? SiftError)?.message.replacingOccurrences(of: "cannot read folder: ", with: "") ?? "\(error)"))
+        do { names = try FileSystem.sourceList(folder, display: display("Templates" + (prefix.isEmpty ? "" : "/" + prefix.dropLast()))) } catch let e as SiftError {
+            errors.append(e)
             return out
-        }
+        } catch { return out }
         for name in names where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             if FileSystem.isDirectory(url) {
                 if prefix.isEmpty && name == "assets" { continue }
                 guard let id = FolderIdentity(url.path), !ancestors.contains(id) else { continue }
-                out += mustacheFiles(in: url, prefix: prefix + name + "/", ancestors: ancestors.union([id]), unreadable: &unreadable)
+                out += mustacheFiles(in: url, prefix: prefix + name + "/", ancestors: ancestors.union([id]), display: display, errors: &errors)
             } else if name.hasSuffix(".mustache") {
                 out.append(prefix + name)
             }
