@@ -32,6 +32,9 @@ import Testing
         #expect(!Precompressor.wantsCopies("assets/logo.png"))
         #expect(!Precompressor.wantsCopies("index.html.gz"))
         #expect(!Precompressor.wantsCopies("folder.d/README"))
+        // A name with no room left for ".gz": Linux allows 255 bytes.
+        #expect(Precompressor.wantsCopies("a/" + String(repeating: "x", count: 248) + ".txt"))
+        #expect(!Precompressor.wantsCopies("a/" + String(repeating: "x", count: 249) + ".txt"))
     }
 }
 
@@ -63,6 +66,18 @@ import Testing
         #expect(all["fruits/lemon/index.html.br"] != nil)
         #expect(all["assets/sift.js.br"] != nil)
         #expect(all["assets/sift.js.gz"] != nil)
+    }
+
+    @Test func aStaticFileWhoseNameLeavesNoRoomForGzIsCopiedAsItIs() throws {
+        let name = String(repeating: "n", count: 251) + ".txt"
+        let site = try TestSite(Self.files.merging(["Static/" + name: String(repeating: "long text ", count: 200)]) { $1 })
+        defer { site.delete() }
+        let result = site.build(["--precompress"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let all = site.snapshot()
+        #expect(all[name]?.count == 2000)
+        #expect(all[name + ".gz"] == nil && all[name + ".br"] == nil)
+        #expect(all["fruits/lemon/index.html.br"] != nil)
     }
 
     @Test func twoCleanBuildsWriteTheSameCopies() throws {
