@@ -117,6 +117,7 @@ export class SiftSearch {
           if (!link || event.button > 1) return;
           this.opened = link.getAttribute("href");
           this.remember();
+          this.keepPlace();
         });
       }
     }
@@ -132,21 +133,20 @@ export class SiftSearch {
       document.addEventListener("click", () => (outside && this.cancel(), (outside = false)));
       this.form.addEventListener("focusout", (event) => event.relatedTarget && !this.form.contains(event.relatedTarget) && this.cancel());
     }
-    // Back to a page kept in the back-forward cache: as it was left when it holds the URL's
-    // search (searched again, its rows would lose the excerpts filled in), else the URL's search.
-    window.addEventListener("pageshow", (event) => event.persisted && !(this.active && JSON.stringify(this.urlState.read()) == JSON.stringify(this.urlState.state())) && this.restore());
+    // Back to a page kept in the back-forward cache: as it was left. Its URL lags the search when
+    // it was left within the save's delay (see pagehide below), and is brought up to date.
+    window.addEventListener("pageshow", (event) => event.persisted && JSON.stringify(this.urlState.read()) != JSON.stringify(this.urlState.state()) && this.urlState.save());
     // A phone turned or a window resized while searching: the header's height again.
     window.addEventListener("resize", () => this.fit());
     // A search left for a page (a result) keeps its rows and place with the history entry, a
     // list's and a panel's: Back without the back-forward cache searches again and shows them as they were.
     // The row opened is kept with where it was in the window: the rows made again hold no
     // excerpts until seen, so the same scroll offset would show others.
-    window.addEventListener("pagehide", () => {
+    // A page going into the back-forward cache (persisted) is kept whole and writes nothing: a
+    // replaceState while it goes evicts it from Chrome's cache.
+    window.addEventListener("pagehide", (event) => {
       history.scrollRestoration = this.active ? "manual" : "auto";
-      const row = this.active && this.opened && this.resultLink(this.opened);
-      if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY, row: row && { href: this.opened, top: row.getBoundingClientRect().top } }, "");
-      // Left at rest, a place kept by an earlier search is not this page's: Back would go to it.
-      else history.state?.y && history.replaceState(null, "");
+      if (!event.persisted) this.keepPlace();
     });
     Keyboard.focusOnShortcut(this.field.input);
     // Scopes are a collection's: a bar searching every collection has none to show.
@@ -166,6 +166,15 @@ export class SiftSearch {
   // Fetched on first use. Text typed while it loads is its hint: that term's shard comes first.
   loadIndex() {
     return (indexes[this.indexURL] ??= SiftIndex.load(this.indexURL, { hint: () => this.field.value }));
+  }
+
+  // The place left with the history entry, for Back without the back-forward cache: the rows shown,
+  // the scroll offset and the row opened. Left at rest, a place kept by an earlier search is not
+  // this page's: Back would go to it.
+  keepPlace() {
+    const row = this.active && this.opened && this.resultLink(this.opened);
+    if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY, row: row && { href: this.opened, top: row.getBoundingClientRect().top } }, "");
+    else history.state?.y && history.replaceState(null, "");
   }
 
   /** The URL's search, if it has one; else the bar at rest. */
@@ -246,6 +255,8 @@ export class SiftSearch {
     setFlag(root, "data-sift", false);
     setFlag(root, "data-sift-hide", false);
     this.host.dataset.siftHost = "";
+    // The place an earlier search kept is not the page at rest's.
+    if (history.state?.y) history.replaceState(null, "");
     this.urlState.save();
     this.emit("cancel");
   }

@@ -5,8 +5,10 @@ export class UrlState {
   constructor(opts = {}) {
     this.state = opts.state; // () => ({ query, scope, filters, sort })
     this.delay = opts.delay ?? 300;
-    // A page left while a save waits (a link followed within the delay) saves at once, for Back.
-    addEventListener("pagehide", () => this.timer && this.save());
+    // A page left while a save waits (a link followed within the delay) saves at once, for Back;
+    // not one going into the back-forward cache, whose replaceState would evict it (the bar saves
+    // when the page comes back).
+    addEventListener("pagehide", (event) => this.timer && !event.persisted && this.save());
   }
 
   read() {

@@ -547,6 +547,65 @@ def test_back_from_the_cache_to_a_list_left_at_rest_keeps_its_place(browser, lon
         cached.close()
 
 
+def test_back_and_forward_from_the_cache_within_the_save_delay_keep_the_search(browser, long_list):
+    """With the back-forward cache: a search typed, Back, then Forward. The bar's replaceState on
+    pagehide (its place, and the search within the 300 ms it waits before putting it in the address
+    bar) made Chrome evict the page, which then loaded again from a URL that lacked the search."""
+    server, _ = long_list
+    cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
+                                         ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
+    try:
+        page = cached.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server.url + "/widgets/widget-003/")
+        page.goto(server.url + "/widgets/")
+        page.evaluate("window.kept = true")
+        box = page.get_by_role("searchbox")
+        box.press_sequentially("widget 01")
+        expect(page.get_by_role("status")).to_have_text(re.compile(r"^\d+ results$"))
+        found = rows(page, "widgets").count()
+        assert 0 < found < 50
+        page.go_back(wait_until="commit")
+        page.wait_for_function("location.pathname.endsWith('/widget-003/')")
+        page.go_forward(wait_until="commit")
+        page.wait_for_function("location.pathname.endsWith('/widgets/')")
+        assert page.evaluate("window.kept === true"), "the page came from the back-forward cache"
+        expect(box).to_have_value("widget 01")
+        expect(rows(page, "widgets")).to_have_count(found)
+        page.wait_for_function("new URLSearchParams(location.search).get('q') == 'widget 01'")
+        # And the URL stays the search's: a reload shows it again.
+        page.reload()
+        expect(page.get_by_role("searchbox")).to_have_value("widget 01")
+        expect(rows(page, "widgets")).to_have_count(found)
+    finally:
+        cached.close()
+
+
+def test_a_page_left_while_searching_goes_into_the_back_forward_cache(browser, long_list):
+    """A result opened from a search, then Back: the page comes from the back-forward cache, as it
+    was left (the bar writes its place into the history entry as the result is opened, not as the
+    page goes: a replaceState on pagehide made Chrome evict a page left by Back or Forward)."""
+    server, _ = long_list
+    cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
+                                         ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
+    try:
+        page = cached.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server.url + "/widgets/")
+        page.evaluate("window.kept = true")
+        page.get_by_role("searchbox").fill("widget 1")
+        expect(page.get_by_role("status")).to_have_text(re.compile(r"^\d+ results$"))
+        found = rows(page, "widgets").count()
+        rows(page, "widgets").nth(2).click()
+        page.wait_for_url(re.compile(r"/widgets/widget-\d+/$"))
+        page.go_back(wait_until="commit")
+        page.wait_for_function("location.pathname.endsWith('/widgets/')")
+        assert page.evaluate("window.kept === true"), "the page came from the back-forward cache"
+        assert page.evaluate("location.search") == "?q=widget+1"
+        expect(page.get_by_role("searchbox")).to_have_value("widget 1")
+        expect(rows(page, "widgets")).to_have_count(found)
+    finally:
+        cached.close()
+
+
 def test_keyboard_past_the_first_batch_loads_more(page, long_list):
     server, _ = long_list
     page.goto(server.url + "/widgets/?q=widget")
