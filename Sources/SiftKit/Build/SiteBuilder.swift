@@ -365,7 +365,9 @@ public struct SiteBuilder: Sendable {
         report.lap("pages", since: &lap)
 
         try assets.write(to: target.writer)
-        try target.writer.write(HeadersFile.name, text: HeadersFile(basePath: renderer.context.urls.basePath, hashedAssets: assets.hashed.values).text)
+        let headers = HeadersFile(basePath: renderer.context.urls.basePath, hashedAssets: assets.hashed.values)
+        try target.writer.write(HeadersFile.name, text: headers.text)
+        if let warning = headers.ruleLimitWarning(folder: SiteLoader.display("Templates/assets", root: displayRoot)) { report.warnings.append(warning) }
         try writeSitemap(sitemap, site: site, target: target)
         try staticFiles.write(to: target.writer, prior: target.prior, next: target.next, start: start, display: { SiteLoader.display($0, root: displayRoot) })
         report.staticFiles = staticFiles.files.count

@@ -37,6 +37,18 @@ struct HeadersFile {
         }
     }
 
+    /// The most rules Cloudflare Pages reads from a project's `_headers`.
+    static let cloudflareRuleLimit = 100
+
+    /// A warning when the rules pass Cloudflare Pages' limit: one rule an asset, so a site with
+    /// many files in Templates/assets (`folder`, as displayed) has its immutable copies revalidated there.
+    func ruleLimitWarning(folder: String) -> SiftError? {
+        guard rules.count > Self.cloudflareRuleLimit else { return nil }
+        return SiftError("_headers has \(rules.count) rules, one for each immutable asset: Cloudflare Pages reads at most \(Self.cloudflareRuleLimit) a project; "
+                         + "keep fewer files in Templates/assets there, or give the host the rules of docs/deploy.md, \"Cache headers\", by hand",
+                         at: SourcePosition(path: folder, line: 0), severity: .warning)
+    }
+
     /// The file's text.
     var text: String {
         var out = "# Written by sift build: files named by their content's hash never change (docs/deploy.md).\n"

@@ -127,6 +127,24 @@ struct ImmutableNamesTests {
         #expect(headers.contains("/search/manifest.json\n  Cache-Control: public, max-age=0, must-revalidate\n"))
     }
 
+    @Test func moreRulesThanCloudflarePagesReadsIsAWarningNamingTheAssetsFolder() throws {
+        var files = ["Content/notes/notes.txt": "One\nTwo\n"]
+        let site = try TestSite(files)
+        defer { site.delete() }
+        let few = SiftCLI.run(["build"], in: site.root)
+        #expect(few.status == 0 && !few.stderr.contains("_headers"), "\(few.stderr)")
+        for i in 0..<100 { files["Templates/assets/icons/icon-\(i).svg"] = "<svg id=\"\(i)\"/>\n" }
+        for (path, text) in files { try site.write(path, text) }
+        let many = SiftCLI.run(["build"], in: site.root)
+        #expect(many.status == 0)
+        let rules = String(decoding: try #require(site.snapshot()["_headers"]), as: UTF8.self).components(separatedBy: "Cache-Control:").count - 1
+        #expect(rules > HeadersFile.cloudflareRuleLimit)
+        #expect(many.stderr.contains("Templates/assets: warning: _headers has \(rules) rules, one for each immutable asset: Cloudflare Pages reads at most 100"), "\(many.stderr)")
+        // Said again by a build with nothing to do, and failing --strict.
+        #expect(SiftCLI.run(["build"], in: site.root).stderr.contains("Templates/assets: warning: _headers has \(rules) rules"))
+        #expect(site.build(["--strict"]).status != 0)
+    }
+
     @Test func theImmutableModulesImportOneAnotherByTheirImmutableNames() throws {
         let (site, _) = try Self.shardedSite()
         defer { site.delete() }
