@@ -117,7 +117,6 @@ export class SiftSearch {
           if (!link || event.button > 1) return;
           this.opened = link.getAttribute("href");
           this.remember();
-          this.keepPlace();
         });
       }
     }
@@ -127,15 +126,24 @@ export class SiftSearch {
     // away) ends elsewhere.
     // Where the press was is taken as it begins: a button of the panel its own click takes away
     // (Clear of the recent searches) was inside, and a click of the keyboard (Enter) had no press.
+    // A link pressed is not a click elsewhere: it leaves the page with its search, for Back (as a
+    // list's does), or opens a tab beside it.
     if (!list) {
-      let outside;
-      document.addEventListener("pointerdown", (event) => (outside = !this.form.contains(event.target)));
-      document.addEventListener("click", () => (outside && this.cancel(), (outside = false)));
-      this.form.addEventListener("focusout", (event) => event.relatedTarget && !this.form.contains(event.relatedTarget) && this.cancel());
+      let outside, link;
+      document.addEventListener("pointerdown", (event) => ((link = event.target.closest("a[href]")), (outside = !link && !this.form.contains(event.target))));
+      document.addEventListener("click", () => (outside && this.cancel(), (outside = link = null)));
+      this.form.addEventListener("focusout", (event) => event.relatedTarget && !this.form.contains(event.relatedTarget) && event.relatedTarget != link && this.cancel());
     }
-    // Back to a page kept in the back-forward cache: as it was left. Its URL lags the search when
-    // it was left within the save's delay (see pagehide below), and is brought up to date.
-    window.addEventListener("pageshow", (event) => event.persisted && JSON.stringify(this.urlState.read()) != JSON.stringify(this.urlState.state()) && this.urlState.save());
+    // A link followed while searching (a result, or any other) keeps the search and its place with
+    // the history entry, as the page goes: a page the back-forward cache takes writes nothing then,
+    // and may be dropped from it later (Chrome keeps a few, for minutes).
+    document.addEventListener("click", (event) => this.active && event.target.closest?.("a[href]") && (this.urlState.flush(), this.keepPlace()));
+    // Back to a page kept in the back-forward cache, or to another entry of the same page (a
+    // `#fragment` followed): as it was left. Its URL may lag the search (see pagehide below), and is
+    // brought up to date.
+    const follow = () => JSON.stringify(this.urlState.read()) != JSON.stringify(this.urlState.state()) && this.urlState.save();
+    window.addEventListener("pageshow", (event) => event.persisted && follow());
+    window.addEventListener("popstate", follow);
     // A phone turned or a window resized while searching: the header's height again.
     window.addEventListener("resize", () => this.fit());
     // A search left for a page (a result) keeps its rows and place with the history entry, a
@@ -152,7 +160,7 @@ export class SiftSearch {
     // Scopes are a collection's: a bar searching every collection has none to show.
     if (this.form.dataset.scopeBar == "always" && this.collection) {
       this.loadIndex().then((index) => {
-        this.index = index;
+        this.indexed(index);
         this.showScopes();
       }, console.warn);
     }
@@ -170,11 +178,19 @@ export class SiftSearch {
 
   // The place left with the history entry, for Back without the back-forward cache: the rows shown,
   // the scroll offset and the row opened. Left at rest, a place kept by an earlier search is not
-  // this page's: Back would go to it.
+  // this page's: Back would go to it. Left while the place it came back to is still on its way
+  // (Back, then Forward at once), the entry keeps that place.
   keepPlace() {
+    if (this.placing) return;
     const row = this.active && this.opened && this.resultLink(this.opened);
     if (this.active) history.replaceState({ rows: this.rowLimit, y: scrollY, row: row && { href: this.opened, top: row.getBoundingClientRect().top } }, "");
     else history.state?.y && history.replaceState(null, "");
+  }
+
+  // The index in: said once a bar, as the page opens (scope_bar: always) or on the first search.
+  indexed(index) {
+    this.index = index;
+    this.ready ||= (this.emit("ready"), true);
   }
 
   /** The URL's search, if it has one; else the bar at rest. */
@@ -184,25 +200,32 @@ export class SiftSearch {
     this.sort = sort;
     this.facetBar?.sync();
     const { rows, y, row } = history.state ?? {};
+    // Kept for the next page left: Back, Forward and Back again find the same row.
+    this.opened = row?.href;
     // Left with the bar active and nothing searched (a row of the page's own list opened): the place it kept.
     if (!query && scope == "All" && !this.chosen()) return this.cancel(), y && scrollTo(0, y);
     this.field.value = query;
     this.selectScope(scope);
     const searched = this.search({ text: query, rows }), run = this.runs;
+    // The place is shown until the visitor moves (a wheel, a touch, a key, a press: Cancel, or
+    // typing while the index loads), not after; until then, it stays the history entry's (keepPlace).
+    const stop = () => (this.placing = false);
+    if ((this.placing = y != null)) for (const type of ["wheel", "touchstart", "keydown", "pointerdown"]) addEventListener(type, stop, { once: true, passive: true });
     // Nothing left once what the list does not offer is let go (run): the bar at rest, as the page
     // opens without it, not active over a dimmed page (unless a search of the visitor's came since).
     searched.then(() => {
-      if (run == this.runs && !this.query && this.scope == "All" && !this.chosen()) return this.cancel();
+      if (run == this.runs && !this.query && this.scope == "All" && !this.chosen()) return stop(), this.cancel();
+      if (!this.placing) return;
       const link = row && this.resultLink(row.href), results = this.listResults?.copy ?? this.panel.listbox;
-      if (y) scrollTo(0, y);
+      scrollTo(0, y);
+      setTimeout(stop, 2000);
       if (!link) return;
       // The row opened where it was in the window, again as the rows around it fill in their
-      // excerpts, until the visitor moves.
-      const place = () => (this.listResults ? scrollBy(0, link.getBoundingClientRect().top - row.top) : (results.scrollTop += link.getBoundingClientRect().top - row.top));
-      const watch = new ResizeObserver(place), stop = () => watch.disconnect();
+      // excerpts.
+      const watch = new ResizeObserver(() =>
+        !this.placing ? watch.disconnect() : this.listResults ? scrollBy(0, link.getBoundingClientRect().top - row.top) : (results.scrollTop += link.getBoundingClientRect().top - row.top),
+      );
       watch.observe(results);
-      for (const type of ["wheel", "touchstart", "keydown", "pointerdown"]) addEventListener(type, stop, { once: true, passive: true });
-      setTimeout(stop, 2000);
     });
   }
 
@@ -336,7 +359,7 @@ export class SiftSearch {
     if (this.listResults && (query || scope != "All" || this.chosen())) this.listResults.showResults(true);
     try {
       // An index that fails to load ends the run here too, no longer busy.
-      this.index = await loading;
+      this.indexed(await loading);
       await this.showScopes();
       // A link's scope, facets and sort the list does not offer (a link from before the site
       // changed them, or written by hand) are let go, as a search of them would fail or filter
@@ -405,7 +428,8 @@ export class SiftSearch {
     if (results.some((result) => result.match == "body")) import("./sift-excerpt-view.js").then((view) => shown == this.answersShown && view.watch(this, rows, results, query, keepShown), (error) => this.fail(error));
     this.update();
     this.say(!filtering ? "" : total ? `${total} result${total == 1 ? "" : "s"}` : query ? `No results for “${query}”` : "No results", filtering && !total);
-    this.emit("results", { query, scope, total, partial: !!partial });
+    // Nothing searched (a panel focused, a list cleared): no results to tell of.
+    if (filtering) this.emit("results", { query, scope, total, partial: !!partial });
   }
 
   // More rows below those of the latest search's whole answer (not while another is on the way,
@@ -459,8 +483,11 @@ export class SiftSearch {
   }
 
   // A result's link by its href, in the list's rows or the panel.
+  // The link of a result by its href, but the text fragment its excerpt adds (#:~:text=…), which a
+  // row made again has not until its excerpt comes.
   resultLink(href) {
-    return (this.listResults?.copy ?? this.panel.listbox).querySelector(`a[href="${CSS.escape(href)}"]`);
+    const page = (href) => href.replace(/#?:~:.*/, "");
+    return [...(this.listResults?.copy ?? this.panel.listbox).querySelectorAll("a")].find((link) => page(link.getAttribute("href")) == page(href));
   }
 
   // The recent searches are the empty state's, in its module, which the bar loads when it is first

@@ -8,7 +8,7 @@ export class UrlState {
     // A page left while a save waits (a link followed within the delay) saves at once, for Back;
     // not one going into the back-forward cache, whose replaceState would evict it (the bar saves
     // when the page comes back).
-    addEventListener("pagehide", (event) => this.timer && !event.persisted && this.save());
+    addEventListener("pagehide", (event) => event.persisted || this.flush());
   }
 
   read() {
@@ -28,6 +28,11 @@ export class UrlState {
     if (sort) params.set("sort", sort);
     url.search = params;
     history.replaceState(history.state, "", url);
+  }
+
+  /** Saves now if a save waits. */
+  flush() {
+    this.timer && this.save();
   }
 
   /** Saves once typing pauses: replaceState makes Chromium resolve every link of the page again. */

@@ -479,3 +479,138 @@ def test_up_keeps_the_selected_row_out_from_under_a_sticky_site_header(page):
             box.press("ArrowUp")
             selected = page.locator("[data-sift-list=widgets] [data-active]").bounding_box()
             assert selected["y"] >= header["y"] + header["height"] - 1, (selected, header)
+
+
+def test_a_panels_search_left_by_a_link_of_the_header_is_there_for_back(page):
+    """A panel's search, then a link of the site's header: the press outside the bar cancelled
+    the search as the page went, and Back opened it at rest, where a list's search comes back."""
+    with siftsite.served_fixture(site("search:\n  hide_navigation: false\n"), "sift-use-panel-leave-") as (server, _):
+        page.goto(server.url + "/about/")
+        box = page.get_by_role("combobox")
+        box.press_sequentially("widget 12")
+        expect(page.get_by_role("option").first).to_be_visible()
+        page.locator(".site-nav a[href]").first.click()
+        page.wait_for_url(lambda url: "/about/" not in url)
+        page.go_back()
+        expect(page).to_have_url(server.url + "/about/?q=widget+12")
+        expect(box).to_have_value("widget 12")
+        expect(page.get_by_role("option").first).to_be_visible()
+        # A press elsewhere still closes the panel.
+        page.locator("main p").first.click()
+        expect(box).to_have_value("")
+        expect(page).to_have_url(server.url + "/about/")
+
+
+def test_back_back_and_forward_keep_the_panels_row_where_it_was(page):
+    """Back to a panel scrolled to a row, then Forward and Back again (each page loaded again, no
+    back-forward cache): the second Back showed the panel at its top, the row opened forgotten
+    once the page had been loaded again."""
+    with siftsite.served_fixture(site(), "sift-use-panel-twice-") as (server, _):
+        page.goto(server.url + "/about/")
+        box = page.get_by_role("combobox", name="Search")
+        box.fill("widget")
+        results = page.locator("[role=option][href]")
+        expect(results).to_have_count(20)
+        page.get_by_role("option", name="Show more results").click()
+        expect(results).to_have_count(40)
+        listbox = page.get_by_role("listbox")
+        listbox.evaluate("l => l.scrollTop = 400")
+        page.wait_for_timeout(200)
+        href, top = page.evaluate("""(() => { const r = document.querySelector('[role=listbox]').getBoundingClientRect();
+            const a = document.elementFromPoint(r.left + 40, (r.top + Math.min(r.bottom, innerHeight)) / 2).closest('a');
+            const top = a.getBoundingClientRect().top; a.click(); return [a.getAttribute('href'), top]; })()""")
+        page.wait_for_url(re.compile(r"/widgets/widget-\d+/"))
+        for step in ("back", "forward", "back"):
+            page.go_back() if step == "back" else page.go_forward()
+        expect(page).to_have_url(server.url + "/about/?q=widget")
+        link = page.locator(f'[role=option][href="{href}"]')
+        expect(link).to_be_visible()
+        page.wait_for_timeout(300)
+        assert abs(link.evaluate("a => a.getBoundingClientRect().top") - top) < 10, (top, listbox.evaluate("l => l.scrollTop"))
+
+
+def test_a_restored_search_does_not_scroll_a_page_the_visitor_has_moved(page):
+    """Back to a list's search left scrolled down, the index slow to come: the visitor pressed
+    Cancel (or typed) before it came, and once it came the page jumped to the place left."""
+    with siftsite.served_fixture(site(), "sift-use-moved-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        page.get_by_role("searchbox").fill("widget")
+        expect(status(page)).to_have_text("130 results")
+        page.evaluate("scrollTo(0, 1500)")
+        page.wait_for_function("scrollY > 1000")
+        page.wait_for_timeout(200)
+        page.evaluate("document.elementFromPoint(innerWidth / 2, innerHeight / 2).closest('a').click()")
+        page.wait_for_url(re.compile(r"/widgets/widget-\d+/"))
+        held, holding = [], [True]
+        page.route("**/search/manifest.json", lambda route: held.append(route) if holding else route.continue_())
+        page.go_back()
+        expect(page).to_have_url(server.url + "/widgets/?q=widget")
+        page.wait_for_function("document.readyState == 'complete'")
+        page.wait_for_timeout(200)
+        assert held, "the index was asked for"
+        page.get_by_role("button", name="Cancel").click()
+        expect(page.get_by_role("searchbox")).to_have_value("")
+        y = page.evaluate("scrollY")
+        holding.clear()
+        for route in held:
+            route.continue_()
+        page.wait_for_timeout(800)
+        assert page.evaluate("scrollY") == y
+
+
+def test_back_to_an_entry_of_the_same_page_leaves_the_address_with_the_search_shown(page):
+    """A search, the skip link followed (an entry of the same page, `#main`), more typed, Back:
+    the address went back to the first search while the field and rows kept the second, and a
+    reload showed the first."""
+    with siftsite.served_fixture(site(), "sift-use-fragment-") as (server, _):
+        page.goto(server.url + "/widgets/")
+        box = page.get_by_role("searchbox")
+        box.fill("widget")
+        expect(status(page)).to_have_text("130 results")
+        page.wait_for_url(server.url + "/widgets/?q=widget")
+        page.locator(".skip-link").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_url(server.url + "/widgets/?q=widget#main")
+        box.fill("widget 12")
+        expect(status(page)).not_to_have_text("130 results")
+        page.wait_for_url(server.url + "/widgets/?q=widget+12#main")
+        page.go_back()
+        page.wait_for_url(server.url + "/widgets/?q=widget+12")
+        expect(box).to_have_value("widget 12")
+        page.reload()
+        expect(page.get_by_role("searchbox")).to_have_value("widget 12")
+
+
+def test_a_search_left_by_a_link_keeps_its_place_in_the_history_entry_with_the_cache_on(browser):
+    """With the back-forward cache: a list's search scrolled down, more typed, the site's title
+    followed at once. The page went into the cache writing nothing (its pagehide may not), so the
+    history entry held neither the last text nor the place, and once Chrome dropped the page from
+    the cache (it keeps a few, for minutes) Back showed the older search at the top."""
+    with siftsite.served_fixture(site("search:\n  hide_navigation: false\n"), "sift-use-cached-leave-") as (server, _):
+        cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
+                                             ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
+        try:
+            page = cached.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(server.url + "/widgets/")
+            page.evaluate("window.kept = true")
+            box = page.get_by_role("searchbox")
+            box.fill("widget")
+            expect(status(page)).to_have_text("130 results")
+            box.press("End")
+            box.press_sequentially(" 1")
+            expect(status(page)).not_to_have_text("130 results")
+            page.evaluate("scrollTo(0, 600)")
+            page.wait_for_function("scrollY > 500")
+            box.press("Backspace")
+            box.press_sequentially("1")
+            y = page.evaluate("(() => { const y = scrollY; document.querySelector('.site-title').click(); return y; })()")
+            assert y > 100, y
+            page.wait_for_url(server.url + "/")
+            page.go_back(wait_until="commit")
+            page.wait_for_function("location.pathname == '/widgets/'")
+            assert page.evaluate("window.kept === true"), "the page came from the back-forward cache"
+            kept = page.evaluate("history.state")
+            assert kept and abs(kept["y"] - y) < 5 and kept["rows"] >= 50, (kept, y)
+            page.wait_for_function("location.search == '?q=widget+1'")
+        finally:
+            cached.close()

@@ -295,6 +295,30 @@ def test_events(page, server):
     assert ["change", {"query": ""}, True] in seen
 
 
+def test_a_bar_focused_with_nothing_typed_is_ready_and_tells_of_no_results(page, server):
+    """Focused with nothing typed, a panel's bar showed nothing but told of every item of the site
+    as `sift:results` (a site's hook logged "263 results for “”"); it now says `sift:ready` once
+    the index is in, and tells of results once there are some."""
+    page.goto(server.url + "/about/")
+    page.evaluate("""() => { window.seen = [];
+        for (const n of ['ready', 'results']) document.addEventListener('sift:' + n, e => seen.push([n, e.detail ?? null])); }""")
+    box = page.get_by_role("combobox")
+    box.focus()
+    page.wait_for_function("seen.length > 0")
+    page.wait_for_timeout(300)
+    assert page.evaluate("seen") == [["ready", None]]
+    box.fill("chad")
+    expect(page.get_by_role("option").first).to_contain_text("Chad")
+    page.wait_for_function("seen.some(([n, d]) => n == 'results' && !d.partial)")
+    told = page.evaluate("seen")[1:]
+    assert all(n == "results" and d["query"] == "chad" and d["total"] >= 1 for n, d in told), told
+    # Cleared: the panel goes, and no results are told of; once a bar, ready is not said again.
+    page.get_by_role("button", name="Clear", exact=True).click()
+    expect(box).to_have_value("")
+    page.wait_for_timeout(300)
+    assert page.evaluate("seen")[1:] == told
+
+
 def test_strict_csp_still_searches(page, built):
     csp = siftsite.Server(built, {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; script-src 'self'"})
     try:
@@ -642,8 +666,8 @@ def focus_with_shards_held(page, url, role):
     page.route("**/search/immutable/shard.*.json", lambda route: held.append(route))
     page.goto(url)
     box = page.get_by_role(role)
-    # Focus loads the index; its first results (the empty query's) say it is in.
-    page.evaluate("() => { window.loaded = new Promise(r => document.addEventListener('sift:results', r, { once: true })); }")
+    # Focus loads the index; sift:ready says it is in.
+    page.evaluate("() => { window.loaded = new Promise(r => document.addEventListener('sift:ready', r, { once: true })); }")
     box.focus()
     page.evaluate("() => window.loaded")
 
