@@ -115,6 +115,19 @@ class Server:
 
 
 @contextlib.contextmanager
+def page_with_back_forward_cache(browser, width: int = 1280, height: int = 900):
+    """A page of a Chromium of its own with the back-forward cache on, as Chrome, Safari and
+    Firefox have it (Playwright turns it off). A page restored from the cache keeps its globals:
+    set `window.kept = true` before leaving, and read it after coming back."""
+    cached = browser.browser_type.launch(executable_path=CHROMIUM, headless=True,
+                                         ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
+    try:
+        yield cached.new_page(viewport={"width": width, "height": height})
+    finally:
+        cached.close()
+
+
+@contextlib.contextmanager
 def served_fixture(files: dict, prefix: str, env: dict | None = None):
     """A fixture site built into a temporary folder (`env` added to sift's environment) and
     served: yields (server, built folder), then stops the server and removes both folders."""

@@ -587,10 +587,7 @@ def test_a_search_left_by_a_link_keeps_its_place_in_the_history_entry_with_the_c
     history entry held neither the last text nor the place, and once Chrome dropped the page from
     the cache (it keeps a few, for minutes) Back showed the older search at the top."""
     with siftsite.served_fixture(site("search:\n  hide_navigation: false\n"), "sift-use-cached-leave-") as (server, _):
-        cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
-                                             ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
-        try:
-            page = cached.new_page(viewport={"width": 1280, "height": 900})
+        with siftsite.page_with_back_forward_cache(browser) as page:
             page.goto(server.url + "/widgets/")
             page.evaluate("window.kept = true")
             box = page.get_by_role("searchbox")
@@ -612,5 +609,3 @@ def test_a_search_left_by_a_link_keeps_its_place_in_the_history_entry_with_the_c
             kept = page.evaluate("history.state")
             assert kept and abs(kept["y"] - y) < 5 and kept["rows"] >= 50, (kept, y)
             page.wait_for_function("location.search == '?q=widget+1'")
-        finally:
-            cached.close()

@@ -536,10 +536,7 @@ def test_back_from_the_cache_to_a_list_left_at_rest_keeps_its_place(browser, lon
     the page jumped to where the cancelled search had been scrolled, whose place the history
     entry still held."""
     server, _ = long_list
-    cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
-                                         ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
-    try:
-        page = cached.new_page(viewport={"width": 1280, "height": 900})
+    with siftsite.page_with_back_forward_cache(browser) as page:
         page.goto(server.url + "/widgets/")
         page.get_by_role("searchbox").fill("widget")
         expect(rows(page, "widgets")).to_have_count(50)
@@ -567,8 +564,6 @@ def test_back_from_the_cache_to_a_list_left_at_rest_keeps_its_place(browser, lon
         assert page.evaluate("window.kept === true"), "the page came from the back-forward cache"
         page.wait_for_timeout(300)
         assert abs(page.evaluate("scrollY") - y) < 2, (page.evaluate("scrollY"), y, searched)
-    finally:
-        cached.close()
 
 
 def test_back_and_forward_from_the_cache_within_the_save_delay_keep_the_search(browser, long_list):
@@ -576,10 +571,7 @@ def test_back_and_forward_from_the_cache_within_the_save_delay_keep_the_search(b
     pagehide (its place, and the search within the 300 ms it waits before putting it in the address
     bar) made Chrome evict the page, which then loaded again from a URL that lacked the search."""
     server, _ = long_list
-    cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
-                                         ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
-    try:
-        page = cached.new_page(viewport={"width": 1280, "height": 900})
+    with siftsite.page_with_back_forward_cache(browser) as page:
         page.goto(server.url + "/widgets/widget-003/")
         page.goto(server.url + "/widgets/")
         page.evaluate("window.kept = true")
@@ -600,8 +592,6 @@ def test_back_and_forward_from_the_cache_within_the_save_delay_keep_the_search(b
         page.reload()
         expect(page.get_by_role("searchbox")).to_have_value("widget 01")
         expect(rows(page, "widgets")).to_have_count(found)
-    finally:
-        cached.close()
 
 
 def test_a_page_left_while_searching_goes_into_the_back_forward_cache(browser, long_list):
@@ -609,10 +599,7 @@ def test_a_page_left_while_searching_goes_into_the_back_forward_cache(browser, l
     was left (the bar writes its place into the history entry as the result is opened, not as the
     page goes: a replaceState on pagehide made Chrome evict a page left by Back or Forward)."""
     server, _ = long_list
-    cached = browser.browser_type.launch(executable_path=siftsite.CHROMIUM, headless=True,
-                                         ignore_default_args=["--disable-back-forward-cache"], args=["--enable-features=BackForwardCache"])
-    try:
-        page = cached.new_page(viewport={"width": 1280, "height": 900})
+    with siftsite.page_with_back_forward_cache(browser) as page:
         page.goto(server.url + "/widgets/")
         page.evaluate("window.kept = true")
         page.get_by_role("searchbox").fill("widget 1")
@@ -626,8 +613,6 @@ def test_a_page_left_while_searching_goes_into_the_back_forward_cache(browser, l
         assert page.evaluate("location.search") == "?q=widget+1"
         expect(page.get_by_role("searchbox")).to_have_value("widget 1")
         expect(rows(page, "widgets")).to_have_count(found)
-    finally:
-        cached.close()
 
 
 def test_keyboard_past_the_first_batch_loads_more(page, long_list):
