@@ -146,10 +146,8 @@ export class SiftSearch {
     window.addEventListener("popstate", follow);
     // A phone turned or a window resized while searching: the header's height again.
     window.addEventListener("resize", () => this.fit());
-    // A search left for a page (a result) keeps its rows and place with the history entry, a
-    // list's and a panel's: Back without the back-forward cache searches again and shows them as they were.
-    // The row opened is kept with where it was in the window: the rows made again hold no
-    // excerpts until seen, so the same scroll offset would show others.
+    // A page left (a list's or a panel's) keeps its search's rows and place with the history entry
+    // (keepPlace): Back without the back-forward cache searches again and shows them as they were.
     // A page going into the back-forward cache (persisted) is kept whole and writes nothing: a
     // replaceState while it goes evicts it from Chrome's cache.
     window.addEventListener("pagehide", (event) => {
@@ -177,7 +175,8 @@ export class SiftSearch {
   }
 
   // The place left with the history entry, for Back without the back-forward cache: the rows shown,
-  // the scroll offset and the row opened. Left at rest, a place kept by an earlier search is not
+  // the scroll offset and the row opened with where it was in the window (the rows made again hold
+  // no excerpts until seen, so the same scroll offset would show others). Left at rest, a place kept by an earlier search is not
   // this page's: Back would go to it. Left while the place it came back to is still on its way
   // (Back, then Forward at once), the entry keeps that place.
   keepPlace() {
@@ -482,9 +481,8 @@ export class SiftSearch {
     this.scopeBar.select(scope);
   }
 
-  // A result's link by its href, in the list's rows or the panel.
-  // The link of a result by its href, but the text fragment its excerpt adds (#:~:text=…), which a
-  // row made again has not until its excerpt comes.
+  // A result's link, in the list's rows or the panel, by its href but the text fragment its excerpt
+  // adds (#:~:text=…), which a row made again has not until its excerpt comes.
   resultLink(href) {
     const page = (href) => href.replace(/#?:~:.*/, "");
     return [...(this.listResults?.copy ?? this.panel.listbox).querySelectorAll("a")].find((link) => page(link.getAttribute("href")) == page(href));
