@@ -307,6 +307,10 @@ def main():
                 keys, res, full, frame = 0, [], [], []
                 while keys < a.keys_dom:
                     for q in a.queries.split(","):
+                        # Not "x" again once the keystrokes are done: the same text searches nothing
+                        # anew, and TYPE would wait for results that never come (it hung here).
+                        if keys >= a.keys_dom:
+                            break
                         page.evaluate(TYPE, "x")  # a short neutral query between words
                         for i in range(1, len(q) + 1):
                             if keys >= a.keys_dom:
