@@ -17,15 +17,15 @@ struct Precompressor: Sendable {
         encodings.contains { relative.hasSuffix("." + $0) }
     }
 
-    /// The longest file name a copy may have: Linux's limit, in bytes.
-    static let maximumNameBytes = 255
+    /// What a copy adds to its file's name: `.gz` or `.br`.
+    static let addedBytes = 3
 
     /// Whether a file of the output gets compressed copies (its size aside). A file whose name
     /// leaves no room for `.gz` (a file of Static/ named with 253 to 255 bytes) is served as it is.
     static func wantsCopies(_ relative: String) -> Bool {
         guard let dot = relative.lastIndex(of: "."), !relative[dot...].contains("/") else { return false }
         let name = relative[(relative.lastIndex(of: "/").map { relative.index(after: $0) } ?? relative.startIndex)...]
-        guard name.utf8.count + 1 + encodings.map(\.utf8.count).max()! <= maximumNameBytes else { return false }
+        guard name.utf8.count + addedBytes <= FileSystem.maximumNameBytes else { return false }
         return extensions.contains(relative[relative.index(after: dot)...].lowercased())
     }
 

@@ -486,7 +486,6 @@ public final class OutputWriter: @unchecked Sendable {
         rel.hasPrefix("search/") && !Precompressor.isCompressedCopy(rel)
     }
 
-
     /// Throws the staging folder away, and a dry run's scratch folder with it.
     public func discard() {
         FileSystem.remove(stagingPath)

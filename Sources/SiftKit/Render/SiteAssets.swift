@@ -26,8 +26,8 @@ struct SiteAssets: Sendable {
             // Its immutable copy adds `.HASH` (13 bytes) to the name, and `--precompress` `.gz` or `.br`:
             // past 255 bytes the build failed writing it, naming a staging folder, not the asset.
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            if name.utf8.count + Self.addedBytes > 255 {
-                errors.append(SiftError("asset '\(path)' has a name of \(name.utf8.count) bytes: with the \(Self.addedBytes) its hashed and compressed copies add, it passes the 255 a file name may have; shorten it",
+            if name.utf8.count + Self.addedBytes > FileSystem.maximumNameBytes {
+                errors.append(SiftError("asset '\(path)' has a name of \(name.utf8.count) bytes: with the \(Self.addedBytes) its hashed and compressed copies add, it passes the \(FileSystem.maximumNameBytes) a file name may have; shorten it",
                                         at: SourcePosition(path: display("Templates/assets/\(path)"), line: 0)))
             }
             if let i = files.firstIndex(where: { $0.path == path }) { files[i].bytes = bytes } else { files.append((path, bytes)) }
@@ -48,7 +48,7 @@ struct SiteAssets: Sendable {
     }
 
     /// What an asset's longest copy adds to its name: `.` and a 12-digit hash, then `.gz` or `.br`.
-    static let addedBytes = 13 + 3
+    static let addedBytes = 13 + Precompressor.addedBytes
 
     /// A path's template name: each run of characters other than letters and digits as `_`.
     static func templateName(_ path: String) -> String {

@@ -38,11 +38,7 @@ struct StaticFiles: Sendable {
 
     private static func walk(_ path: String, relative: String, display: (String) -> String,
                              files: inout [File], errors: inout [SiftError], walked: inout Set<FolderIdentity>) {
-        let names: [String]
-        do { names = try FileSystem.sourceList(URL(fileURLWithPath: path, isDirectory: true), display: display(relative.isEmpty ? folder : "\(folder)/\(relative)")) } catch let e as SiftError {
-            errors.append(e)
-            return
-        } catch { return }
+        let names = FileSystem.sourceList(URL(fileURLWithPath: path, isDirectory: true), display: display(relative.isEmpty ? folder : "\(folder)/\(relative)"), errors: &errors)
         for name in names {
             let source = path + "/" + name, rel = relative.isEmpty ? name : relative + "/" + name
             if FileSystem.undecodable(name, in: path) {

@@ -211,13 +211,25 @@ public enum FileSystem {
     /// folder is not there. One that is there and cannot be read is an error at `display`: read
     /// as empty, its pages and files were left out of the output, the build saying it succeeded.
     static func sourceList(_ url: URL, display: String) throws -> [String] {
+        var errors: [SiftError] = []
+        let names = sourceList(url, display: display, errors: &errors)
+        if let e = errors.first { throw e }
+        return names
+    }
+
+    /// `sourceList` for a walk that goes on past a folder it cannot read: its error goes to
+    /// `errors`, and the folder gives no names.
+    static func sourceList(_ url: URL, display: String, errors: inout [SiftError]) -> [String] {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return [] }
-            throw SiftError("cannot read folder: \(errorText())", at: SourcePosition(path: display, line: 0))
+            if errno != ENOENT && errno != ENOTDIR { errors.append(SiftError("cannot read folder: \(errorText())", at: SourcePosition(path: display, line: 0))) }
+            return []
         }
         return sortedBytewise(entries(fd: fd).map(\.name))
     }
+
+    /// The longest file name Linux allows, in bytes.
+    static let maximumNameBytes = 255
 
     /// Whether a listed name stands for one that is not valid UTF-8: read, its bytes were
     /// replaced (U+FFFD), so no entry of the folder has the name as read, and nothing can open it.

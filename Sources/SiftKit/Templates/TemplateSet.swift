@@ -51,11 +51,7 @@ public struct TemplateSet: PartialResolver, Sendable {
                               display: (String) -> String, errors: inout [SiftError]) -> [String] {
         var out: [String] = []
         guard ancestors.count <= deepest else { return out }
-        let names: [String]
-        do { names = try FileSystem.sourceList(folder, display: display("Templates" + (prefix.isEmpty ? "" : "/" + prefix.dropLast()))) } catch let e as SiftError {
-            errors.append(e)
-            return out
-        } catch { return out }
+        let names = FileSystem.sourceList(folder, display: display("Templates" + (prefix.isEmpty ? "" : "/" + prefix.dropLast())), errors: &errors)
         for name in names where !FileSystem.isHidden(name) {
             let url = folder.appendingPathComponent(name)
             if FileSystem.isDirectory(url) {
