@@ -203,7 +203,7 @@ public struct SiteBuilder: Sendable {
         var templates: TemplateSet?
         do { templates = try TemplateSet(siteTemplates: options.site.appendingPathComponent("Templates"), display: loader.display) } catch let e as SiftError { errors.append(e) }
         var staticFiles: StaticFiles?
-        do { staticFiles = try StaticFiles(siteFolder: options.site, display: loader.display) } catch let e as SiftError { errors.append(e) }
+        do { staticFiles = try StaticFiles(siteFolder: options.site, output: outputURL, display: loader.display) } catch let e as SiftError { errors.append(e) }
         try checkOutput()
         if let e = SiftError.combined(errors) { throw e }
         guard let site = loadedSite, let templates, let staticFiles else { throw SiftError("build failed", at: nil) }

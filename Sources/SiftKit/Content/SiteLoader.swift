@@ -92,6 +92,8 @@ public struct SiteLoader: Sendable {
                     if memo == nil { savedPages?.ask([url.path]) }
                     let loaded = try loadPage(url.path, display: display(rel), unsafe: settings.unsafeMarkdown)
                     if name == "index.md" {
+                        // A draft home text is left out, as a draft page is: the home page shows none.
+                        if !includeDrafts, loaded.frontMatter?["draft"]?.boolValue == true { continue }
                         intro = loaded.page
                         introSearchable = loaded.frontMatter?["search"]?.boolValue ?? true
                         continue
@@ -100,6 +102,11 @@ public struct SiteLoader: Sendable {
                 } catch let e as SiftError { errors.append(e) }
             } else if Self.looksLikeAPage(name) {
                 warnings.append(Self.ignoredPage(name, at: display(rel)))
+            } else if Self.looksLikeSiteSettings(name),
+                      // `Site.yml` on a disk that ignores case is site.yml, and read.
+                      !(["site.yml", "site.yaml"].contains(name.lowercased()) && FileManager.default.fileExists(atPath: content.appendingPathComponent(name.lowercased()).path)) {
+                warnings.append(SiftError("'\(name)' is ignored: the site's settings are read from site.yml (or site.yaml), named so exactly",
+                                          at: SourcePosition(path: display(rel), line: 0), severity: .warning))
             }
         }
         // Pages and collections share the top level of the output.
@@ -164,6 +171,14 @@ public struct SiteLoader: Sendable {
     /// (`.markdown`, `.MD`): it would be left out without a word.
     static func looksLikeAPage(_ name: String) -> Bool {
         ["md", "markdown", "mdown", "mkd"].contains((name as NSString).pathExtension.lowercased()) && !name.hasSuffix(".md")
+    }
+
+    /// A file of Content/ named almost as the site's settings are (`Site.yml`, `site.json`,
+    /// `config.yaml`): it would be left out without a word, and its `base_url` with it.
+    static func looksLikeSiteSettings(_ name: String) -> Bool {
+        let lower = name.lowercased(), ns = lower as NSString
+        guard name != "site.yml", name != "site.yaml", ["yml", "yaml", "json", "toml"].contains(ns.pathExtension) else { return false }
+        return ["site", "sites", "config", "settings"].contains(ns.deletingPathExtension)
     }
 
     static func ignoredPage(_ name: String, at path: String) -> SiftError {
@@ -250,7 +265,9 @@ public struct SiteLoader: Sendable {
         let namedKey = titleField + "\u{0}" + (slugField ?? "\u{0}")
         let named = remembered?.named[namedKey] ?? ParallelMap.map(records) { record -> (title: String, slugSource: String, slug: String) in
             let title = record.fields.value(at: titleField)?.text ?? ""
-            let slugSource = slugField.flatMap { record.fields.value(at: $0)?.text } ?? record.fields["slug"]?.text ?? title
+            // A blank cell or a null is no slug given, as it is no value to `sort`: the title's slug.
+            func given(_ value: Value?) -> String? { value.map(\.text).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } }
+            let slugSource = slugField.flatMap { given(record.fields.value(at: $0)) } ?? given(record.fields["slug"]) ?? title
             return (title, slugSource, Slug.make(slugSource))
         }
         if var remembered, let dataset = datasets.first {

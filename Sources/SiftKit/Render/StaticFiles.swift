@@ -26,17 +26,20 @@ struct StaticFiles: Sendable {
     /// reached again through a link is not entered again. An entry that is neither a file nor
     /// a folder (a named pipe, a socket, a device, a broken link) is an error naming it, and so
     /// is every error together.
-    init(siteFolder: URL, display: (String) -> String) throws {
+    /// A link that leads into `output` (the output folder) is an error: the build would copy
+    /// the last build's output into the next, which grows by a copy of itself every build.
+    init(siteFolder: URL, output: URL? = nil, display: (String) -> String) throws {
         let root = siteFolder.appendingPathComponent(Self.folder).path
         var files: [File] = [], errors: [SiftError] = []
         var walked: Set<FolderIdentity> = []
         if let id = FolderIdentity(root) { walked.insert(id) }
-        Self.walk(root, relative: "", display: display, files: &files, errors: &errors, walked: &walked)
+        let inside = output.flatMap { Self.realPath($0.path) }.map { $0 + "/" }
+        Self.walk(root, relative: "", display: display, output: inside, files: &files, errors: &errors, walked: &walked)
         if let e = SiftError.combined(errors) { throw e }
         self.files = files
     }
 
-    private static func walk(_ path: String, relative: String, display: (String) -> String,
+    private static func walk(_ path: String, relative: String, display: (String) -> String, output: String?,
                              files: inout [File], errors: inout [SiftError], walked: inout Set<FolderIdentity>) {
         let names = FileSystem.sourceList(URL(fileURLWithPath: path, isDirectory: true), display: display(relative.isEmpty ? folder : "\(folder)/\(relative)"), errors: &errors)
         for name in names {
@@ -51,13 +54,27 @@ struct StaticFiles: Sendable {
                 continue
             }
             if st.st_mode & S_IFMT == S_IFDIR {
-                if walked.insert(FolderIdentity(st)).inserted { walk(source, relative: rel, display: display, files: &files, errors: &errors, walked: &walked) }
+                if let output, let real = realPath(source) {
+                    if (real + "/").utf8.starts(with: output.utf8) {
+                        errors.append(SiftError("this folder leads into the output folder, which a build would copy into itself: remove the link",
+                                                at: SourcePosition(path: display("\(folder)/\(rel)"), line: 0)))
+                        continue
+                    }
+                }
+                if walked.insert(FolderIdentity(st)).inserted { walk(source, relative: rel, display: display, output: output, files: &files, errors: &errors, walked: &walked) }
             } else if let kind = FileSystem.notRegular(st) {
                 errors.append(SiftError("cannot read file: not a regular file but \(kind)", at: SourcePosition(path: display("\(folder)/\(rel)"), line: 0)))
             } else {
                 files.append(File(path: rel, source: source, stamp: FileStamp(st)))
             }
         }
+    }
+
+    /// Where a path leads through its links; nil when it leads nowhere.
+    private static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// A warning when the site holds `static/` and no `Static/` (Hugo's and Zola's name, which

@@ -416,6 +416,18 @@ struct BuildErrorTests {
         #expect(out.stderr == "Content/q?x#y: error: collection folder 'q?x#y' has '?' in its name, which a link cannot hold as it is: rename it (letters, digits, '-' and '_' are safe)\n")
     }
 
+    /// A site's settings in `Site.yml` or `site.json` were left out without a word, and their
+    /// `base_url` with them.
+    @Test func settingsFilesNamedOtherwiseAreSaid() throws {
+        let out = try checked(["Content/a/a.txt": "A\n", "Content/Site.yml": "title: X\n", "Content/site.json": "{}\n", "Content/notes.yml": "a: 1\n"])
+        #expect(out.status == 0)
+        #expect(out.stderr == """
+            Content/Site.yml: warning: 'Site.yml' is ignored: the site's settings are read from site.yml (or site.yaml), named so exactly
+            Content/site.json: warning: 'site.json' is ignored: the site's settings are read from site.yml (or site.yaml), named so exactly
+
+            """)
+    }
+
     /// Files named as pages are but for `.md`, and folders inside a collection, were left out
     /// without a word; a second settings file was read over the first, or never.
     @Test func filesSiftLeavesOutAreSaid() throws {

@@ -352,6 +352,34 @@ struct SiteBuilderTests {
         #expect(site.page("notes/b/index.html") != nil)
     }
 
+    /// A draft Content/index.md was published on the home page, and found by search.
+    @Test func aDraftHomeTextIsLeftOutUnlessAskedFor() throws {
+        let site = try TestSite([
+            "Content/index.md": "---\ndraft: true\n---\nSecret draft intro\n",
+            "Content/notes/a.md": "---\ntitle: Published\n---\nA\n",
+        ])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        #expect(site.page("index.html")?.contains("Secret draft intro") == false)
+        #expect(SiftCLI.run(["search", "secret", "--json"], in: site.root).stdout.contains("\"total\":0"))
+        #expect(site.build(["--drafts"]).status == 0)
+        #expect(site.page("index.html")?.contains("Secret draft intro") == true)
+    }
+
+    /// A blank slug cell, or a null slug, was an error ("the slug of '' is empty") rather than no slug given.
+    @Test func aBlankSlugIsTheTitlesSlug() throws {
+        for (file, text) in [("c.csv", "title,slug\nApple Pie,\nBanana,  \nCherry,red\n"),
+                             ("c.json", #"[{"title":"Apple Pie","slug":null},{"title":"Banana","slug":""},{"title":"Cherry","slug":"red"}]"#)] {
+            let site = try TestSite(["Content/c/\(file)": text])
+            defer { site.delete() }
+            let outcome = site.build()
+            #expect(outcome.status == 0, "\(file): \(outcome.stderr)")
+            #expect(site.page("c/apple-pie/index.html") != nil, "\(file)")
+            #expect(site.page("c/banana/index.html") != nil, "\(file)")
+            #expect(site.page("c/red/index.html") != nil, "\(file)")
+        }
+    }
+
     @Test func duplicateSlugsNameBothSources() throws {
         let site = try TestSite(["Content/c/c.csv": "name\nCôte d'Ivoire\ncote d ivoire\n"])
         defer { site.delete() }

@@ -120,6 +120,24 @@ struct StaticFilesTests {
             """)
     }
 
+    /// A link in Static/ to the output copied the last build's output into the next one, which
+    /// grew by a copy of itself every build.
+    @Test func aStaticLinkIntoTheOutputIsAnError() throws {
+        let site = try site(["Static/robots.txt": "x\n"])
+        defer { site.delete() }
+        #expect(site.build().status == 0)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: site.output.path).sorted()
+        for (name, target) in [("mirror", "../public"), ("items", "../public/search")] {
+            let link = site.root.appendingPathComponent("Static/\(name)").path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let out = site.build()
+            #expect(out.status == 1)
+            #expect(out.stderr == "Static/\(name): error: this folder leads into the output folder, which a build would copy into itself: remove the link\n")
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: site.output.path).sorted() == before, "the output is as it was")
+            try FileManager.default.removeItem(atPath: link)
+        }
+    }
+
     /// Added, changed and removed static files, a hidden folder among them, are picked up by the
     /// next `sift build`, which writes what a clean build writes: in place and swapping alike, and
     /// when the build has nothing else to do (its stamps walk Static/ too).
