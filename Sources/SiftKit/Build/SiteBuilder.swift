@@ -208,6 +208,7 @@ public struct SiteBuilder: Sendable {
         if let e = SiftError.combined(errors) { throw e }
         guard let site = loadedSite, let templates, let staticFiles else { throw SiftError("build failed", at: nil) }
         var warnings = try validate(site, staticFiles: staticFiles, display: loader.display) + frontMatterWarnings(site, templates: templates)
+            + templates.unusedWarnings(collections: site.collections.map(\.name))
         if let misnamed = StaticFiles.misnamedFolder(siteFolder: options.site, display: loader.display) { warnings.insert(misnamed, at: 0) }
         return (site, templates, staticFiles, warnings)
     }
@@ -272,7 +273,19 @@ public struct SiteBuilder: Sendable {
             }
         }
         for c in site.collections {
-            guard let field = c.settings.scopeField, !c.settings.scopes.isEmpty else { continue }
+            guard let field = c.settings.scopeField else { continue }
+            // A scope is one text: a list or a map (YAML, JSON, front matter) gave the item none.
+            for i in c.items.indices {
+                let kind: String
+                switch c.items[i].fields.value(at: field) {
+                case .list: kind = "a list"
+                case .map: kind = "a map"
+                default: continue
+                }
+                errors.append(SiftError("\(field) holds \(kind), and an item is in one scope: this one is in none; give it one value",
+                                        at: c.items[i].source, severity: .warning))
+            }
+            guard !c.settings.scopes.isEmpty else { continue }
             let scopes = Set(c.settings.scopes)
             for i in c.items.indices {
                 guard let scope = c.scope(at: i), !scope.isEmpty, !scopes.contains(scope) else { continue }

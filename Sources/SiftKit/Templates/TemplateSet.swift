@@ -7,6 +7,8 @@ public struct TemplateSet: PartialResolver, Sendable {
     private var templates: [String: MustacheTemplate] = [:]
     /// A hash of every template's source, so a build cache knows when templates changed.
     public private(set) var fingerprint: UInt64 = 0
+    /// The site's own templates: each name, and its file as messages print it.
+    private var siteFiles: [String: String] = [:]
 
     /// Loads the defaults, then every `.mustache` file under `Templates/` (except `assets/`).
     public init(siteTemplates folder: URL?, display: (String) -> String) throws {
@@ -29,6 +31,7 @@ public struct TemplateSet: PartialResolver, Sendable {
                     var name = String(relative.dropLast(".mustache".count))
                     if name.hasPrefix("partials/") { name = String(name.dropFirst("partials/".count)) }
                     templates[name] = try MustacheTemplate(source: text, path: path)
+                    siteFiles[name] = path
                 } catch let e as SiftError { errors.append(e) }
             }
         }
@@ -77,6 +80,25 @@ public struct TemplateSet: PartialResolver, Sendable {
 
     public func template(named name: String) throws -> MustacheTemplate? {
         templates[name] ?? templates["partials/" + name]
+    }
+
+    /// The page kinds a build renders with (`page(_:collection:)`).
+    static let pageKinds = ["home", "404", "page", "list", "detail"]
+
+    /// A warning for each of the site's templates that no page is rendered with and no template
+    /// includes, from what reaches them: a misnamed one (`lst.mustache`, a collection's folder
+    /// spelt otherwise) is left out without a word.
+    func unusedWarnings(collections: [String]) -> [SiftError] {
+        var reached = Set<String>(), next = Self.pageKinds + collections.flatMap { c in ["list", "detail"].map { "\(c)/\($0)" } }
+        while let name = next.popLast() {
+            guard let key = templates[name] != nil ? name : (templates["partials/" + name] != nil ? "partials/" + name : nil),
+                  reached.insert(key).inserted else { continue }
+            next += MustacheTemplate.templateNames(in: templates[key]!.nodes).map(\.0)
+        }
+        return siteFiles.keys.filter { !reached.contains($0) }.sorted().map { name in
+            SiftError("no page is rendered with this template and no template includes it (a collection's own are Templates/COLLECTION/list.mustache and detail.mustache)",
+                      at: SourcePosition(path: siteFiles[name]!, line: 0), severity: .warning)
+        }
     }
 
     /// The template for a page kind, preferring the collection's own override.

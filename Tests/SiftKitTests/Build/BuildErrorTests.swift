@@ -352,6 +352,39 @@ struct BuildErrorTests {
         #expect(out.stderr == "Content/c/c.csv:3:1: warning: kind 'y' is not one of the scopes x in collection.yml\n")
     }
 
+    /// A template named otherwise than a page kind or a collection's folder (`lst.mustache`,
+    /// `C/list.mustache` for `c`) was left out without a word; a partial that a template includes is used.
+    @Test func templatesNoPageUsesAreWarnings() throws {
+        let out = try checked([
+            "Content/c/c.csv": "name\nA\n",
+            "Templates/c/lst.mustache": "x", "Templates/C/list.mustache": "x", "Templates/nope/list.mustache": "x",
+            "Templates/c/detail.mustache": "{{> c/row}}", "Templates/c/row.mustache": "{{> shared}}", "Templates/partials/shared.mustache": "s",
+            "Templates/layout.mustache": "{{$body}}{{/body}}",
+        ])
+        #expect(out.status == 0)
+        let why = "no page is rendered with this template and no template includes it (a collection's own are Templates/COLLECTION/list.mustache and detail.mustache)"
+        #expect(out.stderr == """
+            Templates/C/list.mustache: warning: \(why)
+            Templates/c/lst.mustache: warning: \(why)
+            Templates/nope/list.mustache: warning: \(why)
+
+            """)
+    }
+
+    /// A scope field holding a list or a map left the item in no scope without a word.
+    @Test func aScopeThatIsAListOrAMapIsAWarning() throws {
+        let out = try checked([
+            "Content/c/c.yml": "- {title: Apple, cat: [Veg, Fruit]}\n- {title: Pear, cat: Fruit}\n- {title: Leek, cat: {a: 1}}\n",
+            "Content/c/collection.yml": "scope_field: cat\nscopes: [Veg, Fruit]\n",
+        ])
+        #expect(out.status == 0)
+        #expect(out.stderr == """
+            Content/c/c.yml:1:3: warning: cat holds a list, and an item is in one scope: this one is in none; give it one value
+            Content/c/c.yml:3:3: warning: cat holds a map, and an item is in one scope: this one is in none; give it one value
+
+            """)
+    }
+
     /// A misspelt field name in collection.yml fails nothing, so it is said: every item without a
     /// scope, a facet without values, a sort that sorts nothing.
     @Test func fieldsNoItemHasAreWarnings() throws {
