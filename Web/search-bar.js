@@ -72,8 +72,8 @@ export class SiftSearch {
         if (change) this.emit("change", { query });
         // Without instant search, typing waits for Enter (typed into the field at rest, it starts the
         // search as a focus does), and lets go of a row selected for the text searched; emptying
-        // the field still shows the empty state.
-        if (this.instant || !query) this.search({ text: query });
+        // the field (or leaving only spaces in it, which search nothing) still shows the empty state.
+        if (this.instant || !query.trim()) this.search({ text: query });
         else this.active || this.search(), this.keyboard.deselect(), this.update();
       },
       // Enter or Space (a click of no pointer: detail 0) leaves the focus in the field.
@@ -133,6 +133,10 @@ export class SiftSearch {
       document.addEventListener("pointerdown", (event) => ((link = event.target.closest("a[href]")), (outside = !link && !this.form.contains(event.target))));
       document.addEventListener("click", () => (outside && this.cancel(), (outside = link = null)));
       this.form.addEventListener("focusout", (event) => event.relatedTarget && !this.form.contains(event.relatedTarget) && event.relatedTarget != link && this.cancel());
+    } else {
+      // On a list with nothing searched, the empty state lies over the list's first rows: Tab out
+      // of the bar closes it, as it closes a panel, rather than focus rows it hides.
+      this.form.addEventListener("focusout", (event) => event.relatedTarget && !this.form.contains(event.relatedTarget) && this.idle() && this.cancel());
     }
     // A link followed while searching (a result, or any other) keeps the search and its place with
     // the history entry, as the page goes: a page the back-forward cache takes writes nothing then,
@@ -285,8 +289,13 @@ export class SiftSearch {
 
   // Shows what the state asks for: Clear while there is text; while active with nothing typed
   // (idle), the dimmed page and the empty state; the panel while it has something to show.
+  // Active with nothing searched: no text, the scope All, no facet value or sort chosen.
+  idle() {
+    return this.active && !this.field.value.trim() && this.scope == "All" && !this.chosen();
+  }
+
   update() {
-    const idle = this.active && !this.field.value.trim() && this.scope == "All" && !this.chosen(), listbox = this.panel.listbox;
+    const idle = this.idle(), listbox = this.panel.listbox;
     this.field.update();
     const dimmed = this.dim && idle;
     setFlag(root, "data-sift-dim", dimmed);

@@ -112,6 +112,8 @@ def test_cancel_from_the_keyboard_leaves_the_focus_in_the_field_at_rest(page, se
             assert focused(page) == "BODY", (combo, way)
             continue
         expect(box).to_be_focused()
+        # Focused at rest, the field shows it (WCAG 2.4.7): it had no outline and no ring.
+        assert box.evaluate("e => getComputedStyle(e).boxShadow") != "none", (combo, way)
         # At rest: not dimmed, the navigation where it was, no panel.
         expect(page.locator("html")).not_to_have_attribute("data-sift-dim", re.compile(".*"))
         expect(page.locator(".sift-pop")).to_be_hidden()

@@ -239,3 +239,55 @@ def test_marks_and_icons_keep_their_contrast_in_forced_colors(page):
         assert mark[0] != (mark[1] if mark[1] != "rgba(0, 0, 0, 0)" else canvas), f"{mark} on {canvas}"
         for icon in (".sift-icon", ".sift-clear"):
             assert page.locator(icon).first.evaluate("e => getComputedStyle(e).backgroundColor") != canvas, icon
+
+
+def test_without_instant_search_spaces_alone_are_an_emptied_field(page):
+    """With `instant: false` and the page dimmed, a field left with spaces alone dimmed the page
+    and opened the empty state over the last search's rows, which still said "130 results" in the
+    address and the status, and a press on a row cancelled it all: spaces search nothing, as an
+    emptied field does."""
+    with siftsite.served_fixture(site("  instant: false\n  dim_background: true\n"), "sift-seq-spaces-") as (server, built):
+        page.goto(server.url + "/widgets/")
+        box = submit(page, "widget")
+        expect(status(page)).to_have_text("130 results")
+        box.press("Control+a")
+        box.press_sequentially(" ")
+        expect(page).not_to_have_url(re.compile(r"q=widget"))
+        expect(status(page)).not_to_have_text("130 results")
+        expect(page.locator(".sift-empty")).to_be_visible()
+        box.fill("")
+        box.press_sequentially("widget")
+        box.press("Enter")
+        expect(status(page)).to_have_text("130 results")
+
+
+def test_tab_out_of_a_lists_empty_state_closes_it(page):
+    """On a list page not dimmed, the empty state lies over the list's first rows: Tab past its
+    last control went on to a row it hid (WCAG 2.4.11, focus not obscured). Tab out of the bar
+    closes it, as it closes a panel."""
+    with siftsite.served_fixture(site(""), "sift-seq-tab-") as (server, built):
+        page.goto(server.url + "/widgets/")
+        page.keyboard.press("/")
+        expect(page.locator(".sift-empty")).to_be_visible()
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if not page.evaluate("document.querySelector('form.sift').contains(document.activeElement)"):
+                break
+        else:
+            raise AssertionError("Tab never left the bar")
+        expect(page.locator(".sift-empty")).to_be_hidden()
+        covered = page.evaluate("""() => {
+            const focused = document.activeElement, box = focused.getBoundingClientRect();
+            const at = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return !(at && (focused.contains(at) || at.contains(focused)));
+        }""")
+        assert not covered, "the focused element is under something"
+        # Typed, the bar keeps its results when Tab goes on to them.
+        page.keyboard.press("/")
+        page.keyboard.type("widget")
+        expect(status(page)).to_have_text("130 results")
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if not page.evaluate("document.querySelector('form.sift').contains(document.activeElement)"):
+                break
+        expect(status(page)).to_have_text("130 results")

@@ -30,9 +30,10 @@ public struct CollectionSettings: Sendable, Equatable {
         func at(_ key: String) -> SourcePosition { positions[key] ?? SourcePosition(path: path) }
         func text(_ key: String) -> String? { fields.text(key, at: at(key), errors: &errors) }
         func list(_ key: String) -> [String]? {
-            guard let v = fields[key] else { return nil }
+            // Left empty (`facets:`), a list names nothing, as an empty `sort:` sorts by nothing.
+            guard let v = fields[key], v != .null else { return nil }
             guard let l = v.stringList else {
-                errors.append(SiftError("\(key) must be a list of field names", at: at(key)))
+                errors.append(SiftError("\(key) must be a list of \(key == "scopes" ? "scope" : "field") names", at: at(key)))
                 return nil
             }
             return l

@@ -454,7 +454,8 @@ public struct SiteLoader: Sendable {
         }
         var title = fields["title"]?.text
         var fromHeading = false
-        if title == nil || title!.isEmpty {
+        // A blank `title:` is no title given: the first heading's, else the file's name.
+        if title == nil || title!.allSatisfy(\.isWhitespace) {
             title = Markdown.render(split.body, unsafe: unsafe).title
             fromHeading = title != nil
         }

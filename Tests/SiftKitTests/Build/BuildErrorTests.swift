@@ -371,6 +371,18 @@ struct BuildErrorTests {
             """)
     }
 
+    /// `facets:` or `scopes:` left empty was an error (`sort:` left empty was not), and `scopes: 3`
+    /// was said to need "a list of field names".
+    @Test func listsLeftEmptyNameNothing() throws {
+        let out = try checked([
+            "Content/c/c.csv": "name,kind\nA,x\n",
+            "Content/c/collection.yml": "scope_field: kind\nsort: ~\nfacets: ~\nscopes:\nlist_fields:\n",
+        ])
+        #expect(out.status == 0 && out.stderr == "", "\(out.stderr)")
+        let wrong = try checked(["Content/c/c.csv": "name,kind\nA,x\n", "Content/c/collection.yml": "scope_field: kind\nscopes: 3\n"])
+        #expect(wrong.stderr == "Content/c/collection.yml:2:9: error: scopes must be a list of scope names\n")
+    }
+
     /// A scope field holding a list or a map left the item in no scope without a word.
     @Test func aScopeThatIsAListOrAMapIsAWarning() throws {
         let out = try checked([
