@@ -111,6 +111,14 @@ struct CSVDatasetTests {
             == [["name": "Mars", "kind": "chocolate, milk"], ["name": "a\tb", "kind": "c"]])
     }
 
+    /// A TSV cell such as `5" screen`, as spreadsheets and databases export it unquoted, was an
+    /// error ("quote in an unquoted field"); in a CSV it still is.
+    @Test func aTSVFieldHoldsAQuoteInsideIt() throws {
+        #expect(try rows("name\tsize\nTV\t5\" screen\nSign\t\"Open\"\n", separator: "\t")
+            == [["name": "TV", "size": "5\" screen"], ["name": "Sign", "size": "Open"]])
+        #expect(errorLine("name,size\nTV,5\" screen\n") == "Content/candies/candies.csv:2:5: error: quote in an unquoted field")
+    }
+
     @Test func readsSemicolonSeparatedText() throws {
         #expect(try rows("a;b\n1,5;2\n", separator: ";") == [["a": "1,5", "b": "2"]])
     }

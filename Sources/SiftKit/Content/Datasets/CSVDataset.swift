@@ -151,7 +151,9 @@ private struct CSVReader {
         let start = CSVField(value: "", offset: index, line: line, lineStart: lineStart)
         guard index < bytes.count, bytes[index] == Self.quote else {
             while index < bytes.count, bytes[index] != separator, bytes[index] != Self.lf, !isCRLineEnd(index) {
-                if bytes[index] == Self.quote {
+                // A TSV field quotes only from its start: elsewhere a quote is its text (`5" screen`),
+                // as the tab-separated files of spreadsheets and databases write it.
+                if bytes[index] == Self.quote && separator != UInt8(ascii: "\t") {
                     throw error("quote in an unquoted field", at: here)
                 }
                 index += 1
