@@ -20,4 +20,11 @@ struct ArgumentList {
         guard let v = rest.popFirst() else { throw UsageError("\(option) needs a value") }
         return v
     }
+    /// A folder's path: an empty one (`--output ""`, a shell variable unset) is the current
+    /// folder to `url`, and would be taken for it.
+    mutating func folder(for option: String) throws -> String {
+        let v = try value(for: option)
+        guard !v.isEmpty else { throw UsageError("\(option) needs a folder, not an empty name") }
+        return v
+    }
 }

@@ -32,8 +32,8 @@ enum BuildCommand: Command {
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return helpOutcome
-            case "--site": site = try args.value(for: arg)
-            case "--output": options.output = args.url(try args.value(for: arg))
+            case "--site": site = try args.folder(for: arg)
+            case "--output": options.output = args.url(try args.folder(for: arg))
             case "--base-url":
                 options.baseURL = try args.value(for: arg)
                 if let problem = SiteSettings.baseURLProblem(options.baseURL!, named: "--base-url") { throw UsageError(problem) }

@@ -20,7 +20,7 @@ enum CheckCommand: Command {
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return helpOutcome
-            case "--site": site = try args.value(for: arg)
+            case "--site": site = try args.folder(for: arg)
             case "--drafts": options.drafts = true
             case "--quiet", "-q": quiet = true
             case "--strict": strict = true

@@ -30,7 +30,7 @@ enum SearchCommand: Command {
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return helpOutcome
-            case "--site": site = try args.value(for: arg)
+            case "--site": site = try args.folder(for: arg)
             case "--scope": scope = try args.value(for: arg)
             case "--collection": collection = try args.value(for: arg)
             case "--json": json = true

@@ -27,7 +27,7 @@ enum ServeCommand: Command {
         while let arg = args.next() {
             switch arg {
             case "-h", "--help": return helpOutcome
-            case "--site": site = try args.value(for: arg)
+            case "--site": site = try args.folder(for: arg)
             case "--host": host = try args.value(for: arg)
             case "--port":
                 let v = try args.value(for: arg)

@@ -33,7 +33,10 @@ public enum Value: Hashable, Sendable {
     /// The number this value holds, when it is a number or a numeric string.
     public var doubleValue: Double? {
         switch self {
-        case .number(let s), .string(let s): return Double(s.trimmingCharacters(in: .whitespaces))
+        case .number(let s), .string(let s):
+            // Decimal only: Swift's Double(_:) reads hexadecimal (`0x10`) too, which a weight is not.
+            let text = s.trimmingCharacters(in: .whitespaces)
+            return text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }) ? Double(text) : nil
         default: return nil
         }
     }

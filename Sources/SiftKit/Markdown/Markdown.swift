@@ -117,6 +117,12 @@ fileprivate struct Walk {
     var text: [UInt8] = []
     var headings: [Heading] = []
     var title: String?
+
+    /// A level-1 heading's text as a title: without the white space left where its raw HTML or
+    /// an image without text was (`# Title <img src=…>` was the title "Title ").
+    static func titleText(_ plain: String) -> String {
+        plain.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
     /// The UTF-8 length of the title heading's HTML when it opens the document, else 0.
     var leadingTitleBytes = 0
     var ids = HeadingIDs()
@@ -169,7 +175,7 @@ fileprivate struct Walk {
                 } else {
                     let plain = recordHeading(node)
                     if title == nil && headings[headings.count - 1].level == 1 {
-                        title = plain
+                        title = Self.titleText(plain)
                         titleLeads = cmark_node_previous(node) == nil
                             && cmark_node_parent(node).map { cmark_node_get_type($0) == CMARK_NODE_DOCUMENT } == true
                     }
@@ -202,7 +208,7 @@ fileprivate struct Walk {
             return node
         }
         if level == 1 && title == nil {
-            title = plain
+            title = Self.titleText(plain)
             if cmark_node_previous(block) == nil,
                let parent = cmark_node_parent(block), cmark_node_get_type(parent) == CMARK_NODE_DOCUMENT {
                 leadingTitleBytes = rendered.utf8.count

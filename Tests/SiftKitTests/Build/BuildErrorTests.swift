@@ -383,6 +383,13 @@ struct BuildErrorTests {
         #expect(wrong.stderr == "Content/c/collection.yml:2:9: error: scopes must be a list of scope names\n")
     }
 
+    /// `weight: 0x10` was read as 16 (Swift's Double(_:) reads hexadecimal), though a weight is a decimal number.
+    @Test func aHexadecimalWeightIsAnError() throws {
+        let out = try errors(["Content/hex.md": "---\nweight: 0x10\n---\nHi\n", "Content/fine.md": "---\nweight: -1.5e1\n---\nHi\n"])
+        #expect(out.status == 1)
+        #expect(out.stderr == "Content/hex.md:2:9: error: weight must be a number (found '0x10')\n")
+    }
+
     /// A scope field holding a list or a map left the item in no scope without a word.
     @Test func aScopeThatIsAListOrAMapIsAWarning() throws {
         let out = try checked([

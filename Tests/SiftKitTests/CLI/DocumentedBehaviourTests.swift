@@ -71,6 +71,18 @@ struct DocumentedBehaviourTests {
         #expect(!FileManager.default.fileExists(atPath: parent.appendingPathComponent("typo").path))
     }
 
+    /// An empty `--output` or `--site` (a shell variable unset) was taken for the current folder:
+    /// `--output ''` failed as an output that would replace the site, exit 1. It is a usage error.
+    @Test func anEmptyFolderNameIsAUsageError() throws {
+        let site = try TestSite(["Content/c/c.txt": "A\n"])
+        defer { site.delete() }
+        for args in [["build", "--output", ""], ["build", "--site", ""], ["check", "--site", ""], ["search", "a", "--site", ""], ["serve", "--site", ""]] {
+            let out = SiftCLI.run(args, in: site.root)
+            #expect(out.status == 2 && out.stderr.contains("\(args[args.count - 2]) needs a folder, not an empty name"), "\(args): \(out)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: site.output.path))
+    }
+
     /// cli.md: the table gives each result's match, "partial" and "fuzzy" whole.
     @Test func theSearchTableSpellsEveryMatchOut() throws {
         let site = try TestSite([

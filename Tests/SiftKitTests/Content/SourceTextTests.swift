@@ -47,6 +47,13 @@ struct SourceTextTests {
             == "a.txt:1:1: error: invalid UTF-8 (byte 0x80)")
     }
 
+    /// A UTF-16 file (Excel's "Unicode Text") was said to be "invalid UTF-8 (byte 0xFF)", with no word of why.
+    @Test func aUTF16FileIsSaidToBeUTF16() {
+        let why = "error: this file is UTF-16 (it starts with UTF-16's byte order mark), and Sift reads UTF-8: save it as UTF-8"
+        #expect(errorLine { try SourceText.decode([0xFF, 0xFE, 0x61, 0x00], path: "c.tsv") } == "c.tsv:1:1: " + why)
+        #expect(errorLine { try SourceText.decode([0xFE, 0xFF, 0x00, 0x61], path: "c.tsv") } == "c.tsv:1:1: " + why)
+    }
+
     @Test func reportsTruncatedSequenceAtItsLeadByte() {
         #expect(errorLine { try SourceText.decode([0x61, 0xE2, 0x82, 0x61], path: "a.txt") }
             == "a.txt:1:2: error: invalid UTF-8 (byte 0xE2)")

@@ -133,6 +133,12 @@ import Testing
     #expect(r.title == "Welcome")
     #expect(r.htmlWithoutTitle == "<p>Body</p>\n")
 }
+/// Raw HTML at a heading's end is omitted and left its space in the title ("Title ").
+@Test func markdownTitleLeavesNoSpaceWhereRawHTMLWas() {
+    #expect(Markdown.render("# Title <img src=\"x.png\">\n\nBody").title == "Title")
+    #expect(Markdown.render("# <b>Bold</b> title\n").title == "Bold title")
+    #expect(Markdown.render("# Title <img src=\"x.png\">\n\nBody", unsafe: true).title == "Title")
+}
 @Test func markdownTitleFromLaterH1StaysInBody() {
     let r = Markdown.render("Intro\n\n# Later\n\n# Again")
     #expect(r.title == "Later")

@@ -12,6 +12,11 @@ public enum SourceText {
         if let text = String(validating: body, as: UTF8.self) {
             return text
         }
+        // Excel's "Unicode Text" and Windows tools save UTF-16, which starts with its byte order mark.
+        if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) {
+            throw SiftError("this file is UTF-16 (it starts with UTF-16's byte order mark), and Sift reads UTF-8: save it as UTF-8",
+                            at: SourcePosition(path: path, line: 1, column: 1))
+        }
         throw body.withUnsafeBufferPointer { buffer in
             let offset = firstInvalidByte(in: buffer) ?? 0
             var counter = LineCounter(bytes: buffer, path: path)
