@@ -83,7 +83,7 @@ public struct CollectionSettings: Sendable, Equatable {
         if let twice = scopes.first(where: { !seen.insert($0).inserted }) {
             errors.append(SiftError("scope '\(twice)' is listed twice in scopes", at: at("scopes")))
         }
-        if let e = SiftError.combined(errors) { throw e }
+        if let e = SiftError.combined(byLine: errors) { throw e }
     }
 
     /// A list of more items than this is paginated when `per_page` is not set.

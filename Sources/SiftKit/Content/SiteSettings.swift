@@ -66,7 +66,7 @@ public struct SiteSettings: Sendable, Equatable {
                 }
             }
         }
-        if let e = SiftError.combined(errors) { throw e }
+        if let e = SiftError.combined(byLine: errors) { throw e }
     }
 
     /// The quote of a CSS string a theme value opens and leaves open (`x" y`), if any: within a
@@ -187,6 +187,6 @@ public struct SearchSettings: Sendable, Equatable {
                 errors.append(SiftError("search.scope_bar must be active or always (found '\(v.text)')", at: at("scope_bar")))
             }
         }
-        if let e = SiftError.combined(errors) { throw e }
+        if let e = SiftError.combined(byLine: errors) { throw e }
     }
 }

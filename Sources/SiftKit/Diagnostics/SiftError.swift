@@ -28,6 +28,16 @@ public struct SiftError: Error, Hashable, Sendable, CustomStringConvertible {
         return first
     }
 
+    /// `combined` of one file's errors, in the order of their places in it (a settings file is
+    /// checked key by key in the reader's order, not the file's); ties keep their order.
+    static func combined(byLine errors: [SiftError]) -> SiftError? {
+        let flat = errors.flatMap(\.all).enumerated().sorted { a, b in
+            let pa = a.element.position, pb = b.element.position
+            return (pa?.line ?? 0, pa?.column ?? 0, a.offset) < (pb?.line ?? 0, pb?.column ?? 0, b.offset)
+        }
+        return combined(flat.map(\.element))
+    }
+
     /// The errors with each one that repeats (same severity, position and message: a template's
     /// mistake met by every page it renders) given once, where it first came, saying how many
     /// `things` it came from (`… (in 258 pages)`).

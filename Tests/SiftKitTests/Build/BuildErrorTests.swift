@@ -383,6 +383,17 @@ struct BuildErrorTests {
         #expect(wrong.stderr == "Content/c/collection.yml:2:9: error: scopes must be a list of scope names\n")
     }
 
+    /// A settings file's errors came in the order its reader checks keys: `scopes` at line 3
+    /// before `facets` at line 2.
+    @Test func aSettingsFilesErrorsComeInLineOrder() throws {
+        let out = try errors(["Content/c/c.txt": "A\n", "Content/c/collection.yml": "scope_field: kind\nfacets: 3\nscopes: 4\n"])
+        #expect(out.stderr == """
+            Content/c/collection.yml:2:9: error: facets must be a list of field names
+            Content/c/collection.yml:3:9: error: scopes must be a list of scope names
+
+            """)
+    }
+
     /// `weight: 0x10` was read as 16 (Swift's Double(_:) reads hexadecimal), though a weight is a decimal number.
     @Test func aHexadecimalWeightIsAnError() throws {
         let out = try errors(["Content/hex.md": "---\nweight: 0x10\n---\nHi\n", "Content/fine.md": "---\nweight: -1.5e1\n---\nHi\n"])
@@ -426,9 +437,9 @@ struct BuildErrorTests {
     @Test func siteTextKeysMustBeText() throws {
         let out = try errors(["Content/site.yml": "markdown: true\ntitle: [a, b]\nlanguage: {x: 1}\n", "Content/about.md": "hi\n"])
         #expect(out.stderr == """
+            Content/site.yml:1:11: error: markdown must be a mapping of settings, such as {unsafe: true}
             Content/site.yml:2:8: error: title must be text, not a list
             Content/site.yml:3:11: error: language must be text, not a mapping
-            Content/site.yml:1:11: error: markdown must be a mapping of settings, such as {unsafe: true}
 
             """)
     }
