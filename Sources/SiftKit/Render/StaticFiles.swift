@@ -33,8 +33,8 @@ struct StaticFiles: Sendable {
         var files: [File] = [], errors: [SiftError] = []
         var walked: Set<FolderIdentity> = []
         if let id = FolderIdentity(root) { walked.insert(id) }
-        let inside = output.flatMap { Self.realPath($0.path) }.map { $0 + "/" }
-        Self.walk(root, relative: "", display: display, output: inside, files: &files, errors: &errors, walked: &walked)
+        let outputReal = output.flatMap { StaticSite.realPath($0.path) }
+        Self.walk(root, relative: "", display: display, output: outputReal, files: &files, errors: &errors, walked: &walked)
         if let e = SiftError.combined(errors) { throw e }
         self.files = files
     }
@@ -54,12 +54,10 @@ struct StaticFiles: Sendable {
                 continue
             }
             if st.st_mode & S_IFMT == S_IFDIR {
-                if let output, let real = realPath(source) {
-                    if (real + "/").utf8.starts(with: output.utf8) {
-                        errors.append(SiftError("this folder leads into the output folder, which a build would copy into itself: remove the link",
-                                                at: SourcePosition(path: display("\(folder)/\(rel)"), line: 0)))
-                        continue
-                    }
+                if let output, let real = StaticSite.realPath(source), StaticSite.isInside(real, output) {
+                    errors.append(SiftError("this folder leads into the output folder, which a build would copy into itself: remove the link",
+                                            at: SourcePosition(path: display("\(folder)/\(rel)"), line: 0)))
+                    continue
                 }
                 if walked.insert(FolderIdentity(st)).inserted { walk(source, relative: rel, display: display, output: output, files: &files, errors: &errors, walked: &walked) }
             } else if let kind = FileSystem.notRegular(st) {
@@ -68,13 +66,6 @@ struct StaticFiles: Sendable {
                 files.append(File(path: rel, source: source, stamp: FileStamp(st)))
             }
         }
-    }
-
-    /// Where a path leads through its links; nil when it leads nowhere.
-    private static func realPath(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     /// A warning when the site holds `static/` and no `Static/` (Hugo's and Zola's name, which
